@@ -1,0 +1,61 @@
+// `rulebook check FILE...`: diagnostics for each file, or a one-screen summary of its game.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/json_out.h"
+#include "cli/verbs.h"
+#include "dsl/check.h"
+#include "dsl/load.h"
+#include "dsl/summary.h"
+
+namespace rulebook::cli {
+namespace {
+
+struct CheckOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  bool quiet = false;
+};
+
+int run_check(const CheckOptions& opt) {
+  int result = kExitOk;
+  nlohmann::json report = nlohmann::json::array();
+  for (const std::string& path : opt.files) {
+    dsl::SourceSet sources;
+    dsl::Diagnostics diags;
+    dsl::Game game = dsl::check_file(path, sources, diags);
+    const bool ok = !diags.has_errors();
+    if (!ok) result = kExitInputError;
+    if (opt.json) {
+      nlohmann::json j;
+      j["file"] = path;
+      j["ok"] = ok;
+      j["diagnostics"] = diagnostics_json(diags, sources);
+      if (ok) j["summary"] = dsl::describe(game);
+      report.push_back(std::move(j));
+      continue;
+    }
+    // Diagnostics go to stderr so that stdout holds only the summaries.
+    fmt::print(stderr, "{}", diags.render(sources));
+    if (ok && !opt.quiet) fmt::print("{}\n", dsl::describe(game));
+  }
+  if (opt.json) fmt::print("{}\n", report.dump(2));
+  return result;
+}
+
+}  // namespace
+
+void add_check(CLI::App& app, int& result) {
+  auto opt = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand("check", "Check rule files; print diagnostics or a summary");
+  cmd->add_option("files", opt->files, "Rule files")->required();
+  cmd->add_flag("--json", opt->json, "Print diagnostics and summaries as JSON");
+  cmd->add_flag("-q,--quiet", opt->quiet, "Print only diagnostics");
+  cmd->callback([opt, &result] { result = run_check(*opt); });
+}
+
+}  // namespace rulebook::cli

@@ -1,0 +1,22 @@
+// The verbs of the `rulebook` command line: each registers its options and runs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace rulebook::cli {
+
+/// Exit codes shared by every verb; only main() returns them to the shell.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitInputError = 1,  ///< a rule file (or other input) is wrong; diagnostics say why
+  kExitUsage = 2,       ///< the command line is wrong
+  kExitInternal = 3,    ///< a bug in rulebook
+};
+
+/// Each `add_*` attaches a subcommand to `app`; when the subcommand runs it stores its
+/// exit code in `result`.
+void add_check(CLI::App& app, int& result);
+void add_fmt(CLI::App& app, int& result);
+void add_report(CLI::App& app, int& result);
+
+}  // namespace rulebook::cli

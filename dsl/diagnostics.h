@@ -1,0 +1,53 @@
+// Diagnostics: severity, span, message, notes and hint; rendered with the source line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dsl/source.h"
+
+namespace rulebook::dsl {
+
+enum class Severity { Error, Warning, Note };
+
+/// A secondary location that explains the main one ("first defined here").
+struct DiagnosticNote {
+  Span span;
+  std::string message;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  Span span;
+  std::string message;
+  std::vector<DiagnosticNote> notes;
+  std::string hint;  ///< optional "help: ..." line, e.g. a suggested fix
+};
+
+/// Collects diagnostics of one run. Library code adds to it and never prints.
+class Diagnostics {
+ public:
+  Diagnostic& error(Span span, std::string message);
+  Diagnostic& warning(Span span, std::string message);
+
+  bool has_errors() const { return errors_ > 0; }
+  size_t error_count() const { return errors_; }
+  const std::vector<Diagnostic>& all() const { return list_; }
+
+  /// Renders every diagnostic in the order added:
+  ///   file:line:col: error: message
+  ///      12 | source line
+  ///         |     ^~~~
+  ///   file:line:col: note: ...
+  ///   help: hint
+  std::string render(const SourceSet& sources) const;
+
+ private:
+  std::vector<Diagnostic> list_;
+  size_t errors_ = 0;
+};
+
+/// The closest candidate to `name` by edit distance, or "" when none is close enough.
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
+
+}  // namespace rulebook::dsl
