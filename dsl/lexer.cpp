@@ -110,8 +110,41 @@ const std::vector<std::string>& declaration_words() {
   return words;
 }
 
+namespace {
+
+/// The offset of the first byte showing that `text` is binary data rather than a rule
+/// file, or npos. A NUL byte is proof; otherwise many control bytes near the start are.
+size_t binary_evidence(std::string_view text) {
+  const size_t nul = text.substr(0, size_t{1} << 16).find('\0');
+  if (nul != std::string_view::npos) return nul;
+  size_t controls = 0, first = std::string_view::npos;
+  const size_t window = std::min<size_t>(text.size(), 4096);
+  for (size_t i = 0; i < window; ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F) {
+      if (controls++ == 0) first = i;
+    }
+  }
+  // Text editors never write these; a few may be a stray paste, dozens are not text.
+  return controls >= 4 && controls * 100 >= window ? first : std::string_view::npos;
+}
+
+}  // namespace
+
 Lexer::Lexer(const SourceSet& sources, uint32_t file, Diagnostics& diags)
-    : text_(sources.file(file).text), file_(file), diags_(diags) {}
+    : text_(sources.file(file).text), file_(file), diags_(diags) {
+  const size_t at = binary_evidence(text_);
+  if (at != std::string_view::npos) {
+    const auto offset = static_cast<uint32_t>(at);
+    Diagnostic& d = diags_.error(Span{file_, offset, offset + 1},
+                                 fmt::format("this is not a rule file: it holds binary data "
+                                             "(byte 0x{:02X})",
+                                             static_cast<unsigned char>(text_[at])));
+    d.hint = "rule files are plain text (UTF-8)";
+    ++errors_;
+    stopped_ = true;
+  }
+}
 
 Diagnostic* Lexer::error(Span span, std::string message, std::string hint) {
   if (stopped_) return nullptr;

@@ -47,7 +47,7 @@ bool SourceSet::load(const std::string& path, uint32_t& id, std::string& error) 
   size_t got;
   bool too_large = false;
   while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) {
-    if (text.size() + got >= std::numeric_limits<uint32_t>::max()) {
+    if (text.size() + got > kMaxSourceBytes) {
       too_large = true;
       break;
     }
@@ -57,7 +57,8 @@ bool SourceSet::load(const std::string& path, uint32_t& id, std::string& error) 
   int saved = errno;
   std::fclose(f);
   if (too_large) {
-    error = "cannot read '" + path + "': file is larger than 4 GB";
+    error = "cannot read '" + path + "': larger than " + std::to_string(kMaxSourceBytes >> 20) +
+            " MiB, too large for a rule file (is it the right file?)";
     return false;
   }
   if (failed) {

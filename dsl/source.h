@@ -1,6 +1,7 @@
 // Source buffers held in memory and byte-offset spans into them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,6 +28,10 @@ struct SourceFile {
   std::string text;
   std::vector<uint32_t> line_starts;  ///< byte offset of each line's first byte
 };
+
+/// The largest file `SourceSet::load` reads. Far above any rule file or puzzle data, and
+/// low enough that a mistaken path (a device, a log) fails at once instead of filling memory.
+inline constexpr size_t kMaxSourceBytes = size_t{64} << 20;
 
 /// Every buffer a run has read. Ids are indices; spans refer to them. Buffers never move
 /// once added, so diagnostics can quote them without re-reading the disk.

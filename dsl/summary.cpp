@@ -49,7 +49,7 @@ std::string type_text(const Game& g, const TypeExpr* t) {
     std::vector<std::string> fields;
     for (size_t i = 0; i < t->members.size(); ++i)
       fields.push_back(t->members[i].name + ": " + type_text(g, t->elems[i].get()));
-    return "{" + join(fields) + "}";
+    return fmt::format("{{{}}}", join(fields));  // not "{" + ...: GCC 12 warns falsely
   }
   return format_type(*t);
 }

@@ -134,11 +134,25 @@ TEST_CASE("lexer: errors name the character or byte") {
         "help: use 'not' for negation, '!=' for inequality\n");
 }
 
-TEST_CASE("lexer: NUL bytes are reported, not taken as the end") {
+TEST_CASE("lexer: a NUL byte marks binary data: one error, no tokens") {
   Lexed l(std::string("a\0b", 3));
-  CHECK(l.kinds() == std::vector<K>{K::Ident, K::Ident, K::Eof});
+  CHECK(l.kinds() == std::vector<K>{K::Eof});
   REQUIRE(l.diags.all().size() == 1);
-  CHECK(l.diags.all()[0].message == "unexpected byte 0x00");
+  CHECK(l.diags.all()[0].message == "this is not a rule file: it holds binary data (byte 0x00)");
+  CHECK(l.diags.all()[0].span.begin == 1);
+}
+
+TEST_CASE("lexer: many control bytes mark binary data; a stray one is an ordinary error") {
+  std::string junk;
+  for (int i = 0; i < 400; ++i) junk += (i % 7 == 0) ? '\x02' : 'q';
+  Lexed bin(junk);
+  CHECK(bin.diags.error_count() == 1);
+  CHECK(bin.diags.all()[0].message == "this is not a rule file: it holds binary data (byte 0x02)");
+
+  Lexed stray("a \x02 b");
+  CHECK(stray.kinds() == std::vector<K>{K::Ident, K::Ident, K::Eof});
+  REQUIRE(stray.diags.all().size() == 1);
+  CHECK(stray.diags.all()[0].message == "unexpected byte 0x02");
 }
 
 TEST_CASE("lexer: unterminated string and unknown escape") {
@@ -166,9 +180,9 @@ TEST_CASE("lexer: integer too large") {
   CHECK(l.diags.all()[0].span.end == 39);
 }
 
-TEST_CASE("lexer: stops after 20 errors, in linear time on binary junk") {
+TEST_CASE("lexer: stops after 20 errors, in linear time on printable junk") {
   std::string junk;
-  for (int i = 0; i < 5'000'000; ++i) junk += (i % 3 == 0) ? '\x01' : (i % 3 == 1 ? 'a' : '@');
+  for (int i = 0; i < 5'000'000; ++i) junk += (i % 3 == 0) ? '$' : (i % 3 == 1 ? 'a' : '@');
   Lexed l(junk);
   CHECK(l.diags.error_count() == 21);
   CHECK(l.diags.all().back().message == "too many errors; stopping");
