@@ -53,10 +53,11 @@ class Parser {
   bool starts_declaration();
   void sync_declaration(uint32_t decl_start);
 
-  // ---- declarations and statements (parser.cpp)
+  // ---- file, declarations and statements (parser.cpp)
   void parse_header(File& file);
   void parse_declaration(File& file);
   DeclBody parse_declaration_body(bool is_override);
+  // one per declaration kind (parse_decl.cpp)
   Param parse_param();
   Board parse_board();
   Regions parse_regions();

@@ -186,6 +186,11 @@ TEST_CASE("parser: braces are sets, filters or records") {
   CHECK(tree("{x in S and y or z}") == "(set (or (and (in x S) y) z))");
   CHECK(tree("{f: 1, g: a}") == "(record f:1 g:a)");
   CHECK(tree("{x in a..b | true}") == "(filter (x (.. a b)) true)");
+  CHECK(tree("{x in S or T | p}") == "(filter (x (or S T)) p)");
+  CHECK(tree("{x in S + T or y, z}") == "(set (or (in x (+ S T)) y) z)");
+  Parsed missing_pipe("game \"t\";\nrule r: {x in S == T};\n");
+  CHECK(missing_pipe.diags.all().at(0).message ==
+        "expected '|' after the domain of the set filter, found '}'");
 }
 
 TEST_CASE("parser: grid literals") {

@@ -111,6 +111,7 @@ TEST_CASE("printer: literals") {
         "grid { \"a.\" \"b1\" } with {a = 1, \".\" = none, 0 = 2, \"in\" = 3}");
   CHECK(expr_out("max(a, b) + min(c, d)") == "max(a, b) + min(c, d)");
   CHECK(expr_out("true and not false or none == x") == "true and not false or none == x");
+  CHECK(expr_out("grid == x") == "(grid) == x");  // a name, kept from reading `grid {`
 }
 
 TEST_CASE("printer: types") {

@@ -1,0 +1,331 @@
+// Formatter: expressions and types on one line, with the fewest parentheses that keep the tree.
+#include <cctype>
+
+#include "dsl/lexer.h"
+#include "dsl/printer.h"
+#include "dsl/printer_internal.h"
+
+namespace rulebook::dsl {
+
+namespace detail {
+
+namespace {
+
+bool open_ended(const Expr& e) {
+  return e.kind == ExprKind::Quant || e.kind == ExprKind::If || e.kind == ExprKind::Aggregate;
+}
+
+bool needs_parens(const Expr& e, int min_prec, Follow follow) {
+  if (precedence(e) < min_prec) return true;
+  if (!open_ended(e)) return false;
+  switch (follow) {
+    case Follow::None: return false;
+    case Follow::Comma: return e.kind == ExprKind::Aggregate && e.agg == AggregateKind::Count && !e.where;
+    default: return true;
+  }
+}
+
+bool is_plain_name(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  }
+  KeywordRole role = keyword_role(keyword_kind(s));
+  return role == KeywordRole::NotKeyword || role == KeywordRole::Contextual ||
+         role == KeywordRole::DeclContextual;
+}
+
+std::string grid_key(const std::string& key) {
+  bool digits = !key.empty() && key.find_first_not_of("0123456789") == std::string::npos;
+  return digits || is_plain_name(key) ? key : quote(key);
+}
+
+void print_list(std::string& out, const std::vector<ExprPtr>& items, size_t first) {
+  for (size_t i = first; i < items.size(); ++i) {
+    if (i > first) out += ", ";
+    print_expr(out, *items[i], 0, i + 1 < items.size() ? Follow::Comma : Follow::None);
+  }
+}
+}  // namespace
+
+// `x in D, y in E where W`; the last part takes `tail` (what follows the whole binder).
+void print_binders(std::string& out, const std::vector<Binding>& binders, const ExprPtr& where,
+                   Follow tail) {
+  for (size_t i = 0; i < binders.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += binders[i].var.name;
+    out += " in ";
+    bool last = i + 1 == binders.size() && !where;
+    print_expr(out, *binders[i].domain, 0, last ? tail : Follow::Binder);
+  }
+  if (where) {
+    out += " where ";
+    print_expr(out, *where, 0, tail);
+  }
+}
+
+// Binding strength by grammar level: expr 0, or 1, and 2, not 3, cmp 4, range 5, add 6,
+// mul 7, unary 8, postfix and primary 9.
+int precedence(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Quant:
+    case ExprKind::If: return 0;
+    case ExprKind::Unary: return e.op == Op::Not ? 3 : 8;
+    case ExprKind::Int: return e.value < 0 ? 8 : 9;
+    case ExprKind::Binary:
+      switch (e.op) {
+        case Op::Or: return 1;
+        case Op::And: return 2;
+        case Op::Range: return 5;
+        case Op::Add:
+        case Op::Sub: return 6;
+        case Op::Mul:
+        case Op::Div:
+        case Op::Mod:
+        case Op::Inter: return 7;
+        default: return 4;
+      }
+    default: return 9;
+  }
+}
+
+
+
+std::string_view op_text(Op op) {
+  switch (op) {
+    case Op::Or: return "or";
+    case Op::And: return "and";
+    case Op::Not: return "not";
+    case Op::Eq: return "==";
+    case Op::Ne: return "!=";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::In: return "in";
+    case Op::NotIn: return "not in";
+    case Op::Range: return "..";
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::Mod: return "%";
+    case Op::Inter: return "&";
+    case Op::Neg: return "-";
+  }
+  return "?";
+}
+
+std::string quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+
+
+
+
+void print_grid_keys(std::string& out, const GridLit& grid) {
+  if (grid.keys.empty()) return;
+  out += " with {";
+  for (size_t i = 0; i < grid.keys.size(); ++i) {
+    out += i > 0 ? ", " : "";
+    out += grid_key(grid.keys[i].key);
+    out += " = ";
+    print_expr(out, *grid.keys[i].value, 0, i + 1 < grid.keys.size() ? Follow::Comma : Follow::None);
+  }
+  out += "}";
+}
+
+void print_expr(std::string& out, const Expr& e, int min_prec, Follow follow) {
+  if (needs_parens(e, min_prec, follow)) {
+    out += '(';
+    print_expr(out, e, 0, Follow::None);
+    out += ')';
+    return;
+  }
+  switch (e.kind) {
+    case ExprKind::Int: out += std::to_string(e.value); break;
+    case ExprKind::String: out += quote(e.text); break;
+    case ExprKind::Bool: out += e.value ? "true" : "false"; break;
+    case ExprKind::None: out += "none"; break;
+    case ExprKind::Name:
+      // A variable named `grid` before `{` (as in `if x == grid {`) would read as a grid
+      // literal; the parentheses keep it a name.
+      out += e.ident.name == "grid" ? "(grid)" : e.ident.name;
+      break;
+    case ExprKind::Call:
+      print_expr(out, *e.args[0], 9, Follow::Op);
+      out += '(';
+      print_list(out, e.args, 1);
+      out += ')';
+      break;
+    case ExprKind::Index:
+      print_expr(out, *e.args[0], 9, Follow::Op);
+      out += '[';
+      print_expr(out, *e.args[1], 0, Follow::None);
+      out += ']';
+      break;
+    case ExprKind::Field:
+      print_expr(out, *e.args[0], 9, Follow::Op);
+      out += '.';
+      out += e.ident.name;
+      break;
+    case ExprKind::Unary:
+      if (e.op == Op::Not) {
+        out += "not ";
+        print_expr(out, *e.args[0], 3, follow);
+      } else {
+        std::string operand;
+        print_expr(operand, *e.args[0], 8, follow);
+        out += operand.starts_with('-') ? "- " : "-";  // `- -a`, not `--a`
+        out += operand;
+      }
+      break;
+    case ExprKind::Binary: {
+      int prec = precedence(e);
+      // Left-associative chains; comparisons and ranges take no chain at all.
+      int left = prec == 4 || prec == 5 ? prec + 1 : prec;
+      print_expr(out, *e.args[0], left, Follow::Op);
+      out += e.op == Op::Range ? "" : " ";
+      out += op_text(e.op);
+      out += e.op == Op::Range ? "" : " ";
+      print_expr(out, *e.args[1], prec + 1, follow);
+      break;
+    }
+    case ExprKind::If:
+      out += "if ";
+      print_expr(out, *e.args[0], 0, Follow::None);
+      out += " then ";
+      print_expr(out, *e.args[1], 0, Follow::None);
+      out += " else ";
+      print_expr(out, *e.args[2], 0, follow);
+      break;
+    case ExprKind::Quant:
+      out += e.quant == Quantifier::All ? "all " : e.quant == Quantifier::Some ? "some " : "no ";
+      print_binders(out, e.binders, e.where, Follow::Binder);
+      out += ": ";
+      print_expr(out, *e.args[0], 0, follow);
+      break;
+    case ExprKind::Aggregate: {
+      static constexpr std::string_view kWords[] = {"count ", "sum ", "max ", "min "};
+      out += kWords[static_cast<int>(e.agg)];
+      if (e.agg == AggregateKind::Count || e.args.empty()) {
+        print_binders(out, e.binders, e.where, follow);
+      } else {
+        print_binders(out, e.binders, e.where, Follow::Binder);
+        out += ": ";
+        print_expr(out, *e.args[0], 0, follow);
+      }
+      break;
+    }
+    case ExprKind::SetLit:
+      out += '{';
+      print_list(out, e.args, 0);
+      out += '}';
+      break;
+    case ExprKind::SetFilter:
+      out += '{';
+      out += e.binders[0].var.name;
+      out += " in ";
+      print_expr(out, *e.binders[0].domain, 0, Follow::Binder);
+      out += " | ";
+      print_expr(out, *e.args[0], 0, Follow::None);
+      out += '}';
+      break;
+    case ExprKind::RecordLit:
+      out += '{';
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        out += i > 0 ? ", " : "";
+        out += i < e.fields.size() ? e.fields[i].name : "?";
+        out += ": ";
+        print_expr(out, *e.args[i], 0, i + 1 < e.args.size() ? Follow::Comma : Follow::None);
+      }
+      out += '}';
+      break;
+    case ExprKind::SeqLit:
+      out += '[';
+      print_list(out, e.args, 0);
+      out += ']';
+      break;
+    case ExprKind::Grid:
+      out += "grid {";
+      for (const std::string& row : e.grid.rows) {
+        out += ' ';
+        out += quote(row);
+      }
+      out += " }";
+      print_grid_keys(out, e.grid);
+      break;
+  }
+}
+
+void print_type(std::string& out, const TypeExpr& t) {
+  switch (t.kind) {
+    case TypeKind::Bool: out += "bool"; break;
+    case TypeKind::Int: out += "int"; break;
+    case TypeKind::Range:
+      print_expr(out, *t.lo, 6, Follow::Op);
+      out += "..";
+      print_expr(out, *t.hi, 6, Follow::Op);
+      break;
+    case TypeKind::Enum:
+    case TypeKind::Record:
+      out += '{';
+      for (size_t i = 0; i < t.members.size(); ++i) {
+        out += i > 0 ? ", " : "";
+        out += t.members[i].name;
+        if (t.kind == TypeKind::Record && i < t.elems.size()) {
+          out += ": ";
+          print_type(out, *t.elems[i]);
+        }
+      }
+      out += '}';
+      break;
+    case TypeKind::Named: out += t.name.name; break;
+    case TypeKind::Optional:
+      print_type(out, *t.elems[0]);
+      out += '?';
+      break;
+    case TypeKind::Set:
+    case TypeKind::Seq:
+      out += t.kind == TypeKind::Set ? "set of " : "seq of ";
+      print_type(out, *t.elems[0]);
+      break;
+    case TypeKind::Map:
+      print_type(out, *t.elems[0]);
+      out += " -> ";
+      print_type(out, *t.elems[1]);
+      break;
+  }
+}
+
+std::string expr_text(const Expr& e, Follow follow) {
+  std::string s;
+  print_expr(s, e, 0, follow);
+  return s;
+}
+
+std::string type_text(const TypeExpr& t) {
+  std::string s;
+  print_type(s, t);
+  return s;
+}
+
+}  // namespace detail
+
+std::string format_expr(const Expr& expr) { return detail::expr_text(expr); }
+
+std::string format_type(const TypeExpr& type) { return detail::type_text(type); }
+
+}  // namespace rulebook::dsl
