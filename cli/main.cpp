@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   add_check(app, result);
   add_fmt(app, result);
   add_report(app, result);
+  add_compile(app, result);
+  add_play(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

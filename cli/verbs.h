@@ -18,5 +18,7 @@ enum ExitCode : int {
 void add_check(CLI::App& app, int& result);
 void add_fmt(CLI::App& app, int& result);
 void add_report(CLI::App& app, int& result);
+void add_compile(CLI::App& app, int& result);
+void add_play(CLI::App& app, int& result);
 
 }  // namespace rulebook::cli

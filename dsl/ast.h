@@ -330,6 +330,13 @@ struct Comment {
   bool trailing = false;  ///< code stands before it on the same line
 };
 
+/// Where the source broke its lines: layout only, kept by the formatter and ignored by
+/// `same_tree`.
+struct SourceLines {
+  std::vector<uint32_t> starts;       ///< offset of each line's first byte, ascending
+  std::vector<uint32_t> after_blank;  ///< offset of each token or comment that follows a blank line
+};
+
 /// A parsed file: `game "title";` or `variant "title" extends "path";`, then declarations.
 struct File {
   uint32_t source = 0;  ///< id in the SourceSet
@@ -340,6 +347,7 @@ struct File {
   Span extends_span;
   std::vector<Decl> decls;
   std::vector<Comment> comments;  ///< in source order
+  SourceLines lines;
 };
 
 /// Structural equality ignoring spans: the pretty-printer round-trip test relies on it.

@@ -1,4 +1,6 @@
-// Formatter: expressions and types on one line, with the fewest parentheses that keep the tree.
+// Formatter: expressions and types, with the parentheses that keep the tree (and a few that
+// help the reader), on one line or broken to fit.
+#include <algorithm>
 #include <cctype>
 
 #include "dsl/lexer.h"
@@ -15,6 +17,8 @@ bool open_ended(const Expr& e) {
   return e.kind == ExprKind::Quant || e.kind == ExprKind::If || e.kind == ExprKind::Aggregate;
 }
 
+bool is_chain(const Expr& e, Op op) { return e.kind == ExprKind::Binary && e.op == op; }
+
 bool needs_parens(const Expr& e, int min_prec, Follow follow) {
   if (precedence(e) < min_prec) return true;
   if (!open_ended(e)) return false;
@@ -23,6 +27,13 @@ bool needs_parens(const Expr& e, int min_prec, Follow follow) {
     case Follow::Comma: return e.kind == ExprKind::Aggregate && e.agg == AggregateKind::Count && !e.where;
     default: return true;
   }
+}
+
+// Besides precedence, an `and` inside an `or` keeps its parentheses: `a or (b and c)` is
+// how the rules are written by hand, and reads without recalling which binds tighter.
+int operand_prec(const Expr& parent, const Expr& operand, int prec) {
+  if (is_chain(parent, Op::Or) && is_chain(operand, Op::And)) return 3;
+  return prec;
 }
 
 bool is_plain_name(const std::string& s) {
@@ -60,7 +71,7 @@ void print_binders(std::string& out, const std::vector<Binding>& binders, const 
   }
   if (where) {
     out += " where ";
-    print_expr(out, *where, 0, tail);
+    print_expr(out, *where, 0, Follow::Binder);
   }
 }
 
@@ -88,8 +99,6 @@ int precedence(const Expr& e) {
     default: return 9;
   }
 }
-
-
 
 std::string_view op_text(Op op) {
   switch (op) {
@@ -130,10 +139,6 @@ std::string quote(const std::string& text) {
   }
   return out + "\"";
 }
-
-
-
-
 
 void print_grid_keys(std::string& out, const GridLit& grid) {
   if (grid.keys.empty()) return;
@@ -182,12 +187,13 @@ void print_expr(std::string& out, const Expr& e, int min_prec, Follow follow) {
       out += e.ident.name;
       break;
     case ExprKind::Unary:
+      // An operand is closed even where nothing follows: `-(sum ...)`, `a + (max ...)`.
       if (e.op == Op::Not) {
         out += "not ";
-        print_expr(out, *e.args[0], 3, follow);
+        print_expr(out, *e.args[0], 3, Follow::Op);
       } else {
         std::string operand;
-        print_expr(operand, *e.args[0], 8, follow);
+        print_expr(operand, *e.args[0], 8, Follow::Op);
         out += operand.starts_with('-') ? "- " : "-";  // `- -a`, not `--a`
         out += operand;
       }
@@ -196,11 +202,11 @@ void print_expr(std::string& out, const Expr& e, int min_prec, Follow follow) {
       int prec = precedence(e);
       // Left-associative chains; comparisons and ranges take no chain at all.
       int left = prec == 4 || prec == 5 ? prec + 1 : prec;
-      print_expr(out, *e.args[0], left, Follow::Op);
+      print_expr(out, *e.args[0], operand_prec(e, *e.args[0], left), Follow::Op);
       out += e.op == Op::Range ? "" : " ";
       out += op_text(e.op);
       out += e.op == Op::Range ? "" : " ";
-      print_expr(out, *e.args[1], prec + 1, follow);
+      print_expr(out, *e.args[1], operand_prec(e, *e.args[1], prec + 1), Follow::Op);
       break;
     }
     case ExprKind::If:
@@ -308,6 +314,156 @@ void print_type(std::string& out, const TypeExpr& t) {
       print_type(out, *t.elems[1]);
       break;
   }
+}
+
+// ---------------------------------------------------------------- breaking long expressions
+
+size_t width(std::string_view text) {
+  size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // UTF-8 lead bytes
+  return n;
+}
+
+namespace {
+
+// No binder or `if` anywhere inside: such operands may share a line when a chain breaks.
+bool is_simple(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Quant:
+    case ExprKind::Aggregate:
+    case ExprKind::If:
+    case ExprKind::SetFilter: return false;
+    default: break;
+  }
+  for (const ExprPtr& arg : e.args) {
+    if (arg && !is_simple(*arg)) return false;
+  }
+  return true;
+}
+
+bool is_else_if_chain(const Expr& e) {
+  return e.kind == ExprKind::If && e.args[2]->kind == ExprKind::If;
+}
+
+class Breaker {
+ public:
+  explicit Breaker(Lines& lines) : lines_(lines) {}
+
+  // `e` on the open line if it fits with `tail` columns after it; else broken by its kind,
+  // continuation lines starting at column `base`.
+  void expr(const Expr& e, int min_prec, Follow follow, size_t base, size_t tail, bool body) {
+    std::string flat;
+    print_expr(flat, e, min_prec, follow);
+    if (fits(flat, tail) && !(body && is_else_if_chain(e))) {
+      lines_.back() += flat;
+      return;
+    }
+    if (needs_parens(e, min_prec, follow)) {
+      // Inside the parentheses, continuation lines line up after the `(`.
+      lines_.back() += '(';
+      expr(e, 0, Follow::None, width(lines_.back()), tail + 1, false);
+      lines_.back() += ')';
+      return;
+    }
+    if (is_chain(e, Op::And) || is_chain(e, Op::Or)) return chain(e, follow, base, tail);
+    if (e.kind == ExprKind::If) return branches(e, follow, base, tail);
+    if (e.kind == ExprKind::Quant && quantifier(e, follow, base, tail)) return;
+    lines_.back() += flat;  // nothing to break at: the line stays long
+  }
+
+ private:
+  bool fits(std::string_view text, size_t tail) const {
+    return width(lines_.back()) + width(text) + tail <= kWidth;
+  }
+  void new_line(size_t column, std::string_view text = "") {
+    lines_.push_back(std::string(column, ' ') + std::string(text));
+  }
+
+  // Breaks before `and` / `or`, the operator starting the line; neighbouring operands
+  // without binders share a line while they fit.
+  void chain(const Expr& e, Follow follow, size_t base, size_t tail) {
+    std::vector<const Expr*> operands;
+    const Expr* x = &e;
+    for (; is_chain(*x, e.op); x = x->args[0].get()) operands.push_back(x->args[1].get());
+    operands.push_back(x);
+    std::reverse(operands.begin(), operands.end());
+    int prec = precedence(e);
+    std::string op(op_text(e.op));
+    bool whole = false;  // the previous operand stands whole on the open line
+    for (size_t i = 0; i < operands.size(); ++i) {
+      const Expr& operand = *operands[i];
+      bool last = i + 1 == operands.size();
+      int p = operand_prec(e, operand, i == 0 ? prec : prec + 1);
+      Follow f = last ? follow : Follow::Op;
+      size_t t = last ? tail : 0;
+      std::string text;
+      print_expr(text, operand, p, f);
+      size_t before = lines_.size();
+      if (i == 0) {
+        expr(operand, p, f, base, t, false);
+      } else if (whole && is_simple(*operands[i - 1]) && is_simple(operand) &&
+                 fits(" " + op + " " + text, t)) {
+        lines_.back() += " " + op + " " + text;
+      } else {
+        new_line(base, op + " ");
+        expr(operand, p, f, base, t, false);
+      }
+      whole = lines_.size() == before || (i > 0 && lines_.size() == before + 1);
+    }
+  }
+
+  // `if c then a` / `else if d then b` / `else z`, one branch per line.
+  void branches(const Expr& e, Follow follow, size_t base, size_t tail) {
+    const Expr* x = &e;
+    for (bool first = true; x->kind == ExprKind::If; x = x->args[2].get(), first = false) {
+      if (!first) new_line(base, "else ");
+      lines_.back() += "if " + expr_text(*x->args[0]) + " then " + expr_text(*x->args[1]);
+    }
+    new_line(base, "else ");
+    expr(*x, 0, follow, base, tail, false);
+  }
+
+  // `all x in S:` ends the line, the body goes on indented below.
+  bool quantifier(const Expr& e, Follow follow, size_t base, size_t tail) {
+    std::string head = e.quant == Quantifier::All ? "all " : e.quant == Quantifier::Some ? "some " : "no ";
+    print_binders(head, e.binders, e.where, Follow::Binder);
+    head += ':';
+    if (!fits(head, 0)) return false;
+    lines_.back() += head;
+    new_line(base + kIndentStep);
+    expr(*e.args[0], 0, follow, base + kIndentStep, tail, false);
+    return true;
+  }
+
+  Lines& lines_;
+};
+
+}  // namespace
+
+void break_expr(Lines& lines, const Expr& e, Follow follow, size_t base, size_t tail, bool body) {
+  Breaker(lines).expr(e, 0, follow, base, tail, body);
+}
+
+void break_list(Lines& lines, const Expr& e, size_t column, const std::vector<bool>& breaks) {
+  lines.back() += e.kind == ExprKind::SeqLit ? '[' : '{';
+  size_t inner = column + kIndentStep;
+  lines.push_back(std::string(inner, ' '));
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    bool last = i + 1 == e.args.size();
+    std::string item;
+    print_expr(item, *e.args[i], 0, last ? Follow::None : Follow::Comma);
+    if (!last) item += ',';
+    if (width(lines.back()) > inner) {
+      bool keep_break = i < breaks.size() && breaks[i];
+      if (!keep_break && width(lines.back()) + 1 + width(item) <= kWidth) {
+        lines.back() += ' ';
+      } else {
+        lines.push_back(std::string(inner, ' '));
+      }
+    }
+    lines.back() += item;
+  }
+  lines.push_back(std::string(column, ' ') + (e.kind == ExprKind::SeqLit ? ']' : '}'));
 }
 
 std::string expr_text(const Expr& e, Follow follow) {

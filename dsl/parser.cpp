@@ -147,6 +147,30 @@ void Parser::sync_declaration(uint32_t decl_start) {
 
 // ---------------------------------------------------------------- file
 
+namespace {
+
+// The line starts and the blank lines of `text`, which the formatter keeps.
+SourceLines scan_lines(std::string_view text) {
+  SourceLines lines;
+  bool blank_seen = false;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.starts.push_back(static_cast<uint32_t>(start));
+    size_t first = text.find_first_not_of(" \t\r", start);
+    if (first >= end) {
+      blank_seen = true;
+    } else {
+      if (blank_seen) lines.after_blank.push_back(static_cast<uint32_t>(first));
+      blank_seen = false;
+    }
+    start = end + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
 /// file = header { decl } ;
 std::unique_ptr<File> Parser::parse_file() {
   auto file = std::make_unique<File>();
@@ -164,6 +188,7 @@ std::unique_ptr<File> Parser::parse_file() {
     while (!at(TokenKind::Eof) && !lexer_.stopped()) parse_declaration(*file);
   }
   file->comments = lexer_.take_comments();
+  file->lines = scan_lines(sources_.file(file_).text);
   return file;
 }
 

@@ -1,4 +1,4 @@
-// The formatter's expression printer, shared by format_expr.cpp and printer.cpp.
+// The formatter's expression printer and line breaker, shared by format_expr.cpp and printer.cpp.
 #pragma once
 
 #include <string>
@@ -35,6 +35,26 @@ void print_binders(std::string& out, const std::vector<Binding>& binders, const 
 /// ` with {k = v, ...}` of a grid literal, or nothing.
 void print_grid_keys(std::string& out, const GridLit& grid);
 std::string expr_text(const Expr& e, Follow follow = Follow::None);
+
+constexpr size_t kWidth = 96;      ///< code lines longer than this are broken where they can be
+constexpr size_t kIndentStep = 2;  ///< a block, a declaration's continuation, a quantifier's body
+
+/// Columns taken by UTF-8 text (one per code point).
+size_t width(std::string_view text);
+
+/// Lines being laid out, each with its indentation; the last one is open.
+using Lines = std::vector<std::string>;
+
+/// Appends `e` to the open line when it fits with `tail` more columns after it. Otherwise it
+/// is broken: an and/or chain before its operators, a quantifier after its `:` (the body
+/// indented by kIndentStep), an `if` before each `else`; continuation lines start at column
+/// `base`. `body` (a declaration's value on its own line) breaks an else-if chain even when
+/// it fits.
+void break_expr(Lines& lines, const Expr& e, Follow follow, size_t base, size_t tail, bool body);
+/// Appends a set or sequence literal as `[`, its items filled into lines at `column` +
+/// kIndentStep (a new line also before item i when `breaks[i]`), and `]` on a line at
+/// `column`.
+void break_list(Lines& lines, const Expr& e, size_t column, const std::vector<bool>& breaks);
 std::string type_text(const TypeExpr& t);
 
 }  // namespace rulebook::dsl::detail

@@ -54,7 +54,7 @@ void Placement::complete(Position& pos) const {
     pos.occupied |= pos.own[p];
     pos.barred[p] = 0;
     for (uint64_t m = pos.own[p]; m; m &= m - 1) pos.barred[p] |= peers_[__builtin_ctzll(m)];
-    pos.in_hand[p] = static_cast<uint8_t>(kPiecesEach - __builtin_popcountll(pos.own[p]));
+    pos.in_hand[p] = static_cast<uint8_t>(kPiecesEach - hand::popcount(pos.own[p]));
   }
   pos.over = !anyone_can_place(pos, 0);
 }
@@ -62,8 +62,8 @@ void Placement::complete(Position& pos) const {
 bool Placement::is_ok(const Position& pos) const {
   uint64_t seen = 0;
   for (int p = 0; p < kPlayers; ++p) {
-    if (pos.own[p] & seen) return false;          // two pieces on one cell
-    if (pos.own[p] & ~usable_) return false;      // a piece on a blocked cell
+    if (pos.own[p] & seen) return false;      // two pieces on one cell
+    if (pos.own[p] & ~usable_) return false;  // a piece on a blocked cell
     seen |= pos.own[p];
     uint64_t barred = 0;
     for (uint64_t m = pos.own[p]; m; m &= m - 1) {
@@ -73,7 +73,7 @@ bool Placement::is_ok(const Position& pos) const {
       barred |= peers_[c];
     }
     if (barred != pos.barred[p]) return false;
-    if (pos.in_hand[p] + __builtin_popcountll(pos.own[p]) != kPiecesEach) return false;
+    if (pos.in_hand[p] + hand::popcount(pos.own[p]) != kPiecesEach) return false;
   }
   if (seen != pos.occupied || pos.to_move >= kPlayers) return false;
   return pos.over == !anyone_can_place(pos, 0);

@@ -15,6 +15,8 @@
 #include <array>
 #include <cstdint>
 
+#include "popcount.h"
+
 namespace hand::garnsi6 {
 
 inline constexpr int kSide = 6;
@@ -33,15 +35,15 @@ inline constexpr int kMaxMoves = kCells;
 
 /// A position of the placement phase. Plain bytes: copy freely.
 struct Position {
-  std::array<uint64_t, kPlayers> own{};     ///< cells holding each player's pieces
+  std::array<uint64_t, kPlayers> own{};  ///< cells holding each player's pieces
   /// Cells in a row, column or box of one of the player's pieces (so `place` is barred).
   std::array<uint64_t, kPlayers> barred{};
   uint64_t occupied = 0;
   std::array<uint8_t, kPlayers> in_hand{};
-  uint8_t to_move = 0;   ///< seat index 0..5 (p1..p6)
-  uint8_t over = 0;      ///< 1 once no player can place: the phase has ended
+  uint8_t to_move = 0;  ///< seat index 0..5 (p1..p6)
+  uint8_t over = 0;     ///< 1 once no player can place: the phase has ended
 
-  int occupied_count() const { return __builtin_popcountll(occupied); }
+  int occupied_count() const { return hand::popcount(occupied); }
 };
 
 /// What `play` needs to restore the position exactly.
@@ -71,7 +73,7 @@ class Placement {
   int count_moves(const Position& pos) const {
     if (pos.over) return 0;
     const uint64_t m = place_mask(pos);
-    return m ? __builtin_popcountll(m) : 1;
+    return m ? hand::popcount(m) : 1;
   }
 
   /// Plays a legal move; `undo` restores the position before it.

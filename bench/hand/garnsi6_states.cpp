@@ -1,8 +1,12 @@
 // Breadth-first distinct-position counts of the 6x6 placement phase, with symmetry orbits.
 #include "garnsi6_states.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <tuple>
 
@@ -33,49 +37,84 @@ constexpr uint64_t kSlotSeed = 0x243f6a8885a308d3ull;
 constexpr uint64_t kPassSeed = 0x13198a2e03707344ull;
 
 /// Open addressing with linear probing; a key's `hi` never has bit 63 set, so all-ones
-/// marks an empty slot.
+/// marks an empty slot. The table is far larger than the caches, so keys come in batches:
+/// every slot of a batch is prefetched before the first probe, and the table asks for huge
+/// pages, which cuts the TLB misses of random probes.
 class KeySet {
  public:
+  static constexpr int kBatch = 32;
+
+  KeySet() = default;
+  KeySet(const KeySet&) = delete;
+  KeySet& operator=(const KeySet&) = delete;
+  ~KeySet() { std::free(slots_); }
+
   void reset(size_t capacity) {
-    slots_.assign(std::max<size_t>(capacity, 1024), Key{~uint64_t{0}, ~uint64_t{0}});
+    std::free(slots_);
+    cap_ = std::max<size_t>(capacity, 1024);
+    const size_t bytes = (cap_ * sizeof(Key) + kHuge - 1) / kHuge * kHuge;
+    void* p = nullptr;
+    if (posix_memalign(&p, kHuge, bytes) != 0) std::abort();
+    madvise(p, bytes, MADV_HUGEPAGE);  // a hint: without it, only slower
+    slots_ = static_cast<Key*>(p);
+    std::memset(static_cast<void*>(slots_), 0xff, cap_ * sizeof(Key));
     size_ = 0;
   }
-  bool insert(Key k) {
-    if ((size_ + 1) * 10 > slots_.size() * 8) grow();
-    size_t i = reduce(mix(k.lo, k.hi, kSlotSeed), slots_.size());
-    while (!is_empty(slots_[i])) {
-      if (slots_[i] == k) return false;
-      if (++i == slots_.size()) i = 0;
+  /// Inserts keys[0..n), n <= kBatch.
+  void insert(const Key* keys, int n) {
+    if ((size_ + size_t(n)) * 10 > cap_ * 8) grow();
+    size_t at[kBatch];
+    for (int i = 0; i < n; ++i) {
+      at[i] = reduce(mix(keys[i].lo, keys[i].hi, kSlotSeed), cap_);
+      __builtin_prefetch(slots_ + at[i], 1);
     }
-    slots_[i] = k;
-    ++size_;
-    return true;
+    for (int i = 0; i < n; ++i) place(keys[i], at[i]);
   }
-  bool contains(Key k) const {
-    size_t i = reduce(mix(k.lo, k.hi, kSlotSeed), slots_.size());
-    while (!is_empty(slots_[i])) {
-      if (slots_[i] == k) return true;
-      if (++i == slots_.size()) i = 0;
+  /// How many of keys[0..n) are absent, n <= kBatch.
+  int count_missing(const Key* keys, int n) const {
+    size_t at[kBatch];
+    for (int i = 0; i < n; ++i) {
+      at[i] = reduce(mix(keys[i].lo, keys[i].hi, kSlotSeed), cap_);
+      __builtin_prefetch(slots_ + at[i]);
     }
-    return false;
+    int missing = 0;
+    for (int i = 0; i < n; ++i) {
+      size_t j = at[i];
+      while (!is_empty(slots_[j]) && !(slots_[j] == keys[i]))
+        if (++j == cap_) j = 0;
+      missing += is_empty(slots_[j]);
+    }
+    return missing;
   }
   template <class F>
   void for_each(F&& f) const {
-    for (const Key& k : slots_)
-      if (!is_empty(k)) f(k);
+    for (size_t i = 0; i < cap_; ++i)
+      if (!is_empty(slots_[i])) f(slots_[i]);
   }
   size_t size() const { return size_; }
 
  private:
+  static constexpr size_t kHuge = size_t{2} << 20;
   static bool is_empty(const Key& k) { return k.hi == ~uint64_t{0}; }
-  void grow() {
-    std::vector<Key> old;
-    old.swap(slots_);
-    reset(old.size() * 2);
-    for (const Key& k : old)
-      if (!is_empty(k)) insert(k);
+  void place(const Key& k, size_t j) {
+    while (!is_empty(slots_[j])) {
+      if (slots_[j] == k) return;
+      if (++j == cap_) j = 0;
+    }
+    slots_[j] = k;
+    ++size_;
   }
-  std::vector<Key> slots_;
+  void grow() {
+    Key* old = slots_;
+    const size_t old_cap = cap_;
+    slots_ = nullptr;
+    reset(old_cap * 2);
+    for (size_t i = 0; i < old_cap; ++i)
+      if (!is_empty(old[i])) place(old[i], reduce(mix(old[i].lo, old[i].hi, kSlotSeed), cap_));
+    std::free(old);
+  }
+  Key* slots_ = nullptr;
+  size_t cap_ = 0;
   size_t size_ = 0;
 };
 
@@ -89,16 +128,40 @@ uint64_t image(uint64_t cells, const std::array<uint8_t, kCells>& map) {
 
 std::vector<Symmetry> rule_symmetries(const Placement& game) {
   const int n = kSide - 1;
-  const std::array<std::pair<const char*, std::function<std::pair<int, int>(int, int)>>, 8>
-      square = {{
-          {"identity", [](int r, int c) { return std::pair{r, c}; }},
-          {"rotate 90", [n](int r, int c) { return std::pair{c, n - r}; }},
-          {"rotate 180", [n](int r, int c) { return std::pair{n - r, n - c}; }},
-          {"rotate 270", [n](int r, int c) { return std::pair{n - c, r}; }},
-          {"mirror rows", [n](int r, int c) { return std::pair{n - r, c}; }},
-          {"mirror columns", [n](int r, int c) { return std::pair{r, n - c}; }},
-          {"transpose", [](int r, int c) { return std::pair{c, r}; }},
-          {"anti-transpose", [n](int r, int c) { return std::pair{n - c, n - r}; }},
+  const std::array<std::pair<const char*, std::function<std::pair<int, int>(int, int)>>, 8> square =
+      {{
+          {"identity",
+           [](int r, int c) {
+             return std::pair{r, c};
+           }},
+          {"rotate 90",
+           [n](int r, int c) {
+             return std::pair{c, n - r};
+           }},
+          {"rotate 180",
+           [n](int r, int c) {
+             return std::pair{n - r, n - c};
+           }},
+          {"rotate 270",
+           [n](int r, int c) {
+             return std::pair{n - c, r};
+           }},
+          {"mirror rows",
+           [n](int r, int c) {
+             return std::pair{n - r, c};
+           }},
+          {"mirror columns",
+           [n](int r, int c) {
+             return std::pair{r, n - c};
+           }},
+          {"transpose",
+           [](int r, int c) {
+             return std::pair{c, r};
+           }},
+          {"anti-transpose",
+           [n](int r, int c) {
+             return std::pair{n - c, n - r};
+           }},
       }};
   // The houses: rows, columns and boxes, the regions the sudoku rule reads.
   std::vector<uint64_t> houses;
@@ -140,14 +203,14 @@ std::vector<Symmetry> rule_symmetries(const Placement& game) {
   return out;
 }
 
-StateCounter::StateCounter(const Placement& game, size_t memory_budget)
+StateCounter::StateCounter(const Placement& game, size_t memory_budget, const Position& root)
     : game_(game), budget_(memory_budget), syms_(rule_symmetries(game)) {
   tables_.resize(syms_.size());
   for (size_t g = 0; g < syms_.size(); ++g)
     for (int byte = 0; byte < 5; ++byte)
       for (int v = 0; v < 256; ++v)
         tables_[g][byte][v] = image((uint64_t(v) << (8 * byte)) & kPlane, syms_[g].map);
-  level_.push_back(key_of(game_.initial()));
+  level_.push_back(key_of(root));
 }
 
 // Owner numbers 1..6 written in binary across three planes.
@@ -165,10 +228,12 @@ Key StateCounter::key_of(const Position& pos) const {
   return with_planes(flags, planes_of(pos));
 }
 
+StateCounter::Planes StateCounter::planes_of(Key k) const {
+  return {k.lo & kPlane, (k.lo >> 36) | ((k.hi & 0xff) << 28), (k.hi >> 8) & kPlane};
+}
+
 Position StateCounter::position_of(Key k) const {
-  const uint64_t b0 = k.lo & kPlane;
-  const uint64_t b1 = (k.lo >> 36) | ((k.hi & 0xff) << 28);
-  const uint64_t b2 = (k.hi >> 8) & kPlane;
+  const auto [b0, b1, b2] = planes_of(k);
   Position pos;
   for (int p = 0; p < kPlayers; ++p) {
     const int v = p + 1;
@@ -182,8 +247,8 @@ Position StateCounter::position_of(Key k) const {
 StateCounter::Planes StateCounter::apply(int sym, Planes p) const {
   const auto& t = tables_[sym];
   auto one = [&t](uint64_t x) {
-    return t[0][x & 255] | t[1][(x >> 8) & 255] | t[2][(x >> 16) & 255] |
-           t[3][(x >> 24) & 255] | t[4][(x >> 32) & 255];
+    return t[0][x & 255] | t[1][(x >> 8) & 255] | t[2][(x >> 16) & 255] | t[3][(x >> 24) & 255] |
+           t[4][(x >> 32) & 255];
   };
   return {one(p.b0), one(p.b1), one(p.b2)};
 }
@@ -207,9 +272,12 @@ LevelCount StateCounter::advance(bool keep) {
   passes_last_ = static_cast<int>(passes);
 
   LevelCount out;
+  out.edges = children;
   std::vector<Key> next;
   KeySet set;
   Move moves[kMaxMoves];
+  Key batch[KeySet::kBatch];
+  int batched = 0;
   for (uint64_t pass = 0; pass < passes; ++pass) {
     set.reset(size_t(double(children) / double(passes) / kLoad * 1.05));
     for (const Key& parent : level_) {
@@ -224,26 +292,57 @@ LevelCount StateCounter::advance(bool keep) {
           const uint64_t bit = uint64_t{1} << moves[i];
           cp = {pp.b0 | (v & 1 ? bit : 0), pp.b1 | (v & 2 ? bit : 0), pp.b2 | (v & 4 ? bit : 0)};
         }
-        // The phase-over flag is a function of the board, so the pass may ignore it.
-        const Planes canon = canonical(cp);
-        const Key ck = with_planes(Key{0, next_mover << 44}, canon);
-        if (passes > 1 && reduce(mix(ck.lo, ck.hi, kPassSeed), passes) != pass) continue;
+        if (passes > 1) {
+          // The phase-over flag is a function of the board, so the choice may ignore it.
+          const Key ck = with_planes(Key{0, next_mover << 44}, canonical(cp));
+          if (reduce(mix(ck.lo, ck.hi, kPassSeed), passes) != pass) continue;
+        }
         Undo u;
         game_.play(pos, moves[i], u);
-        set.insert(key_of(pos));
+        batch[batched++] = key_of(pos);
         game_.undo(pos, moves[i], u);
+        if (batched == KeySet::kBatch) {
+          set.insert(batch, batched);
+          batched = 0;
+        }
       }
     }
+    set.insert(batch, batched);
+    batched = 0;
+
+    // Closure: each symmetric image of a position of this pass must be in the pass too.
+    // From the initial position it always is (the rules cannot tell the images apart).
+    std::vector<Key> images[8];
+    bool closed = true;
+    auto check_images = [&](int g) {
+      if (set.count_missing(images[g].data(), int(images[g].size())) != 0) closed = false;
+      images[g].clear();
+    };
     set.for_each([&](const Key& k) {
       ++out.distinct;
-      const Position pos = position_of(k);
-      if (pos.over != ((k.hi >> 47) & 1)) out.closed = false;  // cannot happen: key_of
-      const Planes p = planes_of(pos);
-      const Planes c = canonical(p);
-      if (c.b0 == p.b0 && c.b1 == p.b1 && c.b2 == p.b2) ++out.symmetric;
-      for (size_t g = 1; g < syms_.size(); ++g)
-        if (!set.contains(with_planes(k, apply(static_cast<int>(g), p)))) out.closed = false;
+      const Planes p = planes_of(k);
+      for (size_t g = 1; g < syms_.size(); ++g) {
+        images[g].push_back(with_planes(k, apply(static_cast<int>(g), p)));
+        if (images[g].size() == KeySet::kBatch) check_images(int(g));
+      }
       if (keep) next.push_back(k);
+    });
+    for (size_t g = 1; g < syms_.size(); ++g) check_images(int(g));
+    out.closed = out.closed && closed;
+
+    // A class is counted at its least member present; when the pass is closed, that is
+    // the canonical form, and no lookups are needed.
+    set.for_each([&](const Key& k) {
+      const Planes p = planes_of(k);
+      bool least = true;
+      for (size_t g = 1; g < syms_.size() && least; ++g) {
+        const Planes q = apply(static_cast<int>(g), p);
+        if (std::tie(q.b2, q.b1, q.b0) < std::tie(p.b2, p.b1, p.b0)) {
+          const Key image = with_planes(k, q);
+          least = !closed && set.count_missing(&image, 1) == 1;
+        }
+      }
+      out.symmetric += least;
     });
   }
   level_.swap(next);

@@ -32,9 +32,15 @@ struct Key {
 };
 
 struct LevelCount {
+  /// Moves out of the distinct positions of the level before: the transitions a model
+  /// checker takes into this level (distinct + revisits).
+  uint64_t edges = 0;
   uint64_t distinct = 0;
-  uint64_t symmetric = 0;   ///< orbits of the distinct positions under rule_symmetries
-  bool closed = true;       ///< every symmetric image of a position was found at the level
+  /// Classes of the distinct positions under rule_symmetries (orbits, when `closed`).
+  uint64_t symmetric = 0;
+  /// Every symmetric image of a position is at the level too: always so from the initial
+  /// position, usually not from an asymmetric `--after` opening.
+  bool closed = true;
 };
 
 /// Breadth-first search over positions with exact deduplication. Each level is deduped in
@@ -43,7 +49,8 @@ struct LevelCount {
 /// the same pass and the orbit count is exact.
 class StateCounter {
  public:
-  StateCounter(const Placement& game, size_t memory_budget);
+  /// Starts at `root` (depth 0).
+  StateCounter(const Placement& game, size_t memory_budget, const Position& root);
 
   /// Expands the current level to the next; keeps the new level only when `keep` (the
   /// last requested depth does not need it stored).
@@ -56,6 +63,7 @@ class StateCounter {
     uint64_t b0, b1, b2;
   };
   Planes planes_of(const Position& pos) const;
+  Planes planes_of(Key k) const;
   Key key_of(const Position& pos) const;
   Position position_of(Key k) const;
   Planes apply(int sym, Planes p) const;

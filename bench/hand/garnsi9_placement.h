@@ -14,6 +14,8 @@
 #include <array>
 #include <cstdint>
 
+#include "popcount.h"
+
 namespace hand::garnsi9 {
 
 inline constexpr int kSide = 9;
@@ -28,10 +30,18 @@ struct Bits {
   Bits operator&(Bits o) const { return {lo & o.lo, hi & o.hi}; }
   Bits operator|(Bits o) const { return {lo | o.lo, hi | o.hi}; }
   Bits operator~() const { return {~lo, ~hi}; }
-  Bits& operator|=(Bits o) { lo |= o.lo; hi |= o.hi; return *this; }
-  Bits& operator&=(Bits o) { lo &= o.lo; hi &= o.hi; return *this; }
+  Bits& operator|=(Bits o) {
+    lo |= o.lo;
+    hi |= o.hi;
+    return *this;
+  }
+  Bits& operator&=(Bits o) {
+    lo &= o.lo;
+    hi &= o.hi;
+    return *this;
+  }
   bool any() const { return (lo | hi) != 0; }
-  int count() const { return __builtin_popcountll(lo) + __builtin_popcountll(hi); }
+  int count() const { return hand::popcount(lo) + hand::popcount(hi); }
   static Bits cell(int c) {
     return c < 64 ? Bits{uint64_t{1} << c, 0} : Bits{0, uint64_t{1} << (c - 64)};
   }
@@ -45,11 +55,11 @@ inline constexpr int kMaxMoves = kCells + 1;
 
 struct Position {
   std::array<Bits, kPlayers> own{};
-  std::array<Bits, kPlayers> barred{};   ///< cells sharing a row, column or box with own
+  std::array<Bits, kPlayers> barred{};  ///< cells sharing a row, column or box with own
   Bits occupied{};
   std::array<uint8_t, kPlayers> in_hand{};
-  uint8_t to_move = 0;     ///< seat index 0..8
-  uint8_t left = 0;        ///< pieces in all hands; the phase is over at 0
+  uint8_t to_move = 0;  ///< seat index 0..8
+  uint8_t left = 0;     ///< pieces in all hands; the phase is over at 0
 
   int occupied_count() const { return occupied.count(); }
 };

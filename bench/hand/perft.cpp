@@ -1,12 +1,14 @@
 // hand_perft: perft, distinct-state counts and seeded playouts of the hand-written engines.
 //
-//   hand_perft garnsi6 DEPTH [--divide] [--states] [--no-bulk] [--blocked R,C,R,C]
-//                            [--setup-seed S] [--mem-mb M]
-//   hand_perft garnsi6 playouts N --seed S [--blocked R,C,R,C] [--setup-seed S]
-//   hand_perft garnsi9 DEPTH [--divide] [--no-bulk]
-//   hand_perft garnsi9 playouts N --seed S
+//   hand_perft garnsi6 DEPTH [--divide] [--states] [--no-bulk] [--after MOVES]
+//                            [--blocked R,C,R,C] [--setup-seed S] [--mem-mb M]
+//   hand_perft garnsi6 playouts N --seed S [--trace] [--blocked R,C,R,C] [--setup-seed S]
+//   hand_perft garnsi9 DEPTH [--divide] [--no-bulk] [--after MOVES]
+//   hand_perft garnsi9 playouts N --seed S [--trace]
+// MOVES: comma-separated cells and `pass` / `sacrifice`, played before counting.
 //
 // Results go to stdout (diffable against the generated engines); timings to stderr.
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <chrono>
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,14 +51,24 @@ uint64_t perft(const Game& game, Position& pos, int depth, bool bulk, uint64_t& 
   if (depth == 0) return 1;
   Move moves[kMaxMoves];
   const int n = game.legal_moves(pos, moves);
+  made += static_cast<uint64_t>(n);
   uint64_t total = 0;
+  if (bulk && depth == 2) {
+    // The parents of the leaves are most of the nodes played: no call per child.
+    for (int i = 0; i < n; ++i) {
+      Undo u;
+      game.play(pos, moves[i], u);
+      total += static_cast<uint64_t>(game.count_moves(pos));
+      game.undo(pos, moves[i], u);
+    }
+    return total;
+  }
   for (int i = 0; i < n; ++i) {
     Undo u;
     game.play(pos, moves[i], u);
     total += perft<Game, Position, Move, Undo, kMaxMoves>(game, pos, depth - 1, bulk, made);
     game.undo(pos, moves[i], u);
   }
-  made += static_cast<uint64_t>(n);
   return total;
 }
 
@@ -68,6 +81,8 @@ struct Options {
   bool divide = false;
   bool states = false;
   bool bulk = true;
+  bool trace = false;
+  std::string after;
   std::array<int, 2> blocked = {0, 35};
   size_t mem_bytes = size_t{4096} << 20;
 };
@@ -75,8 +90,11 @@ struct Options {
 int usage() {
   std::fprintf(stderr,
                "usage: hand_perft garnsi6|garnsi9 DEPTH [--divide] [--states] [--no-bulk]\n"
-               "                  [--blocked R,C,R,C] [--setup-seed S] [--mem-mb M]\n"
-               "       hand_perft garnsi6|garnsi9 playouts N --seed S [--blocked R,C,R,C]\n");
+               "                  [--after MOVES] [--blocked R,C,R,C] [--setup-seed S]\n"
+               "                  [--mem-mb M]\n"
+               "       hand_perft garnsi6|garnsi9 playouts N --seed S [--trace]\n"
+               "                  [--blocked R,C,R,C] [--setup-seed S]\n"
+               "MOVES: comma-separated cells (row * width + col) and pass / sacrifice\n");
   return 2;
 }
 
@@ -122,6 +140,10 @@ bool parse(int argc, char** argv, Options& o) {
       o.states = true;
     } else if (a == "--no-bulk") {
       o.bulk = false;
+    } else if (a == "--trace") {
+      o.trace = true;
+    } else if (a == "--after" && has_value) {
+      o.after = argv[++i];
     } else if (a == "--seed" && has_value && parse_u64(argv[i + 1], o.seed)) {
       ++i;
     } else if (a == "--setup-seed" && has_value && parse_u64(argv[i + 1], v)) {
@@ -144,29 +166,67 @@ bool parse(int argc, char** argv, Options& o) {
   return true;
 }
 
+/// Plays `o.after` from the initial position; false (with a message) on an illegal move.
 template <class Game, class Position, class Move, class Undo, int kMaxMoves>
-void run_perft(const Game& game, const Options& o, const char* last_move_name, int last_move,
-               hand::garnsi6::StateCounter* states) {
-  Position root = game.initial();
+bool opening(const Game& game, const Options& o, const char* last_move_name, int last_move,
+             Position& pos) {
+  pos = game.initial();
+  size_t at = 0;
+  while (at < o.after.size()) {
+    size_t comma = o.after.find(',', at);
+    if (comma == std::string::npos) comma = o.after.size();
+    const std::string word = o.after.substr(at, comma - at);
+    at = comma + 1;
+    uint64_t cell = 0;
+    int move = -1;
+    if (word == last_move_name)
+      move = last_move;
+    else if (parse_u64(word.c_str(), cell) && cell < uint64_t(last_move))
+      move = int(cell);
+    Move moves[kMaxMoves];
+    const int n = game.legal_moves(pos, moves);
+    bool legal = false;
+    for (int i = 0; i < n; ++i) legal = legal || moves[i] == move;
+    if (!legal) {
+      std::fprintf(stderr, "error: --after: move '%s' is not legal there\n", word.c_str());
+      return false;
+    }
+    Undo u;
+    game.play(pos, Move(move), u);
+  }
+  return true;
+}
+
+template <class Game, class Position, class Move, class Undo, int kMaxMoves>
+void run_perft(const Game& game, const Options& o, const Position& start,
+               const char* last_move_name, int last_move, hand::garnsi6::StateCounter* states) {
+  Position root = start;
   for (int d = 1; d <= o.depth; ++d) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     uint64_t made = 0;
     const uint64_t paths =
         perft<Game, Position, Move, Undo, kMaxMoves>(game, root, d, o.bulk, made);
     const double secs = seconds_since(t0);
+    // CPU time too: on a shared machine the wall clock says more about the neighbours.
+    const double cpu = std::max(1e-6, double(std::clock() - c0) / CLOCKS_PER_SEC);
     std::printf("depth %d: paths %" PRIu64, d, paths);
     if (states) {
       const auto t1 = std::chrono::steady_clock::now();
       const hand::garnsi6::LevelCount c = states->advance(d < o.depth);
       std::printf(" distinct %" PRIu64 " symmetric %" PRIu64, c.distinct, c.symmetric);
-      std::fprintf(stderr, "  states depth %d: %.2f s in %d pass(es)%s\n", d, seconds_since(t1),
-                   states->passes_last(), c.closed ? "" : " -- LEVEL NOT CLOSED UNDER SYMMETRY");
+      std::fprintf(stderr,
+                   "  states depth %d: %" PRIu64 " edges into the level, %.2f s in %d pass(es)%s\n",
+                   d, c.edges, seconds_since(t1), states->passes_last(),
+                   c.closed ? "" : " (level not closed under the symmetries)");
     }
     std::printf("\n");
     std::fflush(stdout);
-    std::fprintf(stderr, "  perft depth %d: %.3f s, %.3g paths/s, %.3g moves played/s%s\n", d,
-                 secs, double(paths) / secs, double(made) / secs,
-                 o.bulk ? " (last ply counted, not played)" : "");
+    std::fprintf(stderr,
+                 "  perft depth %d: %.3f s wall, %.3f s cpu; per cpu second %.3g paths, %.3g moves "
+                 "played%s\n",
+                 d, secs, cpu, double(paths) / cpu, double(made) / cpu,
+                 o.bulk ? " (the last ply counted, not played)" : "");
   }
   if (!o.divide) return;
   Move moves[kMaxMoves];
@@ -188,7 +248,8 @@ void run_perft(const Game& game, const Options& o, const char* last_move_name, i
 /// Random games of the phase. The checksum is FNV-1a 64 over one byte per move (the cell
 /// index, or the pass/sacrifice code kCells) and a 0xff byte after each game.
 template <class Game, class Position, class Move, class Undo, int kMaxMoves>
-void run_playouts(const Game& game, const Options& o, int cells) {
+void run_playouts(const Game& game, const Options& o, int cells, const char* last_move_name,
+                  int last_move) {
   SplitMix rng{o.seed};
   uint64_t plies = 0, holes = 0, checksum = 1469598103934665603ull;
   auto feed = [&checksum](uint64_t byte) { checksum = (checksum ^ byte) * 1099511628211ull; };
@@ -196,13 +257,20 @@ void run_playouts(const Game& game, const Options& o, int cells) {
   Move moves[kMaxMoves];
   for (uint64_t g = 0; g < o.games; ++g) {
     Position pos = game.initial();
-    for (int n; (n = game.legal_moves(pos, moves)) > 0; ++plies) {
+    if (o.trace) std::printf("game %" PRIu64 ":", g + 1);
+    for (int n, ply = 0; (n = game.legal_moves(pos, moves)) > 0; ++plies, ++ply) {
       const Move m = moves[rng.next() % uint64_t(n)];
       feed(m);
+      const char* sep = ply == 0 ? " " : ",";  // as --after reads them
+      if (o.trace && m == last_move)
+        std::printf("%s%s", sep, last_move_name);
+      else if (o.trace)
+        std::printf("%s%d", sep, int(m));
       Undo u;
       game.play(pos, m, u);
     }
     feed(0xff);
+    if (o.trace) std::printf("\n");
     holes += static_cast<uint64_t>(cells - pos.occupied_count());
   }
   const double secs = seconds_since(t0);
@@ -223,33 +291,42 @@ int main(int argc, char** argv) {
     const g6::Placement game(o.blocked);
     std::fprintf(stderr, "garnsi6: blocked cells %d and %d\n", o.blocked[0], o.blocked[1]);
     if (o.playouts) {
-      run_playouts<g6::Placement, g6::Position, g6::Move, g6::Undo, g6::kMaxMoves>(game, o,
-                                                                                 g6::kCells);
+      run_playouts<g6::Placement, g6::Position, g6::Move, g6::Undo, g6::kMaxMoves>(
+          game, o, g6::kCells, "pass", g6::kPass);
       return 0;
     }
+    g6::Position start;
+    if (!opening<g6::Placement, g6::Position, g6::Move, g6::Undo, g6::kMaxMoves>(game, o, "pass",
+                                                                                 g6::kPass, start))
+      return 1;
     std::unique_ptr<g6::StateCounter> states;
     if (o.states) {
-      states = std::make_unique<g6::StateCounter>(game, o.mem_bytes);
+      states = std::make_unique<g6::StateCounter>(game, o.mem_bytes, start);
       if (states->symmetries().empty()) {
         std::fprintf(stderr, "internal error: the houses disagree with the engine's peers\n");
         return 3;
       }
       std::fprintf(stderr, "symmetries kept by the rules:");
-      for (const g6::Symmetry& s : states->symmetries()) std::fprintf(stderr, " [%s]", s.name.c_str());
+      for (const g6::Symmetry& s : states->symmetries())
+        std::fprintf(stderr, " [%s]", s.name.c_str());
       std::fprintf(stderr, "\n");
     }
     run_perft<g6::Placement, g6::Position, g6::Move, g6::Undo, g6::kMaxMoves>(
-        game, o, "pass", g6::kPass, states.get());
+        game, o, start, "pass", g6::kPass, states.get());
   } else {
     namespace g9 = hand::garnsi9;
     const g9::Placement game;
     if (o.playouts) {
-      run_playouts<g9::Placement, g9::Position, g9::Move, g9::Undo, g9::kMaxMoves>(game, o,
-                                                                                 g9::kCells);
+      run_playouts<g9::Placement, g9::Position, g9::Move, g9::Undo, g9::kMaxMoves>(
+          game, o, g9::kCells, "sacrifice", g9::kSacrifice);
       return 0;
     }
+    g9::Position start;
+    if (!opening<g9::Placement, g9::Position, g9::Move, g9::Undo, g9::kMaxMoves>(
+            game, o, "sacrifice", g9::kSacrifice, start))
+      return 1;
     run_perft<g9::Placement, g9::Position, g9::Move, g9::Undo, g9::kMaxMoves>(
-        game, o, "sacrifice", g9::kSacrifice, nullptr);
+        game, o, start, "sacrifice", g9::kSacrifice, nullptr);
   }
   return 0;
 }

@@ -1,0 +1,66 @@
+// Loading a rules file into a program and an engine for the verbs.
+#include "cli/open_game.h"
+
+#include <cstdio>
+
+#include <fmt/core.h>
+
+#include "cli/verbs.h"
+#include "compiler/interpret.h"
+#include "compiler/load_engine.h"
+#include "compiler/lower.h"
+#include "dsl/diagnostics.h"
+
+namespace rulebook::cli {
+
+int open_program(const std::string& path, OpenedGame& out) {
+  dsl::Diagnostics diags;
+  std::optional<ir::Program> program = compiler::load_program(path, out.sources, diags);
+  fmt::print(stderr, "{}", diags.render(out.sources));
+  if (!program || diags.has_errors()) return kExitInputError;
+  out.program = std::make_shared<const ir::Program>(std::move(*program));
+  return kExitOk;
+}
+
+int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out) {
+  if (int code = open_program(path, out); code != kExitOk) return code;
+  if (engine_kind == "interp") {
+    out.engine = std::make_unique<compiler::Interpreter>(*out.program, out.sources);
+    out.engine_note = "interpreter";
+    return kExitOk;
+  }
+  compiler::LoadedEngine loaded = compiler::load_engine(out.program, out.sources);
+  if (!loaded.engine) {
+    // Generated code that does not compile is rulebook's bug, not the user's.
+    fmt::print(stderr, "{}: internal error: {}\n", path, loaded.status.message);
+    return kExitInternal;
+  }
+  out.engine_note = loaded.linked     ? "compiled (linked into rulebook)"
+                    : loaded.compiled ? "compiled (compiled now, cached)"
+                                      : "compiled (from the cache)";
+  out.engine = std::move(loaded.engine);
+  return kExitOk;
+}
+
+int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::string>& setups,
+                std::vector<uint8_t>& state) {
+  engine::Setup setup;
+  setup.seed = seed;
+  for (const std::string& kv : setups) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      fmt::print(stderr, "error: --setup takes name=value, got '{}'\n", kv);
+      return kExitUsage;
+    }
+    setup.values.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  state.assign(game.engine->info().state_bytes, 0);
+  engine::Status st = game.engine->setup(state.data(), setup);
+  if (!st.ok) {
+    fmt::print(stderr, "error: {}\n", st.message);
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+}  // namespace rulebook::cli

@@ -1,0 +1,33 @@
+// Loading a rules file into a program and an engine of the user's choice, for the verbs.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/engine.h"
+#include "compiler/ir.h"
+#include "dsl/source.h"
+
+namespace rulebook::cli {
+
+/// A rules file ready to run.
+struct OpenedGame {
+  dsl::SourceSet sources;
+  std::shared_ptr<const ir::Program> program;
+  std::unique_ptr<engine::Engine> engine;
+  std::string engine_note;  ///< "interpreter", "compiled (linked)", "compiled (cached)", ...
+};
+
+/// Loads and lowers `path`; prints diagnostics to stderr. Returns an exit code.
+int open_program(const std::string& path, OpenedGame& out);
+
+/// open_program, then the engine: "compiled" (linked, cached or compiled now) or "interp".
+int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out);
+
+/// Sets up the initial state with `--seed` and `--setup name=value` overrides.
+int setup_state(const OpenedGame& game, uint64_t seed,
+                const std::vector<std::string>& setups, std::vector<uint8_t>& state);
+
+}  // namespace rulebook::cli

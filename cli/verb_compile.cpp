@@ -1,0 +1,68 @@
+// `rulebook ir FILE` and `rulebook compile FILE -o X.cpp`: the IR and the generated C++.
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "cli/open_game.h"
+#include "cli/verbs.h"
+#include "compiler/emit_cpp.h"
+#include "compiler/ir_print.h"
+
+namespace rulebook::cli {
+namespace {
+
+struct CompileOptions {
+  std::string file;
+  std::string output;
+};
+
+int run_ir(const CompileOptions& opt) {
+  OpenedGame game;
+  if (int code = open_program(opt.file, game); code != kExitOk) return code;
+  fmt::print("{}", compiler::print_program(*game.program, game.sources));
+  return kExitOk;
+}
+
+int run_compile(const CompileOptions& opt) {
+  OpenedGame game;
+  if (int code = open_program(opt.file, game); code != kExitOk) return code;
+  compiler::EmittedCpp cpp = compiler::emit_cpp(*game.program, game.sources);
+  if (!cpp.error.empty()) {
+    fmt::print(stderr, "{}: internal error: {}\n", opt.file, cpp.error);
+    return kExitInternal;
+  }
+  if (opt.output.empty() || opt.output == "-") {
+    fmt::print("{}", cpp.source);
+    return kExitOk;
+  }
+  // Rewrite only on change so that a build depending on the file does not rerun.
+  std::ifstream in(opt.output, std::ios::binary);
+  std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in && old == cpp.source) return kExitOk;
+  std::ofstream out(opt.output, std::ios::binary | std::ios::trunc);
+  out << cpp.source;
+  if (!out) {
+    fmt::print(stderr, "{}: error: cannot write the file\n", opt.output);
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_compile(CLI::App& app, int& result) {
+  auto ir = std::make_shared<CompileOptions>();
+  CLI::App* ir_cmd = app.add_subcommand("ir", "Print the lowered IR of a rules file");
+  ir_cmd->add_option("file", ir->file, "Rules file")->required();
+  ir_cmd->callback([ir, &result] { result = run_ir(*ir); });
+
+  auto opt = std::make_shared<CompileOptions>();
+  CLI::App* cmd = app.add_subcommand("compile", "Generate the C++ engine of a rules file");
+  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("-o,--output", opt->output, "Where to write the C++ (default: stdout)");
+  cmd->callback([opt, &result] { result = run_compile(*opt); });
+}
+
+}  // namespace rulebook::cli

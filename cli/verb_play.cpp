@@ -1,0 +1,232 @@
+// `rulebook play` (a seeded random game, move by move) and `rulebook perft` (path counts).
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/open_game.h"
+#include "cli/verbs.h"
+#include "compiler/random.h"
+#include "explorer/perft.h"
+
+namespace rulebook::cli {
+namespace {
+
+struct RunOptions {
+  std::string file;
+  std::string engine = "compiled";
+  uint64_t seed = 1;
+  std::vector<std::string> setups;
+  int max_plies = 10000;
+  int depth = 1;
+  bool divide = false;
+  bool json = false;
+  std::string boards = "all";  ///< all | phases | end
+};
+
+/// Cells of Cell-keyed state that a move changed other than those it names: what a
+/// reader calls captures, removals and the like, found without knowing the game.
+std::vector<std::string> side_effects(const ir::Program& p, const engine::Move& m,
+                                      const uint8_t* before, const uint8_t* after) {
+  std::vector<std::string> out;
+  const int arity = m.kind >= 0 ? static_cast<int>(p.moves[static_cast<size_t>(m.kind)].params.size()) : 0;
+  for (size_t v = ir::kSystemVars; v < p.vars.size(); ++v) {
+    const ir::StateVar& var = p.vars[v];
+    if (var.origin != ir::StateVar::Origin::State || var.keys.size() != 1 ||
+        var.keys[0] != ir::kCellDomain)
+      continue;
+    for (uint32_t cell = 0; cell < var.count; ++cell) {
+      uint32_t a = ir::load_index(before, var, cell);
+      uint32_t b = ir::load_index(after, var, cell);
+      if (a == b) continue;
+      bool named = false;
+      for (int i = 0; i < arity; ++i) {
+        const ir::MoveParam& param = p.moves[static_cast<size_t>(m.kind)].params[static_cast<size_t>(i)];
+        if (param.domain == ir::kCellDomain && m.args[i] == static_cast<int32_t>(cell)) named = true;
+      }
+      if (named) continue;
+      out.push_back(fmt::format("{}[{}] {} -> {}", var.name, ir::value_text(p.domains, ir::kCellDomain, cell),
+                                ir::value_text(p.domains, var.domain, ir::domain_value(p.domains, var.domain, a)),
+                                ir::value_text(p.domains, var.domain, ir::domain_value(p.domains, var.domain, b))));
+    }
+  }
+  return out;
+}
+
+std::string scores_text(const ir::Program& p, const engine::Engine& e,
+                        const std::vector<int64_t>& scores) {
+  const engine::Info& info = e.info();
+  std::string out;
+  for (int s = 0; s < info.score_subjects; ++s) {
+    std::string who = info.score_per_team
+                          ? "team " + p.domains[ir::kTeamDomain].members[static_cast<size_t>(s)]
+                          : info.player_names[static_cast<size_t>(s)];
+    std::string val;
+    for (int k = 0; k < info.score_width; ++k) {
+      if (k) val += ", ";
+      val += std::to_string(scores[static_cast<size_t>(s * info.score_width + k)]);
+    }
+    out += fmt::format("  {}: {}\n", who, info.score_width > 1 ? "[" + val + "]" : val);
+  }
+  return out;
+}
+
+int run_play(const RunOptions& opt) {
+  OpenedGame game;
+  if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
+  std::vector<uint8_t> state;
+  if (int code = setup_state(game, opt.seed, opt.setups, state); code != kExitOk) return code;
+  const engine::Engine& e = *game.engine;
+  const engine::Info& info = e.info();
+  fmt::print(stderr, "engine: {}\n", game.engine_note);
+
+  nlohmann::json moves_json = nlohmann::json::array();
+  if (!opt.json) {
+    fmt::print("{} (seed {})\n\nphase {}\n{}\n", info.title, opt.seed,
+               info.phase_names[static_cast<size_t>(e.phase(state.data()))],
+               e.board_text(state.data()));
+  }
+  SplitMix64 rng(opt.seed);
+  std::vector<engine::Move> moves;
+  std::vector<uint8_t> before;
+  int ply = 0;
+  for (; ply < opt.max_plies && !e.terminal(state.data()); ++ply) {
+    moves.clear();
+    engine::Status st = e.legal_moves(state.data(), moves);
+    if (st.ok && moves.empty()) st = engine::Status::Error("a live state has no legal move");
+    if (!st.ok) {
+      fmt::print(stderr, "{}: error at move {}: {}\n", opt.file, ply + 1, st.message);
+      return kExitInputError;
+    }
+    const engine::Move m = moves[rng.below(moves.size())];
+    const int mover = e.to_move(state.data());
+    const int phase = e.phase(state.data());
+    before = state;
+    st = e.apply(state.data(), m);
+    if (!st.ok) {
+      fmt::print(stderr, "{}: error at move {}: {}\n", opt.file, ply + 1, st.message);
+      return kExitInputError;
+    }
+    std::vector<std::string> effects = side_effects(*game.program, m, before.data(), state.data());
+    const int phase_after = e.phase(state.data());
+    if (opt.json) {
+      moves_json.push_back({{"ply", ply + 1},
+                            {"player", info.player_names[static_cast<size_t>(mover)]},
+                            {"move", e.move_text(m)},
+                            {"effects", effects},
+                            {"phase", info.phase_names[static_cast<size_t>(phase_after)]},
+                            {"hash", fmt::format("{:016x}", e.hash(state.data()))}});
+      continue;
+    }
+    fmt::print("{:>4}. {} {}", ply + 1, info.player_names[static_cast<size_t>(mover)], e.move_text(m));
+    for (const std::string& fx : effects) fmt::print("  [{}]", fx);
+    fmt::print("\n");
+    if (phase_after != phase)
+      fmt::print("\nphase {}\n", info.phase_names[static_cast<size_t>(phase_after)]);
+    if (opt.boards == "all" || (opt.boards == "phases" && phase_after != phase))
+      fmt::print("{}\n", e.board_text(state.data()));
+  }
+  std::vector<int64_t> scores;
+  engine::Status st = e.scores(state.data(), scores);
+  if (!st.ok) {
+    fmt::print(stderr, "{}: error in the score: {}\n", opt.file, st.message);
+    return kExitInputError;
+  }
+  const bool over = e.terminal(state.data());
+  if (opt.json) {
+    nlohmann::json j{{"title", info.title}, {"seed", opt.seed}, {"engine", opt.engine},
+                     {"moves", moves_json}, {"finished", over}, {"plies", ply},
+                     {"scores", scores}};
+    fmt::print("{}\n", j.dump(2));
+    return kExitOk;
+  }
+  if (opt.boards == "end") fmt::print("{}\n", e.board_text(state.data()));
+  fmt::print("\n{} after {} moves; score ({} wins):\n{}",
+             over ? "game over" : "cut off", ply,
+             info.highest_wins ? "highest" : "lowest", scores_text(*game.program, e, scores));
+  return kExitOk;
+}
+
+int run_perft(const RunOptions& opt) {
+  OpenedGame game;
+  if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
+  std::vector<uint8_t> state;
+  if (int code = setup_state(game, opt.seed, opt.setups, state); code != kExitOk) return code;
+  const engine::Engine& e = *game.engine;
+  fmt::print(stderr, "engine: {}\n", game.engine_note);
+  auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json j{{"title", e.info().title}, {"engine", opt.engine}};
+  if (opt.divide) {
+    engine::Status st;
+    std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st);
+    if (!st.ok) {
+      fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
+      return kExitInputError;
+    }
+    uint64_t total = 0;
+    nlohmann::json d = nlohmann::json::array();
+    for (const explorer::DivideEntry& en : entries) {
+      total += en.paths;
+      if (opt.json) d.push_back({{"move", e.move_text(en.move)}, {"paths", en.paths}});
+      else fmt::print("{}: {}\n", e.move_text(en.move), en.paths);
+    }
+    if (opt.json) {
+      j["divide"] = d;
+      j["total"] = total;
+      fmt::print("{}\n", j.dump(2));
+    } else {
+      fmt::print("total: {}\n", total);
+    }
+    return kExitOk;
+  }
+  explorer::PerftResult r = explorer::perft(e, state.data(), opt.depth);
+  if (!r.status.ok) {
+    fmt::print(stderr, "{}: error: {}\n", opt.file, r.status.message);
+    return kExitInputError;
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  uint64_t nodes = 0;
+  for (uint64_t n : r.paths) nodes += n;
+  if (opt.json) {
+    j["paths"] = r.paths;
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    for (size_t d = 0; d < r.paths.size(); ++d) fmt::print("depth {}: {}\n", d + 1, r.paths[d]);
+  }
+  fmt::print(stderr, "perft: {} nodes in {:.3f} s ({:.0f} nodes/s)\n", nodes, secs,
+             secs > 0 ? static_cast<double>(nodes) / secs : 0.0);
+  return kExitOk;
+}
+
+void add_run_options(CLI::App* cmd, RunOptions& o) {
+  cmd->add_option("file", o.file, "Rules file")->required();
+  cmd->add_option("--engine", o.engine, "compiled (generated C++) or interp (interpreter)")
+      ->check(CLI::IsMember({"compiled", "interp"}));
+  cmd->add_option("--seed", o.seed, "Seed of the setup and of the move choices");
+  cmd->add_option("--setup", o.setups, "Setup value name=value (repeatable)");
+  cmd->add_flag("--json", o.json, "Print the result as JSON");
+}
+
+}  // namespace
+
+void add_play(CLI::App& app, int& result) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("play", "Play a seeded random game, move by move");
+  add_run_options(cmd, *opt);
+  cmd->add_option("--max-plies", opt->max_plies, "Stop a game after this many moves");
+  cmd->add_option("--boards", opt->boards, "Print the board after: all moves, phases, end")
+      ->check(CLI::IsMember({"all", "phases", "end"}));
+  cmd->callback([opt, &result] { result = run_play(*opt); });
+
+  auto perft = std::make_shared<RunOptions>();
+  CLI::App* pc = app.add_subcommand("perft", "Count move paths by depth (like chess perft)");
+  add_run_options(pc, *perft);
+  pc->add_option("--depth", perft->depth, "Depth")->required()->check(CLI::Range(1, 1000));
+  pc->add_flag("--divide", perft->divide, "Count per first move");
+  pc->callback([perft, &result] { result = run_perft(*perft); });
+}
+
+}  // namespace rulebook::cli

@@ -1,0 +1,682 @@
+// The C++ emitter's file structure: header, support code, domains, state layout, geometry,
+// defines, moves, phases, setup, scores and the ABI footer.
+#include "compiler/emit_cpp.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "compiler/emit_internal.h"
+#include "compiler/engine.h"
+
+namespace rulebook::compiler {
+
+namespace emit {
+std::string_view support_text();
+}
+
+uint64_t source_hash(std::string_view text) {
+  return engine::hash_bytes(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+}
+
+namespace emit {
+
+// ---------------------------------------------------------------- writer
+
+void Writer::line(std::string_view text) {
+  if (!text.empty()) out_.append(size_t(depth_) * 2, ' ');
+  out_ += text;
+  out_ += '\n';
+}
+void Writer::open(std::string_view text) {
+  line(text);
+  ++depth_;
+}
+void Writer::close(std::string_view text) {
+  --depth_;
+  line(text);
+}
+void Writer::reopen(std::string_view text) {
+  --depth_;
+  line(text);
+  ++depth_;
+}
+void Writer::blank() {
+  if (out_.size() >= 2 && out_[out_.size() - 1] == '\n' && out_[out_.size() - 2] == '\n') return;
+  out_ += '\n';
+}
+void Writer::raw(std::string_view text) { out_ += text; }
+
+namespace {
+
+std::string base_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+/// Escapes text for a C++ string literal.
+std::string cpp_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\x{:02x}", int(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+const char* element_type(uint32_t width) {
+  return width == 1 ? "uint8_t" : width == 2 ? "uint16_t" : "uint32_t";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the emitter
+
+Emitter::Emitter(const ir::Program& program, const dsl::SourceSet& sources)
+    : program_(program), sources_(sources) {}
+
+EmittedCpp Emitter::run() {
+  EmittedCpp result;
+  plan();
+  // The body first: it finds the constant tables it needs, which go above it.
+  declarations();
+  std::string declared = std::move(w_.text());
+  w_ = Writer();
+  functions();
+  rules();
+  moves();
+  phases();
+  setup_and_init();
+  scores();
+  abi_functions();
+  std::string body = std::move(w_.text());
+  w_ = Writer();
+  header();
+  support();
+  domains();
+  geometry_tables();
+  state_layout();
+  if (!constant_defs_.empty()) {
+    w_.line("// ================================================================ constants");
+    w_.blank();
+    for (const std::string& c : constant_defs_) {
+      w_.raw(c);
+      w_.raw("\n");
+    }
+    w_.blank();
+  }
+  w_.raw(declared);
+  if (!derived_defs_.empty()) {
+    w_.line("// ================================================================ derived tables");
+    w_.blank();
+    for (const std::string& d : derived_defs_) {
+      w_.raw(d);
+      w_.raw("\n\n");
+    }
+  }
+  w_.raw(body);
+  w_.line("}  // namespace");
+  w_.blank();
+  result.source = std::move(w_.text());
+  result.hash = source_hash(result.source);
+  result.entry = fmt::format("rulebook_engine_{:016x}", result.hash);
+  abi_footer(result.hash, result.source);
+  if (!errors_.empty()) result.error = errors_.front();
+  return result;
+}
+
+void Emitter::header() {
+  w_.linef("// generated from {} — do not edit", base_name(program_.source_path));
+  w_.linef("// {}: a rulebook engine behind the C ABI of compiler/plugin_abi.h.",
+           program_.title);
+  if (program_.files.size() > 1) {
+    std::string chain;
+    for (const std::string& f : program_.files) chain += (chain.empty() ? "" : ", ") + base_name(f);
+    w_.linef("// Rules files: {}.", chain);
+  }
+  w_.line("#include <cstddef>");
+  w_.line("#include <cstdint>");
+  w_.line("#include <cstdio>");
+  w_.line("#include <cstring>");
+  w_.blank();
+  w_.line("#if defined(__GNUC__) && !defined(__clang__)");
+  w_.line("// GCC 12 reports table lookups by in-domain indices as out of bounds.");
+  w_.line("#pragma GCC diagnostic ignored \"-Warray-bounds\"");
+  w_.line("#endif");
+  w_.blank();
+  w_.line("extern \"C\" {");
+  w_.raw(abi_declarations());
+  w_.line("void rulebook_register_engine(rb_entry_fn entry);");
+  w_.line("}");
+  w_.blank();
+  w_.line("namespace {");
+  w_.blank();
+}
+
+void Emitter::support() {
+  w_.line("// ================================================================ support");
+  w_.blank();
+  w_.raw(support_text());
+  w_.blank();
+}
+
+void Emitter::domains() {
+  w_.line("// ================================================================ domains");
+  w_.line("// idx_dN(v): the index of value v in domain N, or -1; val_dN(i): the value at i.");
+  w_.blank();
+  for (size_t d = 0; d < program_.domains.size(); ++d) {
+    const ir::Domain& D = program_.domains[d];
+    w_.linef("// d{}: {} ({} values)", d, D.name, D.size);
+    switch (D.kind) {
+      case ir::Domain::Kind::Range:
+        w_.linef("constexpr Int idx_d{}(Int v) {{ return v != kNone && uint64_t(v - ({})) < {}u ? v - ({}) : -1; }}",
+                 d, D.lo, D.size, D.lo);
+        w_.linef("constexpr Int val_d{}(Int i) {{ return i + ({}); }}", d, D.lo);
+        break;
+      case ir::Domain::Kind::Optional:
+        w_.linef("constexpr Int idx_d{}(Int v) {{", d);
+        w_.linef("  if (v == kNone) return 0;");
+        w_.linef("  const Int i = idx_d{}(v);", D.inner);
+        w_.linef("  return i < 0 ? -1 : i + 1;");
+        w_.line("}");
+        w_.linef("constexpr Int val_d{}(Int i) {{ return i == 0 ? kNone : val_d{}(i - 1); }}", d,
+                 D.inner);
+        break;
+      default:
+        w_.linef("constexpr Int idx_d{}(Int v) {{ return uint64_t(v) < {}u ? v : -1; }}", d, D.size);
+        w_.linef("constexpr Int val_d{}(Int i) {{ return i; }}", d);
+        break;
+    }
+    w_.linef("inline Int chk_d{}(Int v, const char* where, const char* what) {{", d);
+    w_.linef("  const Int i = idx_d{}(v);", d);
+    w_.line("  if (i < 0) fail_value(where, what, v);");
+    w_.line("  return i;");
+    w_.line("}");
+    std::vector<uint64_t> all(size_t(words(int(d))), 0);
+    for (uint32_t i = 0; i < D.size; ++i) all[i / 64] |= uint64_t(1) << (i % 64);
+    w_.linef("constexpr Bits<{}> full_d{}() {{ return {}; }}", words(int(d)), d,
+             bits_literal(int(d), all));
+  }
+  w_.blank();
+}
+
+void Emitter::state_layout() {
+  w_.line("// ================================================================ state");
+  w_.line("// The bytes of a state, exactly as the IR lays them out: each element holds the");
+  w_.line("// index of its value in the variable's domain.");
+  w_.blank();
+  std::vector<int> order(program_.vars.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return program_.vars[size_t(a)].offset < program_.vars[size_t(b)].offset;
+  });
+  w_.open("struct [[gnu::packed]] State {");
+  uint32_t at = 0;
+  int pad = 0;
+  for (int v : order) {
+    const ir::StateVar& V = program_.vars[size_t(v)];
+    if (V.offset < at) {
+      errors_.push_back(fmt::format("state variables {} overlaps another", V.name));
+      continue;
+    }
+    if (V.offset > at) w_.linef("uint8_t pad{}_[{}];", pad++, V.offset - at);
+    std::string keys;
+    for (int k : V.keys) keys += (keys.empty() ? "" : " x ") + dom(k).name;
+    std::string what = V.origin == ir::StateVar::Origin::System ? "engine"
+                       : V.origin == ir::StateVar::Origin::Setup ? "setup"
+                                                                  : "state";
+    std::string comment = fmt::format("// {} {}: {}{}", what, V.name,
+                                      keys.empty() ? "" : keys + " -> ", dom(V.domain).name);
+    if (V.origin != ir::StateVar::Origin::System) comment += " — " + where_text(V.span);
+    if (V.keys.empty()) {
+      w_.linef("{} {};  {}", element_type(V.width), field_name(v), comment);
+    } else {
+      w_.linef("{} {}[{}];  {}", element_type(V.width), field_name(v), V.count, comment);
+    }
+    at = V.offset + V.count * V.width;
+  }
+  if (program_.state_bytes > at) w_.linef("uint8_t pad{}_[{}];", pad++, program_.state_bytes - at);
+  w_.close("};");
+  w_.linef("static_assert(sizeof(State) == {}, \"the state layout of the IR\");",
+           program_.state_bytes);
+  w_.blank();
+
+  // The working copy: the state, its planes, and the flags of the move being applied.
+  w_.line("/// A state being read or changed, with what the engine keeps beside it.");
+  w_.open("struct Game {");
+  w_.line("State s;");
+  for (const PlaneVar& p : planes_) {
+    w_.linef("Bits<{}> {}is_[{}];  // planes: the keys whose element has each index",
+             words(p.key_domain), field_name(p.var), p.values);
+  }
+  w_.line("Int mover_;     // the player conditions are evaluated for");
+  w_.line("bool again_;    // `again` ran in the block being applied");
+  if (memo_defines_ > 0) {
+    w_.line("uint64_t known_;  // remembered values of parameterless defines (bits)...");
+    w_.linef("Int memo_[{}];     // ... and the values", memo_defines_);
+  }
+  w_.line("uint64_t can_known_, can_true_;  // remembered can(move, player) (bits)");
+  w_.close("};");
+  w_.blank();
+
+  w_.open("void load(Game& g, const uint8_t* bytes) {");
+  w_.line("std::memcpy(&g.s, bytes, sizeof(State));");
+  for (const PlaneVar& p : planes_) {
+    const ir::StateVar& V = program_.vars[size_t(p.var)];
+    w_.linef("std::memset(g.{}is_, 0, sizeof g.{}is_);", field_name(p.var), field_name(p.var));
+    w_.linef("for (Int i = 0; i < {}; ++i) g.{}is_[g.s.{}[i]].set(i);", V.count,
+             field_name(p.var), field_name(p.var));
+  }
+  w_.linef("g.mover_ = g.s.{};", field_name(ir::kVarMover));
+  w_.line("g.again_ = false;");
+  if (memo_defines_ > 0) w_.line("g.known_ = 0;");
+  w_.line("g.can_known_ = 0;");
+  w_.line("g.can_true_ = 0;");
+  w_.close("}");
+  w_.blank();
+  w_.line("void save(const Game& g, uint8_t* bytes) { std::memcpy(bytes, &g.s, sizeof(State)); }");
+  w_.blank();
+  // Every store goes through put_*: it keeps the planes and forgets the remembered
+  // values that read the variable.
+  for (size_t v = 0; v < program_.vars.size(); ++v) {
+    const ir::StateVar& V = program_.vars[v];
+    const std::string f = field_name(int(v));
+    const std::string elem = V.keys.empty() ? "g.s." + f : "g.s." + f + "[i]";
+    const int pv = plane_of_var_[v];
+    w_.linef("/// Stores index `v` as element `i` of {}.", V.name);
+    w_.open(fmt::format("[[gnu::always_inline]] inline void put_{}(Game& g, Int i, Int v) {{", f));
+    if (V.keys.empty()) w_.line("(void)i;");
+    if (pv >= 0) {
+      w_.linef("g.{}is_[{}].reset(i);", f, elem);
+      w_.linef("g.{}is_[v].set(i);", f);
+    }
+    w_.linef("{} = {}(v);", elem, element_type(V.width));
+    const uint64_t defines = forget_defines_[v], cans = forget_cans_[v];
+    if (defines) w_.linef("g.known_ &= ~0x{:x}ull;", defines);
+    if (cans) w_.linef("g.can_known_ &= ~0x{:x}ull;", cans);
+    w_.close();
+    w_.blank();
+  }
+}
+
+void Emitter::geometry_tables() {
+  const int W = program_.geometry.width, H = program_.geometry.height;
+  const int cells = W * H;
+  w_.line("// ================================================================ geometry");
+  w_.linef("// A board of {} rows x {} columns; cells are y * {} + x, points y * {} + x.", H, W,
+           W, W + 1);
+  w_.blank();
+  w_.linef("constexpr Int kWidth = {};", W);
+  w_.linef("constexpr Int kHeight = {};", H);
+  w_.linef("constexpr Int kPlayers = {};", program_.players);
+  const int cw = words(ir::kCellDomain), pw = words(ir::kPointDomain);
+  auto cell_table = [&](const char* name, const char* what, auto member) {
+    w_.linef("/// {}", what);
+    w_.linef("constexpr Bits<{}> {}[{}] = {{", cw, name, std::max(cells, 1));
+    for (int c = 0; c < cells; ++c) {
+      std::vector<uint64_t> bits(size_t(cw), 0);
+      for (int d : member(c / W, c % W)) bits[size_t(d) / 64] |= uint64_t(1) << (d % 64);
+      w_.linef("  {},", bits_literal(ir::kCellDomain, bits));
+    }
+    if (cells == 0) w_.line("  {},");
+    w_.line("};");
+  };
+  auto in = [&](int y, int x) { return y >= 0 && y < H && x >= 0 && x < W; };
+  const bool need_orth = geometry_used_.count(dsl::BuiltinId::Orth) ||
+                         geometry_used_.count(dsl::BuiltinId::Components) ||
+                         geometry_used_.count(dsl::BuiltinId::LargestGroup);
+  if (need_orth) {
+    cell_table("kOrth", "orth(c): the 4-neighbours of c", [&](int y, int x) {
+      std::vector<int> out;
+      const int dy[] = {-1, 0, 0, 1}, dx[] = {0, -1, 1, 0};
+      for (int k = 0; k < 4; ++k)
+        if (in(y + dy[k], x + dx[k])) out.push_back((y + dy[k]) * W + x + dx[k]);
+      return out;
+    });
+  }
+  if (geometry_used_.count(dsl::BuiltinId::Diag)) {
+    cell_table("kDiag", "diag(c): the diagonal neighbours of c", [&](int y, int x) {
+      std::vector<int> out;
+      for (int dy : {-1, 1})
+        for (int dx : {-1, 1})
+          if (in(y + dy, x + dx)) out.push_back((y + dy) * W + x + dx);
+      return out;
+    });
+  }
+  if (geometry_used_.count(dsl::BuiltinId::King)) {
+    cell_table("kKing", "king(c): the 8-neighbours of c", [&](int y, int x) {
+      std::vector<int> out;
+      for (int dy : {-1, 0, 1})
+        for (int dx : {-1, 0, 1})
+          if ((dy || dx) && in(y + dy, x + dx)) out.push_back((y + dy) * W + x + dx);
+      return out;
+    });
+  }
+  if (geometry_used_.count(dsl::BuiltinId::Row)) {
+    cell_table("kRow", "row(c): the cells of c's row", [&](int y, int) {
+      std::vector<int> out;
+      for (int x = 0; x < W; ++x) out.push_back(y * W + x);
+      return out;
+    });
+  }
+  if (geometry_used_.count(dsl::BuiltinId::Column)) {
+    cell_table("kColumn", "column(c): the cells of c's column", [&](int, int x) {
+      std::vector<int> out;
+      for (int y = 0; y < H; ++y) out.push_back(y * W + x);
+      return out;
+    });
+  }
+  if (geometry_used_.count(dsl::BuiltinId::Corners)) {
+    w_.line("/// corners(c): the four points around cell c");
+    w_.linef("constexpr Bits<{}> kCorners[{}] = {{", pw, std::max(cells, 1));
+    for (int c = 0; c < cells; ++c) {
+      std::vector<uint64_t> bits(size_t(pw), 0);
+      const int y = c / W, x = c % W;
+      for (int py : {y, y + 1})
+        for (int px : {x, x + 1}) {
+          const int p = py * (W + 1) + px;
+          bits[size_t(p) / 64] |= uint64_t(1) << (p % 64);
+        }
+      w_.linef("  {},", bits_literal(ir::kPointDomain, bits));
+    }
+    w_.line("};");
+  }
+  if (geometry_used_.count(dsl::BuiltinId::Around)) {
+    const int points = (W + 1) * (H + 1);
+    w_.line("/// around(pt): the cells touching point pt");
+    w_.linef("constexpr Bits<{}> kAround[{}] = {{", cw, points);
+    for (int p = 0; p < points; ++p) {
+      std::vector<uint64_t> bits(size_t(cw), 0);
+      const int py = p / (W + 1), px = p % (W + 1);
+      for (int y : {py - 1, py})
+        for (int x : {px - 1, px})
+          if (in(y, x)) bits[size_t(y * W + x) / 64] |= uint64_t(1) << ((y * W + x) % 64);
+      w_.linef("  {},", bits_literal(ir::kCellDomain, bits));
+    }
+    w_.line("};");
+  }
+  if (geometry_used_.count(dsl::BuiltinId::CellAt)) {
+    w_.line("/// cell(y, x): the cell there, or none off the board");
+    w_.line("constexpr Int cell_at(Int y, Int x) {");
+    w_.line("  return y >= 0 && y < kHeight && x >= 0 && x < kWidth ? y * kWidth + x : kNone;");
+    w_.line("}");
+  }
+  if (geometry_used_.count(dsl::BuiltinId::Segment) || geometry_used_.count(dsl::BuiltinId::Ends)) {
+    w_.line("/// segment(c, o, n): n cells from c rightward (horizontal) or downward; empty");
+    w_.line("/// when they leave the board. With `tips`, only its first and last cells.");
+    w_.linef("inline Bits<{}> segment_of(Int c, Int o, Int n, bool tips) {{", cw);
+    w_.linef("  Bits<{}> out{{}};", cw);
+    w_.line("  if (n <= 0) return out;");
+    w_.line("  const Int y = c / kWidth, x = c % kWidth;");
+    w_.line("  if (o == 0 ? x + n > kWidth : y + n > kHeight) return out;");
+    w_.line("  const Int step = o == 0 ? 1 : kWidth;");
+    w_.line("  for (Int k = 0; k < n; ++k) {");
+    w_.line("    if (!tips || k == 0 || k == n - 1) out.set(c + k * step);");
+    w_.line("  }");
+    w_.line("  return out;");
+    w_.line("}");
+    w_.linef("inline Bits<{}> segment(Int c, Int o, Int n) {{ return segment_of(c, o, n, false); }}", cw);
+    w_.linef("inline Bits<{}> ends(Int c, Int o, Int n) {{ return segment_of(c, o, n, true); }}", cw);
+  }
+  if (geometry_used_.count(dsl::BuiltinId::TeamOf) || geometry_used_.count(dsl::BuiltinId::Members)) {
+    const auto& teams = program_.geometry.teams;
+    std::vector<int> team_of(size_t(program_.players), -1);
+    w_.line("/// members(t): the players of each team");
+    w_.linef("constexpr Bits<{}> kMembers[{}] = {{", words(ir::kPlayerDomain),
+             std::max<size_t>(teams.size(), 1));
+    for (size_t t = 0; t < teams.size(); ++t) {
+      std::vector<uint64_t> bits(size_t(words(ir::kPlayerDomain)), 0);
+      for (int p : teams[t]) {
+        bits[size_t(p) / 64] |= uint64_t(1) << (p % 64);
+        if (p >= 0 && p < program_.players && team_of[size_t(p)] < 0) team_of[size_t(p)] = int(t);
+      }
+      w_.linef("  {},", bits_literal(ir::kPlayerDomain, bits));
+    }
+    if (teams.empty()) w_.line("  {},");
+    w_.line("};");
+    std::string list;
+    for (int t : team_of) list += fmt::format("{}{}", list.empty() ? "" : ", ", t < 0 ? "kNone" : std::to_string(t));
+    w_.linef("/// team_of(p): each player's team");
+    w_.linef("constexpr Int kTeamOf[{}] = {{{}}};", std::max(program_.players, 1),
+             list.empty() ? "0" : list);
+    w_.line("inline Int team_of(Int p, const char* where) {");
+    w_.line("  if (kTeamOf[p] == kNone) fail_value(where, \"a player in no team\", p);");
+    w_.line("  return kTeamOf[p];");
+    w_.line("}");
+  }
+  w_.blank();
+}
+
+// ---------------------------------------------------------------- defines and rules
+
+void Emitter::declarations() {
+  w_.line("// ================================================================ declarations");
+  w_.blank();
+  for (size_t f = 0; f < program_.functions.size(); ++f) {
+    const ir::Function& F = program_.functions[f];
+    std::string params = "Game& g";
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      params += fmt::format(", {} {}", param_type(*F.params[i]), "a" + std::to_string(i));
+    }
+    w_.linef("[[maybe_unused]] {} {}({});", cpp_type(F.result), fn_name(int(f)), params);
+  }
+  for (size_t m = 0; m < program_.moves.size(); ++m) {
+    w_.linef("[[maybe_unused]] bool can_{}(Game& g, Int player);", move_name(int(m)));
+  }
+  w_.blank();
+}
+
+void Emitter::functions() {
+  w_.line("// ================================================================ defines");
+  w_.blank();
+  for (size_t f = 0; f < program_.functions.size(); ++f) {
+    const ir::Function& F = program_.functions[f];
+    begin_frame(F.locals);
+    std::string params = "Game& g", names;
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      const std::string name = param_cpp_name(F.param_names[i]);
+      slots_[i] = name;
+      params += fmt::format(", {} {}", param_type(*F.params[i]), name);
+      names += ", " + name;
+    }
+    const std::string type = cpp_type(F.result);
+    const uint64_t entries = table_entries(int(f));
+    w_.linef("/// define {} — {}", F.name, where_text(F.span));
+    const int slot = memo_slot_[f];
+    if (slot >= 0) {
+      // Remembered until a variable it reads is stored.
+      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      w_.linef("if (g.known_ & (uint64_t(1) << {})) return {}(g.memo_[{}]);", slot, type, slot);
+      w_.linef("const {} value = {};", type, expr_as(*F.body, *F.result));
+      w_.linef("g.memo_[{}] = Int(value);", slot);
+      w_.linef("g.known_ |= uint64_t(1) << {};", slot);
+      w_.line("return value;");
+      w_.close("}");
+      w_.blank();
+      continue;
+    }
+    if (entries == 0) {
+      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      w_.line("(void)g;");
+      w_.linef("return {};", expr_as(*F.body, *F.result));
+      w_.close("}");
+      w_.blank();
+      continue;
+    }
+    // Its value depends on its arguments only: computed once per argument, when first
+    // needed. An argument whose value fails is computed (and fails) where it is used.
+    w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
+    w_.line("(void)g;");
+    w_.linef("return {};", expr_as(*F.body, *F.result));
+    w_.close("}");
+    w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+    w_.open("struct Table {");
+    w_.linef("{} value[{}];", type, entries);
+    w_.linef("bool known[{}];", entries);
+    w_.close("};");
+    w_.open("static const Table& table = *[] {");
+    w_.line("static Table t{};");
+    w_.line("static Game scratch{};");
+    std::string index = "0", call;
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      const int d = F.params[i]->domain;
+      w_.open(fmt::format("for (Int i{} = 0; i{} < {}; ++i{}) {{", i, i, dom(d).size, i));
+      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
+      call += fmt::format(", val_d{}(i{})", d, i);
+    }
+    w_.linef("const Int at = {};", index);
+    w_.open("try {");
+    w_.linef("t.value[at] = {}_compute(scratch{});", fn_name(int(f)), call);
+    w_.line("t.known[at] = true;");
+    w_.close("} catch (const RuleError&) {");
+    w_.line("}");
+    for (size_t i = 0; i < F.params.size(); ++i) w_.close();
+    w_.line("return &t;");
+    w_.close("}();");
+    index = "0";
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      const int d = F.params[i]->domain;
+      w_.linef("const Int i{} = idx_d{}({});", i, d, slots_[i]);
+      w_.linef("if (i{} < 0) fail_value({}, \"{}: an argument outside {}\", {});", i, where(F.span),
+               F.name, dom(d).name, slots_[i]);
+      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
+    }
+    w_.linef("const Int at = {};", index);
+    w_.linef("return table.known[at] ? table.value[at] : {}_compute(g{});", fn_name(int(f)), names);
+    w_.close("}");
+    w_.blank();
+  }
+}
+
+void Emitter::rules() {
+  has_board_rules_ = false;
+  for (const ir::Rule& r : program_.rules) has_board_rules_ |= r.board_rule;
+  if (!has_board_rules_) return;
+  w_.line("// ================================================================ board rules");
+  w_.blank();
+  w_.line("/// Every board rule holds (tested in the state after a move's block).");
+  w_.open("bool board_rules_hold(Game& g) {");
+  for (const ir::Rule& r : program_.rules) {
+    if (!r.board_rule) continue;
+    begin_frame(r.locals);
+    w_.linef("// rule {} — {}", r.name, where_text(r.span));
+    w_.linef("if (!({})) return false;", cond(*r.condition));
+  }
+  w_.line("return true;");
+  w_.close("}");
+  w_.blank();
+}
+
+// ---------------------------------------------------------------- helpers
+
+void Emitter::begin_frame(int locals) {
+  slots_.assign(size_t(std::max(locals, 0)) + 64, std::string());
+}
+
+std::string Emitter::where_text(dsl::Span span) const {
+  if (span.file >= sources_.size()) return "<unknown>";
+  const dsl::Position pos = sources_.position(span.file, span.begin);
+  return fmt::format("{}:{}:{}", base_name(sources_.file(span.file).name), pos.line, pos.column);
+}
+
+std::string Emitter::where(dsl::Span span) const { return cpp_string(where_text(span)); }
+
+std::string Emitter::source_excerpt(dsl::Span span, size_t max) const {
+  if (span.file >= sources_.size()) return "";
+  std::string_view t = sources_.text(span);
+  std::string out;
+  bool space = false;
+  for (char c : t) {
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > max) out = out.substr(0, max - 3) + "...";
+  return out;
+}
+
+std::string Emitter::quote(std::string_view s) const { return cpp_string(s); }
+
+std::string Emitter::base_name_of_source() const { return base_name(program_.source_path); }
+
+int Emitter::words(int domain) const {
+  if (domain < 0) return 1;
+  return std::max<int>(1, int((dom(domain).size + 63) / 64));
+}
+
+std::string Emitter::bits_literal(int domain, const std::vector<uint64_t>& bits) const {
+  const int n = words(domain);
+  std::string s = fmt::format("Bits<{}>{{{{", n);
+  for (int k = 0; k < n; ++k) {
+    s += fmt::format("{}0x{:x}ull", k ? ", " : "", size_t(k) < bits.size() ? bits[size_t(k)] : 0);
+  }
+  return s + "}}";
+}
+
+std::string Emitter::field_name(int var) const {
+  return sanitize(program_.vars[size_t(var)].name) + "_";
+}
+
+std::string Emitter::fn_name(int f) const {
+  return "define_" + sanitize(program_.functions[size_t(f)].name);
+}
+
+std::string Emitter::move_name(int m) const { return sanitize(program_.moves[size_t(m)].name); }
+
+std::string Emitter::phase_name(int p) const { return sanitize(program_.phases[size_t(p)].name); }
+
+std::string Emitter::sanitize(const std::string& name) const {
+  std::string s;
+  for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "n" + s;
+  return s;
+}
+
+std::string Emitter::param_cpp_name(const std::string& name) const {
+  static const std::set<std::string> kReserved = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+      "case", "catch", "char", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
+      "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+      "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
+      "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+      "operator", "or", "or_eq", "private", "protected", "public", "register",
+      "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
+      "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+      "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+      "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "g", "t", "sink",
+      "Int", "Bits", "List", "Game", "State", "kNone", "main", "std", "i", "m", "n", "k",
+      "player", "saved", "out", "err", "fail", "bytes"};
+  std::string s = sanitize(name);
+  if (kReserved.count(s) || s.rfind("v", 0) == 0 || s.rfind("k", 0) == 0 ||
+      s.rfind("idx_", 0) == 0 || s.rfind("val_", 0) == 0 || s.rfind("define_", 0) == 0 ||
+      s.rfind("can_", 0) == 0 || s.rfind("gen_", 0) == 0 || s.rfind("apply_", 0) == 0) {
+    s += "_";
+  }
+  return s;
+}
+
+std::string Emitter::param_type(const ir::Type& t) const {
+  if (t.kind == ir::Type::Kind::Scalar) return cpp_type(t);
+  return "const " + cpp_type(t) + "&";
+}
+
+}  // namespace emit
+
+EmittedCpp emit_cpp(const ir::Program& program, const dsl::SourceSet& sources) {
+  emit::Emitter e(program, sources);
+  return e.run();
+}
+
+}  // namespace rulebook::compiler

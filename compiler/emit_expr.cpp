@@ -1,0 +1,933 @@
+// The C++ emitter's expressions and statements: each IR node becomes C++ text over the
+// working state `g` (binders and aggregates become immediately invoked lambdas).
+#include <algorithm>
+
+#include "compiler/emit_internal.h"
+
+namespace rulebook::compiler::emit {
+
+using ir::Op;
+using B = dsl::BuiltinId;
+
+namespace {
+
+bool is_set(const ir::Type& t) { return t.kind == ir::Type::Kind::Set; }
+bool is_list(const ir::Type& t) { return t.kind == ir::Type::Kind::List; }
+bool is_scalar(const ir::Type& t) { return t.kind == ir::Type::Kind::Scalar; }
+
+}  // namespace
+
+// ---------------------------------------------------------------- types
+
+bool Emitter::is_bool(const ir::Type& t) const {
+  return is_scalar(t) && t.domain == ir::kBoolDomain;
+}
+
+std::string Emitter::cpp_type(const ir::Type& t) const {
+  switch (t.kind) {
+    case ir::Type::Kind::Scalar:
+      return is_bool(t) ? "bool" : "Int";
+    case ir::Type::Kind::Set:
+      return fmt::format("Bits<{}>", words(t.domain));
+    case ir::Type::Kind::List: {
+      const std::string elem = t.elem ? cpp_type(*t.elem) : "Int";
+      auto it = list_caps_.find(elem);
+      return fmt::format("List<{}, {}>", elem, it == list_caps_.end() ? 1 : it->second);
+    }
+  }
+  return "Int";
+}
+
+bool Emitter::identity_domain(int d) const {
+  if (d < 0) return false;
+  const ir::Domain& D = dom(d);
+  return D.kind != ir::Domain::Kind::Range && D.kind != ir::Domain::Kind::Optional;
+}
+
+std::string Emitter::value_literal(int, ir::Value v) const {
+  if (v == ir::kNone) return "kNone";
+  return v < 0 ? fmt::format("Int({})", v) : std::to_string(v);
+}
+
+// ---------------------------------------------------------------- names
+
+std::string Emitter::slot_name(int slot) const {
+  if (slot >= 0 && size_t(slot) < slots_.size() && !slots_[size_t(slot)].empty())
+    return slots_[size_t(slot)];
+  return fmt::format("v{}", slot);
+}
+
+std::string Emitter::bind_slot(int slot) {
+  if (slot >= 0 && size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
+  std::string name = fmt::format("v{}", slot);
+  if (slot >= 0) slots_[size_t(slot)] = name;
+  return name;
+}
+
+std::string Emitter::fresh(std::string_view stem) {
+  return fmt::format("{}{}_", stem, fresh_counter_++);
+}
+
+// ---------------------------------------------------------------- dispatch
+
+std::string Emitter::cond(const ir::Expr& e) { return expr(e); }
+
+std::string Emitter::expr(const ir::Expr& e) { return expr_inner(e); }
+
+std::string Emitter::expr_as(const ir::Expr& e, const ir::Type& want, bool strict) {
+  if (!is_set(want) || !is_set(*e.type)) return expr(e);
+  const int from = e.type->domain, to = want.domain;
+  if (from == to) return expr(e);
+  if (from < 0 || to < 0) {
+    // A set of no domain (`{}`) is empty: only its width may need to change.
+    if (words(from) == words(to)) return expr(e);
+    return fmt::format("Bits<{}>{{}}", words(to));
+  }
+  // Elements move by value; those the target domain lacks are dropped (or, strict, an error).
+  const std::string fn = fmt::format("convert_d{}_d{}{}", from, to, strict ? "_strict" : "");
+  if (!named_constants_.count(fn)) {
+    named_constants_[fn] = fn;
+    std::string def = fmt::format("/// A set of {} as a set of {}.\n", dom(from).name, dom(to).name);
+    def += fmt::format("Bits<{}> {}(Bits<{}> in{}) {{\n", words(to), fn, words(from),
+                       strict ? ", const char* where" : "");
+    def += fmt::format("  Bits<{}> out{{}};\n", words(to));
+    def += "  while (!in.empty()) {\n";
+    def += fmt::format("    const Int v = val_d{}(in.pop());\n", from);
+    def += fmt::format("    const Int j = idx_d{}(v);\n", to);
+    def += "    if (j >= 0) out.set(j);\n";
+    if (strict) def += fmt::format("    else fail_value(where, \"not a value of {}\", v);\n", dom(to).name);
+    def += "  }\n  return out;\n}";
+    constant_defs_.push_back(def);
+  }
+  return strict ? fmt::format("{}({}, {})", fn, expr(e), where(e.span))
+                : fmt::format("{}({})", fn, expr(e));
+}
+
+std::string Emitter::expr_inner(const ir::Expr& e) {
+  const auto& a = e.args;
+  switch (e.op) {
+    case Op::Const:
+      if (is_bool(*e.type)) return e.value ? "true" : "false";
+      return value_literal(e.type->domain, e.value);
+    case Op::ConstSet:
+      return constant_set(e);
+    case Op::ConstList:
+      return constant_list(e) ;
+    case Op::Local:
+      return slot_name(e.slot);
+    case Op::Read:
+      return read(e);
+    case Op::Mover:
+      return "g.mover_";
+    case Op::Phase:
+      return fmt::format("Int(g.s.{})", field_name(ir::kVarPhase));
+    case Op::Neg:
+      return fmt::format("(-{})", expr(*a[0]));
+    case Op::Not:
+      return fmt::format("!{}", paren(expr(*a[0])));
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+      if (is_set(*e.type)) return set_op(e);
+      return fmt::format("({} {} {})", expr(*a[0]),
+                         e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : "*", expr(*a[1]));
+    case Op::Div:
+      return fmt::format("floor_div({}, {}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
+    case Op::Mod:
+      return fmt::format("floor_mod({}, {}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      return compare(e);
+    case Op::And:
+      return fmt::format("({} && {})", expr(*a[0]), expr(*a[1]));
+    case Op::Or:
+      return fmt::format("({} || {})", expr(*a[0]), expr(*a[1]));
+    case Op::If:
+      return fmt::format("({} ? {} : {})", expr(*a[0]), expr_as(*a[1], *e.type),
+                         expr_as(*a[2], *e.type));
+    case Op::In:
+      return in(e);
+    case Op::Union:
+    case Op::Diff:
+    case Op::Inter:
+      return set_op(e);
+    case Op::SetLit:
+      return set_literal(e);
+    case Op::RangeSet:
+      return range_set(e);
+    case Op::ListLit: {
+      std::vector<std::string> body = {fmt::format("{} out{{}};", cpp_type(*e.type))};
+      for (const auto& x : a) body.push_back(fmt::format("out.push({});", expr(*x)));
+      body.push_back("return out;");
+      return lambda(cpp_type(*e.type), body);
+    }
+    case Op::RecordLit:
+      return record_literal(e);
+    case Op::Field:
+      return field(e);
+    case Op::At:
+      return at(e);
+    case Op::All:
+    case Op::Some:
+    case Op::No:
+    case Op::Count:
+    case Op::Sum:
+    case Op::Max:
+    case Op::Min:
+    case Op::Filter:
+      return quantifier(e);
+    case Op::Builtin:
+      return builtin(e);
+    case Op::Call:
+      return call(e);
+    case Op::Can:
+      return fmt::format("can_{}(g, {})", move_name(e.move), expr(*a[0]));
+  }
+  return "0";
+}
+
+std::string Emitter::paren(const std::string& s) const {
+  if (s.empty()) return s;
+  if (s.front() == '(' && s.back() == ')') return s;
+  bool simple = std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  });
+  return simple ? s : "(" + s + ")";
+}
+
+std::string Emitter::lambda(const std::string& type, const std::vector<std::string>& body) {
+  // Written on one logical line per statement, indented one level below the current one.
+  const std::string pad(size_t(w_.depth() + 1 + lambda_depth_) * 2, ' ');
+  const std::string end_pad(size_t(w_.depth() + lambda_depth_) * 2, ' ');
+  std::string s = fmt::format("[&]() -> {} {{\n", type);
+  for (const std::string& line : body) {
+    // Lines of nested blocks carry their own relative indentation.
+    s += pad + line + "\n";
+  }
+  s += end_pad + "}()";
+  return s;
+}
+
+// ---------------------------------------------------------------- state reads
+
+std::string Emitter::checked_index(int d, const ir::Expr& v, dsl::Span span, const char* what) {
+  if (v.type && is_scalar(*v.type) && v.type->domain == d && identity_domain(d) &&
+      dom(d).kind != ir::Domain::Kind::Record) {
+    return expr(v);  // a value of the domain itself is its own index
+  }
+  if (v.op == Op::Const) {
+    const int64_t i = ir::domain_index(program_.domains, d, v.value);
+    if (i >= 0) return std::to_string(i);
+  }
+  return fmt::format("chk_d{}({}, {}, \"{}\")", d, expr(v), where(span), what);
+}
+
+std::string Emitter::element_index(int var, const std::vector<const ir::Expr*>& keys,
+                                   dsl::Span span) {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  if (keys.empty()) return "";
+  std::string flat;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const std::string k = checked_index(V.keys[i], *keys[i], span, "key outside its domain");
+    if (i == 0) {
+      flat = k;
+    } else {
+      flat = fmt::format("{} * {} + {}", paren(flat), dom(V.keys[i]).size, paren(k));
+    }
+  }
+  return flat;
+}
+
+std::string Emitter::element(int var, const std::string& flat) const {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  if (V.keys.empty()) return fmt::format("g.s.{}", field_name(var));
+  return fmt::format("g.s.{}[{}]", field_name(var), flat);
+}
+
+std::string Emitter::element_value(int var, const std::string& elem) const {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  const ir::Domain& D = dom(V.domain);
+  if (D.kind == ir::Domain::Kind::Bool) return fmt::format("({} != 0)", elem);
+  if (identity_domain(V.domain)) return fmt::format("Int({})", elem);
+  return fmt::format("val_d{}({})", V.domain, elem);
+}
+
+std::string Emitter::read(const ir::Expr& e) {
+  const ir::StateVar& V = program_.vars[size_t(e.var)];
+  std::vector<const ir::Expr*> keys;
+  for (const auto& k : e.args) keys.push_back(k.get());
+  if (keys.size() == V.keys.size()) {
+    return element_value(e.var, element(e.var, element_index(e.var, keys, e.span)));
+  }
+  // A whole set or sequence (or the rest of a map after some keys).
+  const size_t rest = V.keys.size() - keys.size();
+  if (rest != 1) {
+    errors_.push_back(fmt::format("{}: a map read with {} keys missing", where_text(e.span), rest));
+    return "0";
+  }
+  const int last = V.keys.back();
+  const uint32_t n = dom(last).size;
+  std::string base = keys.empty() ? "0" : fmt::format("{} * {}", paren(element_index(e.var, keys, e.span)), n);
+  if (is_set(*e.type)) {
+    const int pv = plane_of_var_.empty() ? -1 : plane_of_var_[size_t(e.var)];
+    if (pv >= 0 && keys.empty() && dom(V.domain).kind == ir::Domain::Kind::Bool) {
+      return fmt::format("g.{}is_[1]", field_name(e.var));
+    }
+    std::vector<std::string> body = {
+        fmt::format("Bits<{}> out{{}};", words(last)),
+        fmt::format("const Int base = {};", base),
+        fmt::format("for (Int i = 0; i < {}; ++i) {{", n),
+        fmt::format("  if (g.s.{}[base + i]) out.set(i);", field_name(e.var)),
+        "}",
+        "return out;"};
+    return lambda(cpp_type(*e.type), body);
+  }
+  std::vector<std::string> body = {
+      fmt::format("{} out{{}};", cpp_type(*e.type)),
+      fmt::format("const Int base = {};", base),
+      fmt::format("for (Int i = 0; i < {}; ++i) out.push({});", n,
+                  element_value(e.var, fmt::format("g.s.{}[base + i]", field_name(e.var)))),
+      "return out;"};
+  return lambda(cpp_type(*e.type), body);
+}
+
+// ---------------------------------------------------------------- operators
+
+std::string Emitter::compare(const ir::Expr& e) {
+  const ir::Expr& l = *e.args[0];
+  const ir::Expr& r = *e.args[1];
+  const char* op = e.op == Op::Eq   ? "=="
+                   : e.op == Op::Ne ? "!="
+                   : e.op == Op::Lt ? "<"
+                   : e.op == Op::Le ? "<="
+                   : e.op == Op::Gt ? ">"
+                                    : ">=";
+  if ((e.op == Op::Eq || e.op == Op::Ne) && (is_set(*l.type) || is_list(*l.type))) {
+    return fmt::format("({}{} == {})", e.op == Op::Ne ? "!" : "", expr(l), expr_as(r, *l.type));
+  }
+  if (e.op == Op::Eq || e.op == Op::Ne) {
+    // A stored element against a constant compares indices: no conversion of the element.
+    const ir::Expr* read = l.op == Op::Read ? &l : r.op == Op::Read ? &r : nullptr;
+    const ir::Expr* other = read == &l ? &r : &l;
+    if (read && other->op == Op::Const && is_scalar(*read->type)) {
+      const ir::StateVar& V = program_.vars[size_t(read->var)];
+      if (read->args.size() == V.keys.size()) {
+        const int64_t i = ir::domain_index(program_.domains, V.domain, other->value);
+        if (i >= 0) {
+          // Planes answer `v[c] == k` for a key that is a bare binder just as well; the
+          // element read is as cheap and keeps the key checks.
+          std::vector<const ir::Expr*> keys;
+          for (const auto& k : read->args) keys.push_back(k.get());
+          return fmt::format("({} {} {})", element(read->var, element_index(read->var, keys, read->span)),
+                             op, i);
+        }
+      }
+    }
+  }
+  return fmt::format("({} {} {})", expr(l), op, expr(r));
+}
+
+std::string Emitter::in(const ir::Expr& e) {
+  const ir::Expr& x = *e.args[0];
+  const ir::Expr& s = *e.args[1];
+  if (is_list(*s.type)) {
+    return fmt::format("{}.contains({})", paren(expr(s)), expr(x));
+  }
+  const int d = s.type->domain;
+  if (d < 0) return "false";
+  // Membership needs the element's index; a value outside the domain (or none) is not in.
+  std::string index;
+  if (x.type && is_scalar(*x.type) && x.type->domain == d && identity_domain(d)) {
+    index = expr(x);
+    if (s.op == Op::Builtin || s.op == Op::ConstSet || s.op == Op::Read || s.op == Op::Call ||
+        s.op == Op::At || s.op == Op::Local) {
+      return fmt::format("{}.has({})", paren(expr(s)), index);
+    }
+    return fmt::format("{}.has({})", paren(expr(s)), index);
+  }
+  if (x.op == Op::Const) {
+    const int64_t i = ir::domain_index(program_.domains, d, x.value);
+    if (i < 0) return "false";
+    return fmt::format("{}.has({})", paren(expr(s)), i);
+  }
+  return fmt::format("in_set(idx_d{}({}), {})", d, expr(x), expr(s));
+}
+
+std::string Emitter::set_op(const ir::Expr& e) {
+  const ir::Expr& l = *e.args[0];
+  const ir::Expr& r = *e.args[1];
+  if (is_list(*e.type)) {
+    const char* fn = e.op == Op::Union ? "list_union" : e.op == Op::Diff ? "list_diff" : "list_inter";
+    return fmt::format("{}({}, {})", fn, expr_as(l, *e.type), expr_as(r, *e.type));
+  }
+  const char* op = e.op == Op::Union || e.op == Op::Add ? "|"
+                   : e.op == Op::Diff || e.op == Op::Sub ? "-"
+                                                         : "&";
+  return fmt::format("({} {} {})", expr_as(l, *e.type), op,
+                     expr_as(r, *e.type, e.op == Op::Union || e.op == Op::Add));
+}
+
+std::string Emitter::set_literal(const ir::Expr& e) {
+  std::vector<std::string> body;
+  if (is_list(*e.type)) {
+    // A set of sets: its elements in order, each once.
+    body.push_back(fmt::format("{} out{{}};", cpp_type(*e.type)));
+    for (const auto& x : e.args) {
+      body.push_back(fmt::format("{{ const auto x = {}; if (!out.contains(x)) out.push(x); }}",
+                                 expr_as(*x, *e.type->elem)));
+    }
+    body.push_back("return out;");
+    return lambda(cpp_type(*e.type), body);
+  }
+  const int d = e.type->domain;
+  body.push_back(fmt::format("Bits<{}> out{{}};", words(d)));
+  for (const auto& x : e.args) {
+    body.push_back(fmt::format("out.set({});", checked_index(d, *x, x->span, "an element outside the set's domain")));
+  }
+  body.push_back("return out;");
+  return lambda(cpp_type(*e.type), body);
+}
+
+std::string Emitter::range_set(const ir::Expr& e) {
+  const int d = e.type->domain;
+  std::vector<std::string> body = {
+      fmt::format("Bits<{}> out{{}};", words(d)),
+      fmt::format("const Int hi = {};", expr(*e.args[1])),
+      fmt::format("for (Int v = {}; v <= hi; ++v) out.set(chk_d{}(v, {}, \"a value outside the range's domain\"));",
+                  expr(*e.args[0]), d, where(e.span)),
+      "return out;"};
+  return lambda(cpp_type(*e.type), body);
+}
+
+std::string Emitter::record_literal(const ir::Expr& e) {
+  const int d = e.type->domain;
+  const ir::Domain& D = dom(d);
+  std::string sum;
+  for (size_t f = 0; f < e.args.size() && f < D.fields.size(); ++f) {
+    std::string term = checked_index(D.fields[f], *e.args[f], e.args[f]->span,
+                                     "a field value outside its domain");
+    if (D.strides[f] != 1) term = fmt::format("{} * {}", paren(term), D.strides[f]);
+    sum += (sum.empty() ? "" : " + ") + term;
+  }
+  return sum.empty() ? "Int(0)" : "Int(" + sum + ")";
+}
+
+std::string Emitter::field(const ir::Expr& e) {
+  const ir::Expr& r = *e.args[0];
+  int d = r.type->domain;
+  const bool optional = d >= 0 && dom(d).kind == ir::Domain::Kind::Optional;
+  if (optional) d = dom(d).inner;
+  if (d < 0 || dom(d).kind != ir::Domain::Kind::Record) {
+    errors_.push_back(fmt::format("{}: a field of a value that is no record", where_text(e.span)));
+    return "0";
+  }
+  const ir::Domain& D = dom(d);
+  const size_t f = size_t(e.field);
+  const int fd = D.fields[f];
+  std::string idx = fmt::format("field_index({}, {}, {}, {})", expr(r), D.strides[f], dom(fd).size,
+                                where(e.span));
+  return identity_domain(fd) ? idx : fmt::format("val_d{}({})", fd, idx);
+}
+
+std::string Emitter::at(const ir::Expr& e) {
+  const ir::Expr& list = *e.args[0];
+  const ir::Expr& key = *e.args[1];
+  if (list.op == Op::ConstList) {
+    const std::string table = constant_table(list);
+    const size_t n = list.args.size();
+    // A key known to lie in the table needs no check: a cell into a table over cells.
+    if (key.type && is_scalar(*key.type) && key.type->domain >= 0 &&
+        identity_domain(key.type->domain) && dom(key.type->domain).size <= n) {
+      return fmt::format("{}[{}]", table, expr(key));
+    }
+    return fmt::format("{}[at_index({}, {}, {})]", table, expr(key), n, where(e.span));
+  }
+  const std::string l = expr(list);
+  return fmt::format("list_at({}, {}, {})", l, expr(key), where(e.span));
+}
+
+// ---------------------------------------------------------------- constants
+
+std::string Emitter::constant_set(const ir::Expr& e) {
+  const int d = e.type->domain;
+  std::string lit = bits_literal(d, e.bits);
+  if (words(d) <= 2) return lit;
+  // Wide sets get a name, so the same bits are not spelt out at every use.
+  auto it = named_constants_.find(lit);
+  if (it != named_constants_.end()) return it->second;
+  const std::string name = fmt::format("kSet{}", named_constants_.size());
+  named_constants_[lit] = name;
+  constant_defs_.push_back(fmt::format("constexpr {} {} = {};", cpp_type(*e.type), name, lit));
+  return name;
+}
+
+std::string Emitter::constant_item(const ir::Expr& x) {
+  if (x.op == Op::Const) return is_bool(*x.type) ? (x.value ? "true" : "false") : value_literal(-1, x.value);
+  if (x.op == Op::ConstSet) return bits_literal(x.type->domain, x.bits);
+  if (x.op == Op::ConstList) {
+    std::string s = fmt::format("{}{{{}, {{", cpp_type(*x.type), x.args.size());
+    for (size_t i = 0; i < x.args.size(); ++i) s += (i ? ", " : "") + constant_item(*x.args[i]);
+    return s + "}}";
+  }
+  errors_.push_back(fmt::format("{}: a constant list holds a non-constant", where_text(x.span)));
+  return "{}";
+}
+
+std::string Emitter::constant_table(const ir::Expr& e) {
+  const std::string elem = e.type->elem ? cpp_type(*e.type->elem) : "Int";
+  std::string body;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    body += (i ? ",\n    " : "    ") + constant_item(*e.args[i]);
+  }
+  const std::string key = elem + "|" + body;
+  auto it = named_constants_.find(key);
+  if (it != named_constants_.end()) return it->second;
+  const std::string name = fmt::format("kTable{}", named_constants_.size());
+  named_constants_[key] = name;
+  constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {}[{}] = {{\n{}\n}};",
+                                       source_excerpt(e.span), elem, name,
+                                       std::max<size_t>(e.args.size(), 1),
+                                       e.args.empty() ? "    {}" : body));
+  return name;
+}
+
+std::string Emitter::constant_list(const ir::Expr& e) {
+  const std::string type = cpp_type(*e.type);
+  std::string body;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    body += (i ? ",\n    " : "    ") + constant_item(*e.args[i]);
+  }
+  const std::string key = type + "|" + body;
+  auto it = named_constants_.find(key);
+  if (it != named_constants_.end()) return it->second;
+  const std::string name = fmt::format("kList{}", named_constants_.size());
+  named_constants_[key] = name;
+  constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {} = {{{}, {{\n{}\n}}}};",
+                                       source_excerpt(e.span), type, name, e.args.size(),
+                                       body));
+  return name;
+}
+
+// ---------------------------------------------------------------- binders
+
+void Emitter::loop_lines(const ir::Expr& domain, const std::string& var,
+                         std::vector<std::string>& lines, std::string* index_name) {
+  if (domain.op == Op::ConstList) {
+    lines.push_back(fmt::format("for (const auto& {} : {}) {{", var, constant_table(domain)));
+    return;
+  }
+  if (is_list(*domain.type)) {
+    lines.push_back(fmt::format("for (const auto& {} : {}) {{", var, expr(domain)));
+    return;
+  }
+  const int d = domain.type->domain;
+  const uint32_t n = d >= 0 ? dom(d).size : 0;
+  const std::string i = fresh("i");
+  if (index_name) *index_name = i;
+  const std::string value = identity_domain(d) ? i : fmt::format("val_d{}({})", d, i);
+  bool full = domain.op == Op::ConstSet;
+  if (full) {
+    for (uint32_t k = 0; k < n; ++k) {
+      if (size_t(k / 64) >= domain.bits.size() || !((domain.bits[k / 64] >> (k % 64)) & 1)) {
+        full = false;
+        break;
+      }
+    }
+  }
+  if (full) {
+    lines.push_back(fmt::format("for (Int {} = 0; {} < {}; ++{}) {{", i, i, n, i));
+  } else {
+    const std::string m = fresh("m");
+    lines.push_back(fmt::format("for (Bits<{}> {} = {}; !{}.empty();) {{", words(d), m,
+                                expr_as(domain, *domain.type), m));
+    lines.push_back(fmt::format("  const Int {} = {}.pop();", i, m));
+  }
+  if (value != var) lines.push_back(fmt::format("  const Int {} = {};", var, value));
+}
+
+std::string Emitter::quantifier(const ir::Expr& e) {
+  const ir::Expr& domain = *e.args[0];
+  const ir::Expr* where_e = e.args.size() > 1 ? e.args[1].get() : nullptr;
+  const ir::Expr* body_e = e.args.size() > 2 ? e.args[2].get() : nullptr;
+  if (e.op == Op::Filter) {
+    body_e = where_e;
+    where_e = nullptr;
+  }
+  // Fast forms over planes and plain bit counts.
+  if (std::string fast = quantifier_fast(e); !fast.empty()) return fast;
+
+  ++lambda_depth_;
+  const std::string var = bind_slot(e.slot);
+  std::vector<std::string> lines;
+  std::string index;
+  const std::string result_type = cpp_type(*e.type);
+  switch (e.op) {
+    case Op::All: case Op::Some: case Op::No: break;
+    case Op::Count: case Op::Sum: lines.push_back("Int acc = 0;"); break;
+    case Op::Max: case Op::Min: lines.push_back("Int acc = 0;"); lines.push_back("bool any = false;"); break;
+    case Op::Filter: lines.push_back(fmt::format("{} out{{}};", result_type)); break;
+    default: break;
+  }
+  loop_lines(domain, var, lines, &index);
+  ++lambda_depth_;
+  const std::string w = where_e ? expr(*where_e) : "";
+  const std::string b = body_e ? expr(*body_e) : "";
+  --lambda_depth_;
+  if (!w.empty()) lines.push_back(fmt::format("  if (!{}) continue;", paren(w)));
+  switch (e.op) {
+    case Op::All: lines.push_back(fmt::format("  if (!{}) return false;", paren(b))); break;
+    case Op::Some: lines.push_back(fmt::format("  if ({}) return true;", b)); break;
+    case Op::No: lines.push_back(fmt::format("  if ({}) return false;", b)); break;
+    case Op::Count: lines.push_back("  ++acc;"); break;
+    case Op::Sum: lines.push_back(fmt::format("  acc += {};", b)); break;
+    case Op::Max:
+    case Op::Min:
+      lines.push_back(fmt::format("  const Int x = {};", b));
+      lines.push_back(fmt::format("  if (!any || x {} acc) acc = x;", e.op == Op::Max ? ">" : "<"));
+      lines.push_back("  any = true;");
+      break;
+    case Op::Filter:
+      if (is_list(*e.type)) {
+        lines.push_back(fmt::format("  if ({}) out.push({});", b, var));
+      } else {
+        lines.push_back(fmt::format("  if ({}) out.set({});", b, index));
+      }
+      break;
+    default: break;
+  }
+  lines.push_back("}");
+  switch (e.op) {
+    case Op::All: case Op::No: lines.push_back("return true;"); break;
+    case Op::Some: lines.push_back("return false;"); break;
+    case Op::Count: case Op::Sum: lines.push_back("return acc;"); break;
+    case Op::Max: case Op::Min:
+      lines.push_back(fmt::format("if (!any) fail({}, \"{} of nothing\");", where(e.span),
+                                  e.op == Op::Max ? "max" : "min"));
+      lines.push_back("return acc;");
+      break;
+    case Op::Filter: lines.push_back("return out;"); break;
+    default: break;
+  }
+  --lambda_depth_;
+  return lambda(result_type, lines);
+}
+
+std::string Emitter::quantifier_fast(const ir::Expr& e) {
+  const ir::Expr& domain = *e.args[0];
+  if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return "";
+  const int d = domain.type->domain;
+  const ir::Expr* where_e = e.args.size() > 1 ? e.args[1].get() : nullptr;
+  const ir::Expr* body_e = e.args.size() > 2 ? e.args[2].get() : nullptr;
+  if (e.op == Op::Filter) std::swap(where_e, body_e);
+  std::optional<std::string> w, b;
+  if (where_e && !(w = mask_of(*where_e, e.slot, d))) return "";
+  if (e.op != Op::Count && body_e && !(b = mask_of(*body_e, e.slot, d))) return "";
+  // The elements of the domain that pass `where`, then what the binder asks of them.
+  std::string s = expr_as(domain, *domain.type);
+  if (w) s = fmt::format("({} & {})", paren(s), *w);
+  switch (e.op) {
+    case Op::Count: return fmt::format("{}.count()", paren(s));
+    case Op::Filter: return fmt::format("({} & {})", paren(s), *b);
+    case Op::Some: return fmt::format("!disjoint({}, {})", s, *b);
+    case Op::No: return fmt::format("disjoint({}, {})", s, *b);
+    case Op::All: return fmt::format("({} - {}).empty()", paren(s), *b);
+    default: return "";
+  }
+}
+
+// ---------------------------------------------------------------- built-ins
+
+std::string Emitter::builtin(const ir::Expr& e) {
+  const auto& a = e.args;
+  auto arg = [&](size_t i) { return expr(*a[i]); };
+  auto is_point = [&](size_t i) { return a[i]->type && a[i]->type->domain == ir::kPointDomain; };
+  const int W = program_.geometry.width, H = program_.geometry.height;
+  switch (e.builtin) {
+    case B::Width: return std::to_string(W);
+    case B::Height: return std::to_string(H);
+    case B::Cells: case B::Points: case B::Players: case B::Teams: {
+      const int d = e.builtin == B::Cells ? ir::kCellDomain
+                    : e.builtin == B::Points ? ir::kPointDomain
+                    : e.builtin == B::Players ? ir::kPlayerDomain
+                                              : ir::kTeamDomain;
+      return fmt::format("full_d{}()", d);
+    }
+    case B::Rows: case B::Columns: case B::Lines:
+    case B::Edge: case B::CornerCells: case B::InnerPoints: case B::RimPoints:
+      return geometry_constant(e);
+    case B::Row: return fmt::format("kRow[{}]", cell_arg(*a[0], e.span));
+    case B::Column: return fmt::format("kColumn[{}]", cell_arg(*a[0], e.span));
+    case B::Orth: return fmt::format("kOrth[{}]", cell_arg(*a[0], e.span));
+    case B::Diag: return fmt::format("kDiag[{}]", cell_arg(*a[0], e.span));
+    case B::King: return fmt::format("kKing[{}]", cell_arg(*a[0], e.span));
+    case B::Corners: return fmt::format("kCorners[{}]", cell_arg(*a[0], e.span));
+    case B::Around:
+      return fmt::format("kAround[{}]", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"));
+    case B::X:
+      return is_point(0) ? fmt::format("({} % {})", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"), W + 1)
+                         : fmt::format("({} % {})", cell_arg(*a[0], e.span), W);
+    case B::Y:
+      return is_point(0) ? fmt::format("({} / {})", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"), W + 1)
+                         : fmt::format("({} / {})", cell_arg(*a[0], e.span), W);
+    case B::CellAt: return fmt::format("cell_at({}, {})", arg(0), arg(1));
+    case B::Segment:
+      return fmt::format("segment({}, {}, {})", cell_arg(*a[0], e.span), arg(1), arg(2));
+    case B::Ends:
+      return fmt::format("ends({}, {}, {})", cell_arg(*a[0], e.span), arg(1), arg(2));
+    case B::Size:
+      if (is_list(*a[0]->type)) return fmt::format("Int({}.n)", paren(arg(0)));
+      return fmt::format("{}.count()", paren(arg(0)));
+    case B::Components:
+      return fmt::format("components_of<{}, {}, {}>({}, kOrth)", words(ir::kCellDomain),
+                         std::max(W * H, 1), list_cap(cpp_type(*e.type->elem)), arg(0));
+    case B::LargestGroup: return fmt::format("largest_group_of({}, kOrth)", arg(0));
+    case B::Abs: return fmt::format("abs_of({})", arg(0));
+    case B::Min: return fmt::format("min_of({}, {})", arg(0), arg(1));
+    case B::Max: return fmt::format("max_of({}, {})", arg(0), arg(1));
+    case B::Seat: return fmt::format("({} + 1)", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"));
+    case B::Next:
+      return fmt::format("(({} + 1) % {})", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"),
+                         program_.players);
+    case B::Out:
+      return fmt::format("(g.s.{}[{}] != 0)", field_name(ir::kVarOut),
+                         checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"));
+    case B::TeamOf:
+      return fmt::format("team_of({}, {})", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"),
+                         where(e.span));
+    case B::Members:
+      return fmt::format("kMembers[{}]", checked_index(ir::kTeamDomain, *a[0], e.span, "not a team"));
+    case B::Mover: return "g.mover_";
+    case B::Horizontal: return "0";
+    case B::Vertical: return "1";
+    case B::Can: break;
+  }
+  errors_.push_back(fmt::format("{}: built-in not supported by the emitter", where_text(e.span)));
+  return "0";
+}
+
+std::string Emitter::cell_arg(const ir::Expr& x, dsl::Span span) {
+  return checked_index(ir::kCellDomain, x, span, "not a cell");
+}
+
+std::string Emitter::geometry_constant(const ir::Expr& e) {
+  const int W = program_.geometry.width, H = program_.geometry.height;
+  auto cell_bits = [&](auto pred, int domain, int count, int row_len) {
+    std::vector<uint64_t> bits(size_t(words(domain)), 0);
+    for (int i = 0; i < count; ++i)
+      if (pred(i / row_len, i % row_len)) bits[size_t(i) / 64] |= uint64_t(1) << (i % 64);
+    ir::Expr c;
+    c.op = Op::ConstSet;
+    c.type = e.type;
+    c.bits = bits;
+    return constant_set(c);
+  };
+  switch (e.builtin) {
+    case B::Edge:
+      return cell_bits([&](int y, int x) { return y == 0 || x == 0 || y == H - 1 || x == W - 1; },
+                       ir::kCellDomain, W * H, std::max(W, 1));
+    case B::CornerCells:
+      return cell_bits([&](int y, int x) { return (y == 0 || y == H - 1) && (x == 0 || x == W - 1); },
+                       ir::kCellDomain, W * H, std::max(W, 1));
+    case B::InnerPoints:
+      return cell_bits([&](int y, int x) { return y > 0 && y < H && x > 0 && x < W; },
+                       ir::kPointDomain, (W + 1) * (H + 1), W + 1);
+    case B::RimPoints:
+      return cell_bits([&](int y, int x) { return y == 0 || y == H || x == 0 || x == W; },
+                       ir::kPointDomain, (W + 1) * (H + 1), W + 1);
+    default: break;
+  }
+  // rows, columns, lines: constant lists of cell sets.
+  ir::Expr list;
+  list.op = Op::ConstList;
+  list.type = e.type;
+  list.span = e.span;
+  auto add = [&](auto pred) {
+    auto s = std::make_unique<ir::Expr>();
+    s->op = Op::ConstSet;
+    s->type = e.type->elem;
+    s->bits.assign(size_t(words(ir::kCellDomain)), 0);
+    for (int c = 0; c < W * H; ++c)
+      if (pred(c / W, c % W)) s->bits[size_t(c) / 64] |= uint64_t(1) << (c % 64);
+    list.args.push_back(std::move(s));
+  };
+  if (e.builtin == B::Rows || e.builtin == B::Lines)
+    for (int y = 0; y < H; ++y) add([y](int cy, int) { return cy == y; });
+  if (e.builtin == B::Columns || e.builtin == B::Lines)
+    for (int x = 0; x < W; ++x) add([x](int, int cx) { return cx == x; });
+  return constant_list(list);
+}
+
+std::string Emitter::call(const ir::Expr& e) {
+  const ir::Function& F = program_.functions[size_t(e.function)];
+  std::string s = fn_name(e.function) + "(g";
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    s += ", " + (i < F.params.size() ? expr_as(*e.args[i], *F.params[i]) : expr(*e.args[i]));
+  }
+  return s + ")";
+}
+
+// ---------------------------------------------------------------- statements
+
+void Emitter::block(const ir::Block& b) {
+  for (const auto& s : b) stmt(*s);
+}
+
+void Emitter::stmt(const ir::Stmt& s) {
+  switch (s.op) {
+    case ir::StmtOp::Assign:
+      assign(s);
+      break;
+    case ir::StmtOp::If:
+      w_.open(fmt::format("if ({}) {{", expr(*s.value)));
+      block(s.body);
+      if (!s.otherwise.empty()) {
+        w_.reopen("} else {");
+        block(s.otherwise);
+      }
+      w_.close();
+      break;
+    case ir::StmtOp::For: {
+      // The domain and `where` are evaluated once, before the body runs.
+      const ir::Expr& domain = *s.value;
+      const std::string var = bind_slot(s.slot);
+      std::vector<std::string> lines;
+      std::string index;
+      const std::string sel = fresh("sel");
+      if (domain.type->kind == ir::Type::Kind::List) {
+        w_.linef("{} {}{{}};", cpp_type(*domain.type), sel);
+        loop_lines(domain, var, lines, &index);
+        w_.open(lines[0]);
+        for (size_t i = 1; i < lines.size(); ++i) w_.line(lines[i].substr(2));
+        if (s.where) {
+          w_.linef("if ({}) {}.push({});", expr(*s.where), sel, var);
+        } else {
+          w_.linef("{}.push({});", sel, var);
+        }
+        w_.close();
+        w_.open(fmt::format("for (const auto& {} : {}) {{", var, sel));
+        block(s.body);
+        w_.close();
+        break;
+      }
+      const int d = domain.type->domain;
+      if (s.where) {
+        w_.linef("Bits<{}> {}{{}};", words(d), sel);
+        loop_lines(domain, var, lines, &index);
+        w_.open(lines[0]);
+        for (size_t i = 1; i < lines.size(); ++i) w_.line(lines[i].substr(2));
+        w_.linef("if ({}) {}.set({});", expr(*s.where), sel, index);
+        w_.close();
+      } else {
+        w_.linef("const Bits<{}> {} = {};", words(d), sel, expr_as(domain, *domain.type));
+      }
+      const std::string m = fresh("m");
+      w_.open(fmt::format("for (Bits<{}> {} = {}; !{}.empty();) {{", words(d), m, sel, m));
+      w_.linef("const Int {} = {};", var,
+               identity_domain(d) ? m + ".pop()" : fmt::format("val_d{}({}.pop())", d, m));
+      block(s.body);
+      w_.close();
+      break;
+    }
+    case ir::StmtOp::Let: {
+      const std::string value = expr(*s.value);
+      const std::string var = bind_slot(s.slot);
+      w_.linef("const {} {} = {};", cpp_type(*s.value->type), var, value);
+      break;
+    }
+    case ir::StmtOp::Again:
+      w_.line("g.again_ = true;");
+      break;
+    case ir::StmtOp::Eliminate:
+      w_.linef("{};  // eliminate — {}",
+               sys_put(ir::kVarOut, checked_index(ir::kPlayerDomain, *s.value, s.span, "not a player"), "1"),
+               where_text(s.span));
+      break;
+    case ir::StmtOp::Goto:
+      w_.linef("{};  // goto {}", sys_put(ir::kVarPhase, "", std::to_string(s.phase)),
+               program_.phases[size_t(s.phase)].name);
+      break;
+    case ir::StmtOp::End:
+      w_.linef("{};  // end", sys_put(ir::kVarOver, "", "1"));
+      break;
+  }
+}
+
+void Emitter::assign(const ir::Stmt& s) {
+  const ir::StateVar& V = program_.vars[size_t(s.var)];
+  std::vector<const ir::Expr*> keys;
+  for (const auto& k : s.keys) keys.push_back(k.get());
+  if (keys.size() != V.keys.size()) {
+    assign_whole(s, keys);
+    return;
+  }
+  w_.linef("// {} — {}", source_excerpt(s.span), where_text(s.span));
+  std::string flat = element_index(s.var, keys, s.span);
+  const bool simple_flat = flat.empty() || std::all_of(flat.begin(), flat.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+  w_.open("{");
+  if (!simple_flat) {
+    w_.linef("const Int at = {};", flat);
+    flat = "at";
+  }
+  std::string value = expr(*s.value);
+  if (s.assign != 0) {
+    value = fmt::format("{} {} {}", element_value(s.var, element(s.var, flat)),
+                        s.assign > 0 ? "+" : "-", paren(value));
+  }
+  const std::string index = fmt::format("chk_d{}({}, {}, \"{} := a value outside {}\")", V.domain,
+                                        value, where(s.span), V.name, dom(V.domain).name);
+  w_.line(store(s.var, flat, index) + ";");
+  w_.close();
+}
+
+void Emitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys) {
+  const ir::StateVar& V = program_.vars[size_t(s.var)];
+  if (keys.size() + 1 != V.keys.size()) {
+    errors_.push_back(fmt::format("{}: an assignment to part of {}", where_text(s.span), V.name));
+    return;
+  }
+  const int last = V.keys.back();
+  const uint32_t n = dom(last).size;
+  w_.linef("// {} — {}", source_excerpt(s.span), where_text(s.span));
+  w_.open("{");
+  w_.linef("const Int base = {};",
+           keys.empty() ? std::string("0") : fmt::format("{} * {}", paren(element_index(s.var, keys, s.span)), n));
+  if (V.is_set && s.value->type->kind == ir::Type::Kind::Set) {
+    // A set stored as `T -> bool`: := replaces it, += adds to it, -= takes away from it.
+    ir::Type want;
+    want.kind = ir::Type::Kind::Set;
+    want.domain = last;
+    w_.linef("const Bits<{}> value = {};", words(last), expr_as(*s.value, want));
+    w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", n));
+    const std::string old = element(s.var, "base + i") + " != 0";
+    const std::string now = s.assign == 0  ? "value.has(i)"
+                            : s.assign > 0 ? fmt::format("({}) || value.has(i)", old)
+                                           : fmt::format("({}) && !value.has(i)", old);
+    w_.linef("{};", store(s.var, "base + i", fmt::format("({}) ? 1 : 0", now)));
+    w_.close();
+  } else if (s.value->type->kind == ir::Type::Kind::List) {
+    w_.linef("const auto value = {};", expr(*s.value));
+    w_.linef("if (value.n != {}) fail({}, \"'{}' needs {} values here\");", n, where(s.span), V.name, n);
+    w_.linef("for (Int i = 0; i < {}; ++i) {};", n,
+             store(s.var, "base + i", fmt::format("chk_d{}(value.a[i], {}, \"{} := a value outside {}\")",
+                                                  V.domain, where(s.span), V.name, dom(V.domain).name)));
+  } else {
+    errors_.push_back(fmt::format("{}: cannot assign this value to {}", where_text(s.span), V.name));
+  }
+  w_.close();
+}
+
+std::string Emitter::store(int var, const std::string& flat, const std::string& index) {
+  return fmt::format("put_{}(g, {}, {})", field_name(var), flat.empty() ? "0" : flat, index);
+}
+
+std::string Emitter::sys_put(int var, const std::string& flat, const std::string& index) const {
+  return fmt::format("put_{}(g, {}, {})", field_name(var), flat.empty() ? "0" : flat, index);
+}
+
+}  // namespace rulebook::compiler::emit

@@ -1,0 +1,292 @@
+// The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
+// geometry, defines), emit_expr.cpp (expressions and statements), emit_engine.cpp (moves,
+// phases, setup, scores, ABI), emit_plan.cpp (what to precompute) and emit_support.cpp.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compiler/emit_cpp.h"
+#include "compiler/ir.h"
+
+namespace rulebook::compiler::emit {
+
+/// Accumulates generated text with the current indentation (two spaces per level).
+class Writer {
+ public:
+  void line(std::string_view text);
+  template <class... A>
+  void linef(fmt::format_string<A...> f, A&&... args) {
+    line(fmt::format(f, std::forward<A>(args)...));
+  }
+  /// A line ending a header ("if (x) {"), then one level deeper.
+  void open(std::string_view text);
+  /// One level up, then a closing line ("}" by default).
+  void close(std::string_view text = "}");
+  /// A line one level up that continues the block ("} else {").
+  void reopen(std::string_view text);
+  void blank();
+  /// Text added as is (several lines, already indented).
+  void raw(std::string_view text);
+  std::string& text() { return out_; }
+  int depth() const { return depth_; }
+
+ private:
+  std::string out_;
+  int depth_ = 0;
+};
+
+/// The support code every generated file starts with (emit_support.cpp).
+std::string_view support_text();
+
+/// A state variable kept also as bitsets, one per value ("planes"): plane[i] holds the
+/// keys whose element has index i. Only one-key variables over a domain of at most
+/// kMaxPlaneValues values get planes, and only when an expression can use them.
+struct PlaneVar {
+  int var = -1;
+  int values = 0;      ///< the element domain's size
+  int key_domain = -1;
+};
+inline constexpr int kMaxPlaneValues = 16;
+
+/// The x whose derived set meets a plane, for every plane of a variable, kept in the
+/// working state: a store adds to the union of the value's plane and drops the old one's.
+struct PlaneUnion {
+  std::string table;  ///< derived table (its inverse gives the x)
+  int var = -1;
+  int domain = -1;    ///< of the x
+  std::string name;
+};
+
+/// A condition of a move, as the generator tests it.
+struct StagedCondition {
+  const ir::Expr* expr;
+  std::string label;  ///< "requires ..." or "rule name"
+  dsl::Span span;
+};
+
+/// Walks every expression of an expression tree, parents first.
+void walk(const ir::Expr& e, const std::function<void(const ir::Expr&)>& f);
+void walk(const ir::Block& b, const std::function<void(const ir::Expr&)>& f);
+
+class Emitter {
+ public:
+  Emitter(const ir::Program& program, const dsl::SourceSet& sources);
+  EmittedCpp run();
+
+  // ---------------------------------------------------------- file structure (emit_cpp.cpp)
+  void header();
+  void support();
+  void domains();
+  void state_layout();
+  void geometry_tables();
+  void declarations();
+  void functions();
+  void rules();
+
+  // ---------------------------------------------------------- engine (emit_engine.cpp)
+  void moves();
+  void move_generator(int move);
+  void move_apply(int move);
+  void phases();
+  void store_whole(int var, const ir::Expr& value, dsl::Span span);
+  void setup_and_init();
+  void scores();
+  void abi_functions();
+  void abi_footer(uint64_t hash, std::string& out);
+  std::string move_signature(int move) const;
+  /// The move's conditions by the number of parameters they need.
+  std::vector<std::vector<StagedCondition>> staged_conditions(int move) const;
+  uint32_t max_moves() const;
+  std::string sys(int var) const;
+  /// Stores index `index` as element `flat` of a variable (planes and memos kept).
+  std::string sys_put(int var, const std::string& flat, const std::string& index) const;
+  std::string passes_value() const;
+
+  // ---------------------------------------------------------- planning (emit_plan.cpp)
+  void plan();
+  void plan_list_caps();
+  void plan_planes();
+  /// What an expression, a define or a move's legality reads: variables, and whether the
+  /// mover (outside the moves `can` looks at, which bind their own).
+  struct Reads {
+    std::set<int> vars;
+    bool mover = false;
+  };
+  void reads_of(const ir::Expr& e, Reads& out) const;
+  void reads_of(const ir::Block& b, Reads& out) const;
+  const Reads& function_reads(int function) const;
+  const Reads& move_reads(int move) const;
+  void plan_memos();
+  mutable std::map<int, Reads> function_reads_, move_reads_;
+  bool plane_eligible(int var) const;
+  /// `e` reads local `slot`.
+  bool uses_slot(const ir::Expr& e, int slot) const;
+  /// `e` is cheap and can neither fail nor loop: it may be evaluated once where the rules
+  /// would evaluate it per element, or not at all.
+  bool safe(const ir::Expr& e) const;
+  bool function_safe(int function) const;
+  /// `e` reads no state and no mover: its value depends on its locals only.
+  bool pure(const ir::Expr& e) const;
+  bool function_pure(int function) const;
+  /// Entries of the table of a pure define over small argument domains, or 0 when the
+  /// define is computed at each call.
+  uint64_t table_entries(int function) const;
+  /// C++ bytes of a value of type `t` (an estimate for list capacities).
+  uint64_t type_bytes(const ir::Type& t) const;
+  /// The body of a call with the arguments in place of the parameters (its own binders
+  /// renumbered), or null when an argument may not be copied. Owned by the emitter.
+  const ir::Expr* inline_call(const ir::Expr& call);
+  static ir::ExprPtr copy_expr(const ir::Expr& e);
+  /// The keys of a variable with planes that hold `value` (a Bits expression).
+  std::string plane(int var, const ir::Expr& value);
+  /// The index of the plane of `var` holding `value`; `checked` when it may be -1.
+  std::string plane_index(int var, const ir::Expr& value, bool& checked);
+  /// The union, kept up to date per plane of `var`, of the inverse table of derived
+  /// `table` over the plane's keys; returns the accessor's name.
+  std::string plane_union(const std::string& table, int var, int domain);
+  std::string full_mask(int domain) const;
+  /// {x in domain | e with local `slot` = x} as a Bits expression over `domain`, when it
+  /// can be had from planes, sets and constants without evaluating `e` per element.
+  std::optional<std::string> mask_of(const ir::Expr& e, int slot, int domain);
+  /// `e` says "no element of set S passes condition C": S, the mask of C over S's domain,
+  /// and the expressions that make C.
+  struct Disjoint {
+    const ir::Expr* set = nullptr;
+    int domain = -1;
+    std::string mask;
+    std::vector<const ir::Expr*> conditions;
+  };
+  std::optional<Disjoint> disjoint_form(const ir::Expr& e);
+  /// `e` with calls replaced by their bodies, as far as inline_call allows.
+  const ir::Expr& through_calls(const ir::Expr& e);
+  std::optional<std::string> disjoint_mask(const ir::Expr& e, int slot, int domain);
+  /// A table of a pure set expression of local `slot` for every value of `domain`, with
+  /// its inverse; returns the name of the function that builds it once.
+  std::string derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
+                            int set_domain);
+  int list_cap(const std::string& elem_type) const;
+
+  // ---------------------------------------------------------- expressions (emit_expr.cpp)
+  /// C++ text of `e`, evaluated in the current frame.
+  std::string expr(const ir::Expr& e);
+  /// `e` where a value of type `want` is expected (an empty `{}` of another domain).
+  std::string expr_as(const ir::Expr& e, const ir::Type& want, bool strict = false);
+  /// `e` as a C++ condition.
+  std::string cond(const ir::Expr& e);
+  std::string cpp_type(const ir::Type& t) const;
+  std::string cpp_type(const ir::TypePtr& t) const { return cpp_type(*t); }
+  void block(const ir::Block& b);
+  void stmt(const ir::Stmt& s);
+  std::string store(int var, const std::string& flat, const std::string& value_index);
+  /// The stored element of `var` at flat index `flat` (C++ lvalue text).
+  std::string element(int var, const std::string& flat) const;
+  /// The value of a stored element (its index converted through the var's domain).
+  std::string element_value(int var, const std::string& elem) const;
+
+  std::string expr_inner(const ir::Expr& e);
+  std::string read(const ir::Expr& e);
+  std::string compare(const ir::Expr& e);
+  std::string in(const ir::Expr& e);
+  std::string set_op(const ir::Expr& e);
+  std::string set_literal(const ir::Expr& e);
+  std::string range_set(const ir::Expr& e);
+  std::string record_literal(const ir::Expr& e);
+  std::string field(const ir::Expr& e);
+  std::string at(const ir::Expr& e);
+  std::string quantifier(const ir::Expr& e);
+  /// Bit-parallel forms of a binder over planes; "" when none applies.
+  std::string quantifier_fast(const ir::Expr& e);
+  std::string builtin(const ir::Expr& e);
+  std::string geometry_constant(const ir::Expr& e);
+  std::string cell_arg(const ir::Expr& x, dsl::Span span);
+  std::string call(const ir::Expr& e);
+  std::string constant_set(const ir::Expr& e);
+  std::string constant_item(const ir::Expr& e);
+  /// A constant list as a plain array (for indexing and iteration).
+  std::string constant_table(const ir::Expr& e);
+  /// A constant list as a List value.
+  std::string constant_list(const ir::Expr& e);
+  /// The flat element index of `var[keys]`, with the key checks its domains need.
+  std::string element_index(int var, const std::vector<const ir::Expr*>& keys, dsl::Span span);
+  /// The index of value `v` in domain `d`, failing at `span` with `what` when outside.
+  std::string checked_index(int d, const ir::Expr& v, dsl::Span span, const char* what);
+  /// Lines of a loop over a set or list expression binding each element to `var`; the
+  /// first line opens the loop, the others are indented by two. `index_name` receives the
+  /// name of the element's index (sets only).
+  void loop_lines(const ir::Expr& domain, const std::string& var, std::vector<std::string>& lines,
+                  std::string* index_name);
+  void assign(const ir::Stmt& s);
+  /// `var[keys] := value` for a set or a list filling the var's last key.
+  void assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys);
+  std::string lambda(const std::string& type, const std::vector<std::string>& body);
+  std::string paren(const std::string& s) const;
+
+  // ---------------------------------------------------------- names and helpers (emit_cpp.cpp)
+  void begin_frame(int locals);
+  std::string slot_name(int slot) const;
+  std::string bind_slot(int slot);
+  std::string field_name(int var) const;
+  std::string fn_name(int function) const;
+  std::string move_name(int move) const;
+  std::string phase_name(int phase) const;
+  std::string sanitize(const std::string& name) const;
+  std::string param_cpp_name(const std::string& name) const;
+  std::string param_type(const ir::Type& t) const;
+  std::string value_literal(int domain, ir::Value v) const;
+  std::string bits_literal(int domain, const std::vector<uint64_t>& bits) const;
+  /// `file:line:col` of a span (file without folders), and as a C++ string literal.
+  std::string where_text(dsl::Span span) const;
+  std::string where(dsl::Span span) const;
+  /// The source text of a span on one line, shortened, for comments.
+  std::string source_excerpt(dsl::Span span, size_t max = 70) const;
+  std::string quote(std::string_view s) const;
+  std::string base_name_of_source() const;
+  int words(int domain) const;
+  const ir::Domain& dom(int d) const { return program_.domains[size_t(d)]; }
+  bool is_bool(const ir::Type& t) const;
+  /// Domains whose values are their indices (all but ranges and optionals).
+  bool identity_domain(int d) const;
+  std::string fresh(std::string_view stem);
+
+  const ir::Program& program_;
+  const dsl::SourceSet& sources_;
+  Writer w_;
+
+  // The frame of the function, move or block being emitted: slot -> C++ name.
+  std::vector<std::string> slots_;
+  int fresh_counter_ = 0;
+  int lambda_depth_ = 0;
+
+  // Planning results.
+  std::map<std::string, int> list_caps_;   ///< List capacity by element C++ type
+  std::vector<PlaneVar> planes_;           ///< variables with planes
+  std::vector<PlaneUnion> plane_unions_;
+  std::vector<int> plane_of_var_;          ///< var -> index in planes_, or -1
+  std::set<dsl::BuiltinId> geometry_used_;
+  bool has_board_rules_ = false;
+
+  // Constants discovered while emitting, defined before the code that uses them.
+  std::map<std::string, std::string> named_constants_;  ///< literal text -> name
+  std::vector<std::string> constant_defs_;
+  std::vector<std::string> errors_;
+  std::vector<ir::ExprPtr> inlined_;              ///< bodies of inlined calls
+  std::vector<std::string> derived_defs_;         ///< tables of pure expressions
+  mutable std::map<int, bool> pure_functions_;
+  // Remembered values: a slot per parameterless define (-1: none), a first bit per move
+  // for can(move, player) (-1: none), and per variable the bits a store forgets.
+  std::vector<int> memo_slot_;
+  int memo_defines_ = 0;
+  std::vector<int> can_memo_base_;
+  std::vector<uint64_t> forget_defines_, forget_cans_;
+  mutable std::map<int, bool> safe_functions_;
+};
+
+}  // namespace rulebook::compiler::emit

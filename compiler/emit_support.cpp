@@ -1,0 +1,430 @@
+// The fixed text every generated engine starts with: the C ABI declarations and the
+// support code (values, errors, bitsets, lists, splitmix64, the state hash, geometry).
+#include <string_view>
+
+#include "compiler/emit_internal.h"
+
+namespace rulebook::compiler {
+
+// A copy of compiler/plugin_abi.h between its "begin of the ABI" and "end of the ABI"
+// lines; tests/emit/test_emit.cpp checks that the two agree.
+std::string_view abi_declarations() {
+  static constexpr std::string_view kText = R"abi(/// Bumped whenever the layout or meaning of anything below changes; the loader refuses an
+/// engine built against another version.
+#define RULEBOOK_ABI_VERSION 1
+
+/// The entry point of an engine is `const rb_engine* rulebook_engine_<hash>(void)`, where
+/// <hash> is the source hash in 16 lower-case hex digits.
+#define RULEBOOK_ENTRY_PREFIX "rulebook_engine_"
+
+/// Result codes of the calls that can fail.
+enum {
+  RB_OK = 0,
+  RB_RULE_ERROR = 1,   ///< a run-time error of the rules (range, none, division by zero...)
+  RB_BAD_CALL = 2,     ///< the caller passed something invalid (an illegal move kind...)
+  RB_TRUNCATED = 3,    ///< legal_moves: more moves than `cap`; `*count` holds how many
+  RB_INTERNAL = 4,     ///< a bug of the engine
+};
+
+/// What went wrong: a code and a message naming the rule's `file:line:col`.
+typedef struct rb_error {
+  int32_t code;
+  char message[500];
+} rb_error;
+
+/// A move: the same layout as rulebook::engine::Move (kind, then up to 4 argument values).
+typedef struct rb_move {
+  int32_t kind;
+  int32_t args[4];
+} rb_move;
+
+/// The table an engine exports. Every function is reentrant: all state is in the bytes
+/// the caller passes (no globals are written after load).
+typedef struct rb_engine {
+  uint32_t abi_version;       ///< RULEBOOK_ABI_VERSION
+  uint32_t table_bytes;       ///< sizeof(rb_engine), a second guard against a stale layout
+  uint32_t state_bytes;
+  uint64_t source_hash;       ///< hash of the generated source above its ABI footer
+  const char* rules_file;     ///< file name of the rules the engine was generated from
+  const char* title;
+  int32_t players;
+  int32_t phases;
+  int32_t moves;              ///< move kinds
+  int32_t setups;             ///< setup variables
+  int32_t score_width;
+  int32_t score_subjects;     ///< players, or teams
+  int32_t score_per_team;
+  int32_t highest_wins;
+  uint32_t max_moves;         ///< an upper bound on the legal moves of one state
+  const char* const* player_names;
+  const char* const* phase_names;
+  const char* const* move_names;
+  const int32_t* move_arity;
+  const char* const* setup_names;
+  const uint32_t* setup_counts;  ///< elements of each setup variable
+
+  /// Writes the initial state. `overrides` has one entry per setup variable: null to
+  /// compute it as the rules say, or `setup_counts[i]` element indices to store instead
+  /// (an override draws nothing from the random stream).
+  int32_t (*setup)(uint8_t* state, uint64_t seed, const uint32_t* const* overrides,
+                   rb_error* err);
+  /// Writes up to `cap` legal moves in canonical order and their number to `*count`
+  /// (RB_TRUNCATED when there are more than `cap`).
+  int32_t (*legal_moves)(const uint8_t* state, rb_move* out, uint32_t cap, uint32_t* count,
+                         rb_error* err);
+  /// Counts the legal moves without listing them.
+  int32_t (*count_moves)(const uint8_t* state, uint64_t* count, rb_error* err);
+  /// Plays a legal move (an illegal one gives RB_BAD_CALL and leaves the state as it was).
+  int32_t (*apply)(uint8_t* state, const rb_move* move, rb_error* err);
+  /// Paths of exactly `depth` moves from the state (the last ply counted, not played).
+  int32_t (*perft)(const uint8_t* state, int32_t depth, uint64_t* count, rb_error* err);
+  /// score_subjects * score_width values, subject-major.
+  int32_t (*scores)(const uint8_t* state, int64_t* out, rb_error* err);
+  int32_t (*terminal)(const uint8_t* state);
+  int32_t (*phase)(const uint8_t* state);
+  int32_t (*to_move)(const uint8_t* state);
+  uint64_t (*hash)(const uint8_t* state);
+} rb_engine;
+
+typedef const rb_engine* (*rb_entry_fn)(void);
+)abi";
+  return kText;
+}
+
+namespace emit {
+
+/// The support code of every generated engine (inside its anonymous namespace).
+std::string_view support_text() {
+  static constexpr std::string_view kText = R"cpp(/// Every scalar is an int64: bools 0/1, ints, and enum members, cells, players, ... as
+/// their indices; `none` is kNone.
+using Int = int64_t;
+constexpr Int kNone = INT64_MIN;
+
+/// A run-time error of the rules, thrown inside the engine and turned into an rb_error at
+/// the ABI boundary (nothing is thrown across it).
+struct RuleError {
+  char message[400];
+};
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail(const char* where, const char* what) {
+  RuleError e;
+  std::snprintf(e.message, sizeof e.message, "%s: %s", where, what);
+  throw e;
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_value(const char* where, const char* what, Int v) {
+  RuleError e;
+  if (v == kNone) {
+    std::snprintf(e.message, sizeof e.message, "%s: %s (none)", where, what);
+  } else {
+    std::snprintf(e.message, sizeof e.message, "%s: %s (%lld)", where, what, (long long)v);
+  }
+  throw e;
+}
+
+/// Floor division and modulo, as every engine computes them.
+inline Int floor_div(Int a, Int b, const char* where) {
+  if (b == 0) fail(where, "division by zero");
+  Int q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+inline Int floor_mod(Int a, Int b, const char* where) {
+  if (b == 0) fail(where, "modulo by zero");
+  return a - b * floor_div(a, b, where);
+}
+inline Int abs_of(Int a) { return a < 0 ? -a : a; }
+inline Int min_of(Int a, Int b) { return a < b ? a : b; }
+inline Int max_of(Int a, Int b) { return a > b ? a : b; }
+
+/// Bits set in `x`: the instruction where the target has one, else a few shifts (the
+/// library call the compiler falls back to costs more than the count).
+constexpr Int popcount(uint64_t x) {
+#if defined(__POPCNT__)
+  return __builtin_popcountll(x);
+#else
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return Int((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/// A set over the indices 0 .. 64*W-1 of a domain.
+template <int W>
+struct Bits {
+  uint64_t w[W];
+
+  constexpr bool has(Int i) const { return (w[i >> 6] >> (i & 63)) & 1; }
+  constexpr void set(Int i) { w[i >> 6] |= uint64_t(1) << (i & 63); }
+  constexpr void reset(Int i) { w[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
+  constexpr bool empty() const {
+    for (int k = 0; k < W; ++k) {
+      if (w[k]) return false;
+    }
+    return true;
+  }
+  constexpr Int count() const {
+    Int n = 0;
+    for (int k = 0; k < W; ++k) n += popcount(w[k]);
+    return n;
+  }
+  /// Removes and returns the lowest index (the set is not empty).
+  Int pop() {
+    for (int k = 0;; ++k) {
+      if (w[k]) {
+        const Int i = __builtin_ctzll(w[k]);
+        w[k] &= w[k] - 1;
+        return Int(k) * 64 + i;
+      }
+    }
+  }
+  constexpr Int first() const {
+    for (int k = 0; k < W; ++k) {
+      if (w[k]) return Int(k) * 64 + __builtin_ctzll(w[k]);
+    }
+    return -1;
+  }
+  constexpr Int last() const {
+    for (int k = W - 1; k >= 0; --k) {
+      if (w[k]) return Int(k) * 64 + 63 - __builtin_clzll(w[k]);
+    }
+    return -1;
+  }
+  friend constexpr Bits operator|(Bits a, const Bits& b) {
+    for (int k = 0; k < W; ++k) a.w[k] |= b.w[k];
+    return a;
+  }
+  friend constexpr Bits operator&(Bits a, const Bits& b) {
+    for (int k = 0; k < W; ++k) a.w[k] &= b.w[k];
+    return a;
+  }
+  friend constexpr Bits operator-(Bits a, const Bits& b) {
+    for (int k = 0; k < W; ++k) a.w[k] &= ~b.w[k];
+    return a;
+  }
+  friend constexpr bool operator==(const Bits& a, const Bits& b) {
+    for (int k = 0; k < W; ++k) {
+      if (a.w[k] != b.w[k]) return false;
+    }
+    return true;
+  }
+  /// No element in common.
+  friend constexpr bool disjoint(const Bits& a, const Bits& b) {
+    for (int k = 0; k < W; ++k) {
+      if (a.w[k] & b.w[k]) return false;
+    }
+    return true;
+  }
+};
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_capacity() {
+  RuleError e;
+  std::snprintf(e.message, sizeof e.message, "internal error: a list outgrew its capacity");
+  throw e;
+}
+
+/// A list of at most N elements (sequences, tuples, sets of sets).
+template <class T, int N>
+struct List {
+  int n;
+  T a[N];
+
+  void push(const T& x) {
+    if (n >= N) fail_capacity();
+    a[n++] = x;
+  }
+  const T* begin() const { return a; }
+  const T* end() const { return a + n; }
+  friend bool operator==(const List& x, const List& y) {
+    if (x.n != y.n) return false;
+    for (int i = 0; i < x.n; ++i) {
+      if (!(x.a[i] == y.a[i])) return false;
+    }
+    return true;
+  }
+  bool contains(const T& x) const {
+    for (int i = 0; i < n; ++i) {
+      if (a[i] == x) return true;
+    }
+    return false;
+  }
+};
+
+template <int W>
+constexpr bool in_set(Int i, const Bits<W>& s) { return i >= 0 && s.has(i); }
+
+/// {i}, or nothing for -1 (a value outside the domain).
+template <int W>
+constexpr Bits<W> single(Int i) {
+  Bits<W> out{};
+  if (i >= 0) out.set(i);
+  return out;
+}
+
+/// Plane `i` of a variable's planes, or nothing for -1 (a value outside its domain).
+template <int W, int N>
+constexpr Bits<W> plane_at(const Bits<W> (&planes)[N], Int i) {
+  return i >= 0 ? planes[i] : Bits<W>{};
+}
+
+/// The index of a record's field (the mixed radix of ir::Domain); `none` has no fields.
+inline Int field_index(Int v, Int stride, Int size, const char* where) {
+  if (v == kNone) fail(where, "a field of none");
+  return (v / stride) % size;
+}
+
+inline Int at_index(Int k, Int n, const char* where) {
+  if (k < 0 || k >= n) fail_value(where, "an index outside the list", k);
+  return k;
+}
+
+template <class T, int N>
+T list_at(const List<T, N>& l, Int k, const char* where) {
+  return l.a[at_index(k, l.n, where)];
+}
+
+/// Lists standing for sets of sets: union keeps the first list's order, then the new
+/// elements of the second; difference and intersection keep the first list's order.
+template <class T, int N>
+List<T, N> list_union(const List<T, N>& a, const List<T, N>& b) {
+  List<T, N> out = a;
+  for (const T& x : b) {
+    if (!out.contains(x)) out.push(x);
+  }
+  return out;
+}
+template <class T, int N>
+List<T, N> list_diff(const List<T, N>& a, const List<T, N>& b) {
+  List<T, N> out{};
+  for (const T& x : a) {
+    if (!b.contains(x)) out.push(x);
+  }
+  return out;
+}
+template <class T, int N>
+List<T, N> list_inter(const List<T, N>& a, const List<T, N>& b) {
+  List<T, N> out{};
+  for (const T& x : a) {
+    if (b.contains(x)) out.push(x);
+  }
+  return out;
+}
+
+/// The random stream of docs/semantics.md.
+struct SplitMix64 {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+
+/// The hash every engine uses (rulebook::engine::hash_bytes).
+uint64_t hash_bytes(const uint8_t* p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return h;
+}
+
+/// Orthogonally connected groups of `s`, each grown from its lowest cell, in order of
+/// that cell; `orth` gives each cell's neighbours.
+template <int W, int C, int N>
+List<Bits<W>, N> components_of(Bits<W> s, const Bits<W> (&orth)[C]) {
+  List<Bits<W>, N> out{};
+  while (!s.empty()) {
+    Bits<W> group{}, frontier{};
+    const Int c = s.pop();
+    group.set(c);
+    frontier.set(c);
+    while (!frontier.empty()) {
+      const Bits<W> next = orth[frontier.pop()] & s;
+      s = s - next;
+      group = group | next;
+      frontier = frontier | next;
+    }
+    out.push(group);
+  }
+  return out;
+}
+
+template <int W, int C>
+Int largest_group_of(Bits<W> s, const Bits<W> (&orth)[C]) {
+  Int best = 0;
+  while (!s.empty()) {
+    Bits<W> frontier{};
+    Int size = 1;
+    frontier.set(s.pop());
+    while (!frontier.empty()) {
+      const Bits<W> next = orth[frontier.pop()] & s;
+      s = s - next;
+      size += next.count();
+      frontier = frontier | next;
+    }
+    if (size > best) best = size;
+  }
+  return best;
+}
+
+/// Sinks of the move generators: what to do with each legal move found. A sink returns
+/// true to stop the generation.
+struct Collect {
+  rb_move* out;
+  uint32_t cap;
+  uint32_t n = 0;
+  bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {
+    if (n < cap) {
+      rb_move& m = out[n];
+      m.kind = int32_t(kind);
+      m.args[0] = int32_t(a0);
+      m.args[1] = int32_t(a1);
+      m.args[2] = int32_t(a2);
+      m.args[3] = int32_t(a3);
+    }
+    ++n;
+    return false;
+  }
+  /// Every index of `bits` completes a legal move as argument `last` (an index of a
+  /// domain whose values are its indices).
+  template <int W>
+  bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {
+    Int a[4] = {a0, a1, a2, 0};
+    while (!bits.empty()) {
+      a[last] = bits.pop();
+      take(kind, a[0], a[1], a[2], a[3]);
+    }
+    return false;
+  }
+};
+
+struct Count {
+  uint64_t n = 0;
+  bool take(Int, Int = 0, Int = 0, Int = 0, Int = 0) {
+    ++n;
+    return false;
+  }
+  template <int W>
+  bool take_bits(Int, const Bits<W>& bits, int, Int = 0, Int = 0, Int = 0) {
+    n += uint64_t(bits.count());
+    return false;
+  }
+};
+
+struct Exists {
+  bool take(Int, Int = 0, Int = 0, Int = 0, Int = 0) { return true; }
+  template <int W>
+  bool take_bits(Int, const Bits<W>& bits, int, Int = 0, Int = 0, Int = 0) {
+    return !bits.empty();
+  }
+};
+)cpp";
+  return kText;
+}
+
+}  // namespace emit
+}  // namespace rulebook::compiler

@@ -1,0 +1,412 @@
+// The compile cache, dlopen, the registry of linked engines and the Engine over the C ABI.
+#include "compiler/load_engine.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include <fmt/core.h>
+
+#include "compiler/emit_cpp.h"
+#include "compiler/text.h"
+
+extern char** environ;
+
+namespace rulebook::compiler {
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---------------------------------------------------------------- running the compiler
+
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+/// Runs argv[0] (searched in PATH) with stdout and stderr going to `log`. Returns the exit
+/// status, or -1 when the program could not be started.
+int run_process(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+/// A name no other thread or process uses at the same time.
+std::string temp_name(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  return fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
+}
+
+/// `$CXX --version` (first line), once per process and compiler.
+std::string compiler_identity(const std::vector<std::string>& cxx, const std::string& dir) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::string> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = known.find(cxx);
+  if (it != known.end()) return it->second;
+  std::vector<std::string> args = cxx;
+  args.push_back("--version");
+  const std::string log = temp_name(dir + "/version");
+  std::string id;
+  if (run_process(args, log) == 0) {
+    id = read_text(log);
+    id = id.substr(0, id.find('\n'));
+  }
+  std::error_code ec;
+  fs::remove(log, ec);
+  known[cxx] = id;
+  return id;
+}
+
+std::string hex16(uint64_t v) { return fmt::format("{:016x}", v); }
+
+/// The rules file's name without folders and extension, safe as part of a file name.
+std::string stem_of(const std::string& rules_file) {
+  std::string stem = fs::path(rules_file).stem().string();
+  for (char& c : stem) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  }
+  return stem.empty() ? std::string("engine") : stem;
+}
+
+// ---------------------------------------------------------------- dlopen and the registry
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<rb_entry_fn> entries;
+};
+
+Registry& registry() {
+  static Registry r;  // constructed on first use: registration runs in static initializers
+  return r;
+}
+
+std::string error_text(const rb_error& e) {
+  return e.message[0] ? std::string(e.message) : std::string("engine error");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the cache
+
+std::string cache_directory(const CompileOptions& options) {
+  if (!options.cache_dir.empty()) return options.cache_dir;
+  if (const char* d = std::getenv("RULEBOOK_CACHE"); d && *d) return d;
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::string(d) + "/rulebook";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/rulebook";
+  return (fs::temp_directory_path() / "rulebook-cache").string();
+}
+
+engine::Status compile_to_shared_object(const std::string& source, const std::string& rules_file,
+                                        const CompileOptions& options, SharedObject& out) {
+  out = SharedObject{};
+  const std::string dir = cache_directory(options);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return engine::Status::Error(fmt::format(
+        "internal error: cannot create the engine cache {} for {}: {}", dir, rules_file,
+        ec.message()));
+  }
+  std::vector<std::string> cxx = split_words(options.compiler);
+  if (cxx.empty()) {
+    const char* env = std::getenv("CXX");
+    cxx = split_words(env && *env ? env : "c++");
+  }
+  std::vector<std::string> flags = options.flags;
+  if (flags.empty()) flags = {"-std=c++20", "-O2", "-fPIC", "-shared"};
+
+  std::string key_text = source;
+  key_text += '\0';
+  for (const std::string& w : cxx) key_text += w + ' ';
+  key_text += '\0';
+  key_text += compiler_identity(cxx, dir);
+  key_text += '\0';
+  for (const std::string& f : flags) key_text += f + ' ';
+  const std::string base = fmt::format("{}/{}-{}", dir, stem_of(rules_file),
+                                       hex16(source_hash(key_text)));
+  out.path = base + ".so";
+  if (fs::exists(out.path, ec)) {
+    out.reused = true;
+    return engine::Status::Ok();
+  }
+
+  // Each caller compiles under its own names; the rename publishes the result whole.
+  const std::string tmp_source = temp_name(base) + ".cpp";
+  const std::string tmp_object = temp_name(base) + ".so";
+  const std::string log = temp_name(base) + ".log";
+  if (!write_text(tmp_source, source)) {
+    return engine::Status::Error(
+        fmt::format("internal error: cannot write {} for {}", tmp_source, rules_file));
+  }
+  std::vector<std::string> args = cxx;
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.insert(args.end(), {"-o", tmp_object, tmp_source});
+  const int rc = run_process(args, log);
+  out.compiler_output = read_text(log);
+  fs::remove(log, ec);
+  if (rc != 0) {
+    fs::remove(tmp_object, ec);
+    const std::string kept = base + ".failed.cpp";
+    fs::rename(tmp_source, kept, ec);
+    std::string first = out.compiler_output.substr(0, 2000);
+    return engine::Status::Error(fmt::format(
+        "internal error: the engine generated for {} does not compile ({} exited with {}; "
+        "source kept as {}):\n{}",
+        rules_file, cxx.front(), rc, kept, rc < 0 ? "the compiler could not be run" : first));
+  }
+  fs::rename(tmp_source, base + ".cpp", ec);
+  fs::rename(tmp_object, out.path, ec);
+  if (ec) {
+    return engine::Status::Error(fmt::format("internal error: cannot move the engine for {} into {}: {}",
+                                             rules_file, out.path, ec.message()));
+  }
+  return engine::Status::Ok();
+}
+
+// ---------------------------------------------------------------- loading
+
+engine::Status open_shared_engine(const std::string& path, uint64_t source_hash,
+                                  const rb_engine*& out) {
+  static std::mutex mutex;
+  static std::map<std::string, void*> handles;  // never closed: engines may still be in use
+  out = nullptr;
+  void* handle = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = handles.find(path);
+    if (it != handles.end()) {
+      handle = it->second;
+    } else {
+      handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!handle) {
+        const char* why = dlerror();
+        return engine::Status::Error(fmt::format("internal error: cannot load engine {}: {}",
+                                                 path, why ? why : "unknown error"));
+      }
+      handles[path] = handle;
+    }
+  }
+  const std::string symbol = RULEBOOK_ENTRY_PREFIX + hex16(source_hash);
+  auto entry = reinterpret_cast<rb_entry_fn>(dlsym(handle, symbol.c_str()));
+  if (!entry) {
+    return engine::Status::Error(
+        fmt::format("internal error: engine {} has no entry point {}", path, symbol));
+  }
+  const rb_engine* table = entry();
+  if (!table || table->abi_version != RULEBOOK_ABI_VERSION ||
+      table->table_bytes != sizeof(rb_engine)) {
+    return engine::Status::Error(fmt::format(
+        "internal error: engine {} was built for ABI version {}, this rulebook needs {}", path,
+        table ? table->abi_version : 0, RULEBOOK_ABI_VERSION));
+  }
+  out = table;
+  return engine::Status::Ok();
+}
+
+const rb_engine* find_linked_engine(uint64_t source_hash) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (rb_entry_fn entry : r.entries) {
+    const rb_engine* t = entry();
+    if (t && t->source_hash == source_hash && t->abi_version == RULEBOOK_ABI_VERSION &&
+        t->table_bytes == sizeof(rb_engine)) {
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<uint64_t> linked_engine_hashes() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<uint64_t> out;
+  for (rb_entry_fn entry : r.entries) out.push_back(entry()->source_hash);
+  return out;
+}
+
+LoadedEngine load_engine(std::shared_ptr<const ir::Program> program, const dsl::SourceSet& sources,
+                         const CompileOptions& options) {
+  LoadedEngine result;
+  const EmittedCpp emitted = emit_cpp(*program, sources);
+  result.source_hash = emitted.hash;
+  if (!emitted.error.empty()) {
+    result.status = engine::Status::Error("internal error: " + emitted.error);
+    return result;
+  }
+  const rb_engine* table = find_linked_engine(emitted.hash);
+  if (table) {
+    result.linked = true;
+  } else {
+    SharedObject so;
+    result.status = compile_to_shared_object(emitted.source, program->source_path, options, so);
+    if (!result.status.ok) return result;
+    result.compiled = !so.reused;
+    result.shared_object = so.path;
+    result.status = open_shared_engine(so.path, emitted.hash, table);
+    if (!result.status.ok) return result;
+  }
+  if (table->state_bytes != program->state_bytes) {
+    result.status = engine::Status::Error("internal error: the engine's state size differs from the rules'");
+    return result;
+  }
+  result.engine = std::make_unique<CompiledEngine>(table, std::move(program));
+  return result;
+}
+
+// ---------------------------------------------------------------- the Engine over the ABI
+
+CompiledEngine::CompiledEngine(const rb_engine* table, std::shared_ptr<const ir::Program> program)
+    : table_(table), program_(std::move(program)) {
+  info_.title = table->title;
+  info_.state_bytes = table->state_bytes;
+  info_.players = table->players;
+  for (int i = 0; i < table->players; ++i) info_.player_names.push_back(table->player_names[i]);
+  for (int i = 0; i < table->phases; ++i) info_.phase_names.push_back(table->phase_names[i]);
+  for (int i = 0; i < table->moves; ++i) {
+    info_.move_names.push_back(table->move_names[i]);
+    info_.move_arity.push_back(table->move_arity[i]);
+  }
+  info_.score_width = table->score_width;
+  info_.score_per_team = table->score_per_team != 0;
+  info_.score_subjects = table->score_subjects;
+  info_.highest_wins = table->highest_wins != 0;
+}
+
+engine::Status CompiledEngine::setup_indices(
+    uint8_t* state, uint64_t seed, const std::vector<std::vector<uint32_t>>& overrides) const {
+  std::vector<const uint32_t*> given(static_cast<size_t>(table_->setups), nullptr);
+  for (size_t i = 0; i < overrides.size() && i < given.size(); ++i) {
+    if (overrides[i].empty()) continue;
+    if (overrides[i].size() != table_->setup_counts[i]) {
+      return engine::Status::Error(fmt::format("setup {}: {} values given, {} expected",
+                                               table_->setup_names[i], overrides[i].size(),
+                                               table_->setup_counts[i]));
+    }
+    given[i] = overrides[i].data();
+  }
+  rb_error err{};
+  if (table_->setup(state, seed, given.data(), &err) != RB_OK) {
+    return engine::Status::Error(error_text(err));
+  }
+  return engine::Status::Ok();
+}
+
+engine::Status CompiledEngine::setup(uint8_t* state, const engine::Setup& setup) const {
+  std::vector<std::vector<uint32_t>> overrides;
+  const engine::Status s = setup_overrides(*program_, setup, overrides);
+  if (!s.ok) return s;
+  return setup_indices(state, setup.seed, overrides);
+}
+
+engine::Status CompiledEngine::legal_moves(const uint8_t* state,
+                                           std::vector<engine::Move>& out) const {
+  static_assert(sizeof(engine::Move) == sizeof(rb_move));
+  // The ABI writes straight into the vector: grow it by a guess, retry when truncated.
+  const size_t old = out.size();
+  uint32_t cap = 64;
+  for (;;) {
+    out.resize(old + cap);
+    uint32_t count = 0;
+    rb_error err{};
+    const int32_t rc = table_->legal_moves(
+        state, reinterpret_cast<rb_move*>(out.data() + old), cap, &count, &err);
+    if (rc == RB_TRUNCATED && count > cap) {
+      cap = count;
+      continue;
+    }
+    out.resize(old + (rc == RB_OK ? count : 0));
+    if (rc != RB_OK) return engine::Status::Error(error_text(err));
+    return engine::Status::Ok();
+  }
+}
+
+engine::Status CompiledEngine::apply(uint8_t* state, const engine::Move& move) const {
+  rb_error err{};
+  if (table_->apply(state, reinterpret_cast<const rb_move*>(&move), &err) != RB_OK) {
+    return engine::Status::Error(error_text(err));
+  }
+  return engine::Status::Ok();
+}
+
+engine::Status CompiledEngine::scores(const uint8_t* state, std::vector<int64_t>& out) const {
+  out.assign(static_cast<size_t>(table_->score_subjects * table_->score_width), 0);
+  rb_error err{};
+  if (table_->scores(state, out.data(), &err) != RB_OK) {
+    return engine::Status::Error(error_text(err));
+  }
+  return engine::Status::Ok();
+}
+
+engine::Status CompiledEngine::count_moves(const uint8_t* state, uint64_t& count) const {
+  rb_error err{};
+  if (table_->count_moves(state, &count, &err) != RB_OK) {
+    return engine::Status::Error(error_text(err));
+  }
+  return engine::Status::Ok();
+}
+
+engine::Status CompiledEngine::perft(const uint8_t* state, int depth, uint64_t& count) const {
+  rb_error err{};
+  if (table_->perft(state, depth, &count, &err) != RB_OK) {
+    return engine::Status::Error(error_text(err));
+  }
+  return engine::Status::Ok();
+}
+
+std::string CompiledEngine::move_text(const engine::Move& move) const {
+  return compiler::move_text(*program_, move);
+}
+
+std::string CompiledEngine::board_text(const uint8_t* state) const {
+  return compiler::board_text(*program_, state);
+}
+
+}  // namespace rulebook::compiler
+
+extern "C" void rulebook_register_engine(rb_entry_fn entry) {
+  auto& r = rulebook::compiler::registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.entries.push_back(entry);
+}

@@ -1,0 +1,102 @@
+// Turning generated C++ into a running engine: the compile cache, dlopen, the registry of
+// engines linked into a tool at build time, and the engine::Engine over the C ABI.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/engine.h"
+#include "compiler/ir.h"
+#include "compiler/plugin_abi.h"
+#include "dsl/source.h"
+
+namespace rulebook::compiler {
+
+/// Where and how generated engines are compiled at run time.
+struct CompileOptions {
+  /// Empty: $RULEBOOK_CACHE, else $XDG_CACHE_HOME/rulebook, else ~/.cache/rulebook.
+  std::string cache_dir;
+  /// Empty: $CXX, else `c++`. May hold a launcher and arguments ("ccache g++").
+  std::string compiler;
+  /// Empty: -std=c++20 -O2 -fPIC -shared.
+  std::vector<std::string> flags;
+};
+
+/// A compiled engine on disk.
+struct SharedObject {
+  std::string path;
+  bool reused = false;          ///< it was in the cache: the compiler did not run
+  std::string compiler_output;  ///< what the compiler printed (when it ran)
+};
+
+/// The cache directory `options` resolves to (see CompileOptions::cache_dir).
+std::string cache_directory(const CompileOptions& options);
+
+/// Compiles a generated source into a shared object in the cache, unless the cache holds
+/// one for the same (source, compiler and its version, flags) already. Concurrent callers
+/// never see a partial file: each writes a temporary name and renames it. A failing
+/// compiler is an internal error naming `rules_file`; nothing is thrown.
+engine::Status compile_to_shared_object(const std::string& source, const std::string& rules_file,
+                                        const CompileOptions& options, SharedObject& out);
+
+/// dlopens `path` (kept open for the life of the process), finds the entry point of the
+/// engine with `source_hash` and checks its ABI version.
+engine::Status open_shared_engine(const std::string& path, uint64_t source_hash,
+                                  const rb_engine*& out);
+
+/// The engine with `source_hash` linked into this executable (rulebook_add_engines), or null.
+const rb_engine* find_linked_engine(uint64_t source_hash);
+/// Source hashes of every linked engine, for diagnostics and tests.
+std::vector<uint64_t> linked_engine_hashes();
+
+/// engine::Engine over an ABI table. Move and board texts come from the program.
+class CompiledEngine : public engine::Engine {
+ public:
+  CompiledEngine(const rb_engine* table, std::shared_ptr<const ir::Program> program);
+
+  const engine::Info& info() const override { return info_; }
+  engine::Status setup(uint8_t* state, const engine::Setup& setup) const override;
+  engine::Status legal_moves(const uint8_t* state, std::vector<engine::Move>& out) const override;
+  engine::Status apply(uint8_t* state, const engine::Move& move) const override;
+  bool terminal(const uint8_t* state) const override { return table_->terminal(state) != 0; }
+  int phase(const uint8_t* state) const override { return table_->phase(state); }
+  int to_move(const uint8_t* state) const override { return table_->to_move(state); }
+  engine::Status scores(const uint8_t* state, std::vector<int64_t>& out) const override;
+  uint64_t hash(const uint8_t* state) const override { return table_->hash(state); }
+  std::string move_text(const engine::Move& move) const override;
+  std::string board_text(const uint8_t* state) const override;
+
+  /// Fast paths the generic interface lacks.
+  engine::Status count_moves(const uint8_t* state, uint64_t& count) const;
+  engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const;
+  /// setup() with the overrides already resolved: one entry per setup variable, empty to
+  /// compute it, else its element indices.
+  engine::Status setup_indices(uint8_t* state, uint64_t seed,
+                               const std::vector<std::vector<uint32_t>>& overrides) const;
+
+  const rb_engine& table() const { return *table_; }
+
+ private:
+  const rb_engine* table_;
+  std::shared_ptr<const ir::Program> program_;
+  engine::Info info_;
+};
+
+/// What load_engine did.
+struct LoadedEngine {
+  std::unique_ptr<CompiledEngine> engine;  ///< null on error
+  engine::Status status;
+  uint64_t source_hash = 0;
+  bool linked = false;      ///< found among the engines linked into this executable
+  bool compiled = false;    ///< the compiler ran (a cache miss)
+  std::string shared_object;
+};
+
+/// Emits the program's C++, then uses the linked engine of the same source hash, or the
+/// cached shared object, or compiles one. `sources` resolves the rules' spans.
+LoadedEngine load_engine(std::shared_ptr<const ir::Program> program, const dsl::SourceSet& sources,
+                         const CompileOptions& options = {});
+
+}  // namespace rulebook::compiler
