@@ -121,6 +121,7 @@ EmittedCpp Emitter::run() {
       w_.raw("\n\n");
     }
   }
+  stores();
   w_.raw(body);
   w_.line("}  // namespace");
   w_.blank();
@@ -145,10 +146,18 @@ void Emitter::header() {
   w_.line("#include <cstdint>");
   w_.line("#include <cstdio>");
   w_.line("#include <cstring>");
+  w_.line("#if defined(__SSE2__)");
+  w_.line("#include <emmintrin.h>");
+  w_.line("#endif");
   w_.blank();
   w_.line("#if defined(__GNUC__) && !defined(__clang__)");
   w_.line("// GCC 12 reports table lookups by in-domain indices as out of bounds.");
   w_.line("#pragma GCC diagnostic ignored \"-Warray-bounds\"");
+  w_.line("#endif");
+  w_.line("#if defined(__clang__)");
+  w_.line("// Every engine carries the same support code, used or not.");
+  w_.line("#pragma clang diagnostic ignored \"-Wunused-function\"");
+  w_.line("#pragma clang diagnostic ignored \"-Wunused-const-variable\"");
   w_.line("#endif");
   w_.blank();
   w_.line("extern \"C\" {");
@@ -190,7 +199,11 @@ void Emitter::domains() {
                  D.inner);
         break;
       default:
-        w_.linef("constexpr Int idx_d{}(Int v) {{ return uint64_t(v) < {}u ? v : -1; }}", d, D.size);
+        if (D.size == 0) {
+          w_.linef("constexpr Int idx_d{}(Int) {{ return -1; }}", d);
+        } else {
+          w_.linef("constexpr Int idx_d{}(Int v) {{ return uint64_t(v) < {}u ? v : -1; }}", d, D.size);
+        }
         w_.linef("constexpr Int val_d{}(Int i) {{ return i; }}", d);
         break;
     }
@@ -263,6 +276,12 @@ void Emitter::state_layout() {
     w_.linef("Int memo_[{}];     // ... and the values", memo_defines_);
   }
   w_.line("uint64_t can_known_, can_true_;  // remembered can(move, player) (bits)");
+  for (const PlaneUnion& u : plane_unions_) {
+    const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
+    w_.linef("Bits<{}> {}_[{}];  // per plane of {}: see {}()", words(u.domain), u.name, p.values,
+             program_.vars[size_t(u.var)].name, u.name);
+    w_.linef("uint32_t {}_known_;", u.name);
+  }
   w_.close("};");
   w_.blank();
 
@@ -270,19 +289,61 @@ void Emitter::state_layout() {
   w_.line("std::memcpy(&g.s, bytes, sizeof(State));");
   for (const PlaneVar& p : planes_) {
     const ir::StateVar& V = program_.vars[size_t(p.var)];
-    w_.linef("std::memset(g.{}is_, 0, sizeof g.{}is_);", field_name(p.var), field_name(p.var));
-    w_.linef("for (Int i = 0; i < {}; ++i) g.{}is_[g.s.{}[i]].set(i);", V.count,
-             field_name(p.var), field_name(p.var));
+    // From the caller's bytes, not the copy just stored (a load right after a store of
+    // other widths stalls).
+    w_.linef("build_planes<{}, {}, {}>(g.{}is_, bytes + {});", words(p.key_domain), p.values, V.count,
+             field_name(p.var), V.offset);
   }
   w_.linef("g.mover_ = g.s.{};", field_name(ir::kVarMover));
   w_.line("g.again_ = false;");
-  if (memo_defines_ > 0) w_.line("g.known_ = 0;");
+  if (memo_defines_ > 0) {
+    w_.line("g.known_ = 0;");
+    w_.line("std::memset(g.memo_, 0, sizeof g.memo_);");
+  }
   w_.line("g.can_known_ = 0;");
   w_.line("g.can_true_ = 0;");
+  for (const PlaneUnion& u : plane_unions_) w_.linef("g.{}_known_ = 0;", u.name);
   w_.close("}");
   w_.blank();
   w_.line("void save(const Game& g, uint8_t* bytes) { std::memcpy(bytes, &g.s, sizeof(State)); }");
   w_.blank();
+  w_.line("/// A copy of a working state (in 16-byte steps: a string copy costs more at this size).");
+  w_.open("[[gnu::always_inline]] inline void copy_game(Game& to, const Game& from) {");
+  w_.line("#if defined(__SSE2__)");
+  w_.line("constexpr size_t kSteps = sizeof(Game) / 16;");
+  w_.line("auto* d = reinterpret_cast<char*>(&to);");
+  w_.line("const auto* s = reinterpret_cast<const char*>(&from);");
+  w_.line("#pragma GCC unroll 64");
+  w_.line("for (size_t k = 0; k < kSteps; ++k) {");
+  w_.line("  _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 16 * k),");
+  w_.line("                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16 * k)));");
+  w_.line("}");
+  w_.line("std::memcpy(d + 16 * kSteps, s + 16 * kSteps, sizeof(Game) % 16);");
+  w_.line("#else");
+  w_.line("to = from;");
+  w_.line("#endif");
+  w_.close();
+  w_.blank();
+}
+
+void Emitter::stores() {
+  w_.line("// ================================================================ stores");
+  w_.blank();
+  // The unions kept per plane (see PlaneUnion).
+  for (const PlaneUnion& u : plane_unions_) {
+    const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
+    w_.linef("/// {}().inverse_union of plane k of {}, kept up to date.", u.table,
+             program_.vars[size_t(u.var)].name);
+    w_.open(fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(Game& g, Int k) {{", words(u.domain), u.name));
+    w_.linef("if (uint64_t(k) >= {}u) return Bits<{}>{{}};", p.values, words(u.domain));
+    w_.open(fmt::format("if (!((g.{}_known_ >> k) & 1)) {{", u.name));
+    w_.linef("g.{}_[k] = {}().inverse_union(g.{}is_[k]);", u.name, u.table, field_name(u.var));
+    w_.linef("g.{}_known_ |= 1u << k;", u.name);
+    w_.close();
+    w_.linef("return g.{}_[k];", u.name);
+    w_.close();
+    w_.blank();
+  }
   // Every store goes through put_*: it keeps the planes and forgets the remembered
   // values that read the variable.
   for (size_t v = 0; v < program_.vars.size(); ++v) {
@@ -294,6 +355,14 @@ void Emitter::state_layout() {
     w_.open(fmt::format("[[gnu::always_inline]] inline void put_{}(Game& g, Int i, Int v) {{", f));
     if (V.keys.empty()) w_.line("(void)i;");
     if (pv >= 0) {
+      for (const PlaneUnion& u : plane_unions_) {
+        if (u.var != int(v)) continue;
+        // The old value's union loses a key (recomputed when next asked for); the new
+        // value's gains the key's holders.
+        w_.linef("g.{}_known_ &= ~(1u << {});", u.name, elem);
+        w_.linef("if ((g.{}_known_ >> v) & 1) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.name,
+                 u.name, u.name, u.table);
+      }
       w_.linef("g.{}is_[{}].reset(i);", f, elem);
       w_.linef("g.{}is_[v].set(i);", f);
     }
@@ -468,7 +537,7 @@ void Emitter::declarations() {
     w_.linef("[[maybe_unused]] {} {}({});", cpp_type(F.result), fn_name(int(f)), params);
   }
   for (size_t m = 0; m < program_.moves.size(); ++m) {
-    w_.linef("[[maybe_unused]] bool can_{}(Game& g, Int player);", move_name(int(m)));
+    w_.linef("[[maybe_unused]] inline bool can_{}(Game& g, Int player);", move_name(int(m)));
   }
   w_.blank();
 }
@@ -483,7 +552,7 @@ void Emitter::functions() {
     for (size_t i = 0; i < F.params.size(); ++i) {
       const std::string name = param_cpp_name(F.param_names[i]);
       slots_[i] = name;
-      params += fmt::format(", {} {}", param_type(*F.params[i]), name);
+      params += fmt::format(", [[maybe_unused]] {} {}", param_type(*F.params[i]), name);
       names += ", " + name;
     }
     const std::string type = cpp_type(F.result);

@@ -154,7 +154,8 @@ void Emitter::move_apply(int m) {
     for (size_t i = 0; i < M.params.size(); ++i) call_args += ", " + slots_[i];
     w_.linef("/// The board rules hold after the block of move {}.", M.name);
     w_.open(fmt::format("bool board_ok_{}({}) {{", move_name(m), params));
-    w_.line("Game t = g;");
+    w_.line("Game t;");
+    w_.line("copy_game(t, g);");
     w_.linef("apply_{}(t{});", move_name(m), call_args);
     w_.line("return board_rules_hold(t);");
     w_.close();
@@ -186,24 +187,31 @@ void Emitter::move_apply(int m) {
     w_.close();
     w_.blank();
   }
-  w_.linef("/// can({}, player)", M.name);
-  w_.open(fmt::format("bool can_{}(Game& g, Int player) {{", move_name(m)));
-  w_.linef("if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", where(M.span));
+  // can(): the remembered answer inline, the search out of line.
   const int base = can_memo_base_.empty() ? -1 : can_memo_base_[size_t(m)];
-  if (base >= 0) {
-    w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
-    w_.line("if (g.can_known_ & bit) return (g.can_true_ & bit) != 0;");
-  }
+  w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", M.name);
+  w_.open(fmt::format("[[gnu::noinline]] bool search_{}(Game& g, Int player) {{", move_name(m)));
   w_.linef("const Int saved = g.mover_;");
   w_.linef("g.mover_ = {};", "player");
   w_.line("Exists sink;");
   w_.linef("const bool found = gen_{}(g, sink);", move_name(m));
   w_.line("g.mover_ = saved;");
   if (base >= 0) {
+    w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
     w_.line("g.can_known_ |= bit;");
     w_.line("g.can_true_ = found ? g.can_true_ | bit : g.can_true_ & ~bit;");
   }
   w_.line("return found;");
+  w_.close();
+  w_.blank();
+  w_.linef("/// can({}, player), remembered until a variable its conditions read is stored.", M.name);
+  w_.open(fmt::format("inline bool can_{}(Game& g, Int player) {{", move_name(m)));
+  w_.linef("if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", where(M.span));
+  if (base >= 0) {
+    w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
+    w_.line("if (g.can_known_ & bit) return (g.can_true_ & bit) != 0;");
+  }
+  w_.linef("return search_{}(g, player);", move_name(m));
   w_.close();
   w_.blank();
 }
@@ -271,7 +279,7 @@ void Emitter::phases() {
   if (has_end) {
     begin_frame(program_.end_locals);
     w_.linef("// end when — {}", where_text(program_.end_when->span));
-    w_.open(fmt::format("if ({}) {{", cond(*program_.end_when)));
+    w_.open(fmt::format("if ({}) {{", bare(cond(*program_.end_when))));
     w_.linef("{};", sys_put(ir::kVarOver, "", "1"));
     w_.reopen("} else {");
   }
@@ -283,7 +291,7 @@ void Emitter::phases() {
     w_.open(fmt::format("case {}: {{  // phase {}", p, P.name));
     for (size_t t = 0; t < P.transitions.size(); ++t) {
       const ir::Transition& T = P.transitions[t];
-      const std::string head = fmt::format("if ({}) {{  // until ... -> {} — {}", cond(*T.condition),
+      const std::string head = fmt::format("if ({}) {{  // until ... -> {} — {}", bare(cond(*T.condition)),
                                            T.target < 0 ? std::string("end")
                                                         : program_.phases[size_t(T.target)].name,
                                            where_text(T.span));
@@ -311,8 +319,9 @@ void Emitter::phases() {
   w_.linef("const Int mover = {};", sys(ir::kVarMover));
   w_.linef("if (!(g.again_ && !{}[mover])) {{", sys(ir::kVarOut));
   w_.line("  Int next = -1;");
+  w_.line("  Int q = mover;");
   w_.line("  for (Int k = 1; k <= kPlayers; ++k) {");
-  w_.line("    const Int q = (mover + k) % kPlayers;");
+  w_.line("    q = q + 1 == kPlayers ? 0 : q + 1;");
   w_.linef("    if (!{}[q]) {{", sys(ir::kVarOut));
   w_.line("      next = q;");
   w_.line("      break;");
@@ -401,6 +410,7 @@ void Emitter::setup_and_init() {
   w_.blank();
   w_.line("/// Setup (docs/semantics.md): initial values, setup variables, `init`, first turn.");
   w_.open("void set_up(Game& g, uint64_t seed, const uint32_t* const* overrides) {");
+  w_.line("(void)overrides;");
   w_.line("static const uint8_t kZero[sizeof(State)] = {};");
   w_.line("load(g, kZero);");
   begin_frame(program_.initial_locals);
@@ -522,6 +532,7 @@ void Emitter::scores() {
   const int subjects = S.per_team ? int(program_.geometry.teams.size()) : program_.players;
   w_.line("/// score_subjects x score_width values, subject-major.");
   w_.open("void score_all(Game& g, int64_t* out) {");
+  w_.line("(void)g;");
   if (!S.value) {
     w_.linef("for (Int s = 0; s < {}; ++s) out[s] = 0;", subjects * S.width);
   } else {
@@ -674,7 +685,8 @@ void Emitter::abi_functions() {
   w_.line("uint64_t total = 0;");
   w_.open("try {");
   w_.open("for (uint32_t i = 0; i < sink.n; ++i) {");
-  w_.line("Game child = g;");
+  w_.line("Game child;");
+  w_.line("copy_game(child, g);");
   w_.line("play<false>(child, moves[i]);");
   w_.line("total += perft(child, depth - 1);");
   w_.close();

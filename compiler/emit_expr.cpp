@@ -57,11 +57,76 @@ std::string Emitter::slot_name(int slot) const {
   return fmt::format("v{}", slot);
 }
 
-std::string Emitter::bind_slot(int slot) {
+std::string Emitter::bind_slot(int slot, dsl::Span span, int ordinal) {
   if (slot >= 0 && size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
-  std::string name = fmt::format("v{}", slot);
+  // The binder's name in the rules, made unique by its slot (an inlined define may bind
+  // the same name around an argument of its caller).
+  const std::string source = binder_name(span, ordinal);
+  std::string name = source.empty() ? fmt::format("v{}", slot) : fmt::format("{}_{}", sanitize(source), slot);
   if (slot >= 0) slots_[size_t(slot)] = name;
   return name;
+}
+
+std::string Emitter::binder_name(dsl::Span span, int ordinal) const {
+  if (span.file >= sources_.size() || span.end <= span.begin) return "";
+  const std::string_view t = sources_.text(span);
+  size_t i = 0;
+  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto skip_space = [&] {
+    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  };
+  auto word = [&]() {
+    const size_t b = i;
+    while (i < t.size() && is_ident(t[i])) ++i;
+    return std::string(t.substr(b, i - b));
+  };
+  skip_space();
+  while (i < t.size() && t[i] == '(') {
+    ++i;
+    skip_space();
+  }
+  if (i < t.size() && t[i] == '{') {
+    ++i;  // a set filter: {x in S | ...}
+  } else {
+    const std::string keyword = word();  // all, some, no, count, sum, max, min, for, let
+    if (keyword == "let") {
+      skip_space();
+      return ordinal == 0 ? word() : "";
+    }
+  }
+  // Binders `x in S`, separated by commas at the top level, up to `:`, `|` or `where`.
+  int found = 0, depth = 0;
+  while (i < t.size()) {
+    skip_space();
+    if (i >= t.size()) break;
+    const char c = t[i];
+    if (depth == 0 && (c == ':' || c == '|' || c == '{')) break;
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+      ++i;
+      continue;
+    }
+    if (c == ')' || c == ']' || c == '}') {
+      --depth;
+      ++i;
+      continue;
+    }
+    if (!is_ident(c)) {
+      ++i;
+      continue;
+    }
+    const std::string name = word();
+    if (depth == 0 && name == "where") break;
+    const size_t after = i;
+    skip_space();
+    if (depth == 0 && t.substr(i, 2) == "in" && (i + 2 >= t.size() || !is_ident(t[i + 2]))) {
+      if (found++ == ordinal) return name;
+      i += 2;
+    } else {
+      i = after;
+    }
+  }
+  return "";
 }
 
 std::string Emitter::fresh(std::string_view stem) {
@@ -71,6 +136,17 @@ std::string Emitter::fresh(std::string_view stem) {
 // ---------------------------------------------------------------- dispatch
 
 std::string Emitter::cond(const ir::Expr& e) { return expr(e); }
+
+std::string Emitter::bare(const std::string& s) const {
+  // Outer parentheses that enclose the whole text go (an `if` adds its own).
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')' && --depth == 0 && i + 1 < s.size()) return s;
+  }
+  return s.substr(1, s.size() - 2);
+}
 
 std::string Emitter::expr(const ir::Expr& e) { return expr_inner(e); }
 
@@ -561,7 +637,14 @@ std::string Emitter::quantifier(const ir::Expr& e) {
   if (std::string fast = quantifier_fast(e); !fast.empty()) return fast;
 
   ++lambda_depth_;
-  const std::string var = bind_slot(e.slot);
+  // Several binders of one quantifier are nested nodes with one span: the n-th is named
+  // by the n-th `x in S` of the source.
+  int ordinal = 0;
+  if (!binder_spans_.empty() && binder_spans_.back().first == e.span.begin &&
+      binder_spans_.back().second.first == e.span.file)
+    ordinal = binder_spans_.back().second.second + 1;
+  binder_spans_.push_back({e.span.begin, {e.span.file, ordinal}});
+  const std::string var = bind_slot(e.slot, e.span, ordinal);
   std::vector<std::string> lines;
   std::string index;
   const std::string result_type = cpp_type(*e.type);
@@ -600,6 +683,7 @@ std::string Emitter::quantifier(const ir::Expr& e) {
     default: break;
   }
   lines.push_back("}");
+  binder_spans_.pop_back();
   switch (e.op) {
     case Op::All: case Op::No: lines.push_back("return true;"); break;
     case Op::Some: lines.push_back("return false;"); break;
@@ -782,7 +866,7 @@ void Emitter::stmt(const ir::Stmt& s) {
       assign(s);
       break;
     case ir::StmtOp::If:
-      w_.open(fmt::format("if ({}) {{", expr(*s.value)));
+      w_.open(fmt::format("if ({}) {{", bare(expr(*s.value))));
       block(s.body);
       if (!s.otherwise.empty()) {
         w_.reopen("} else {");
@@ -793,7 +877,7 @@ void Emitter::stmt(const ir::Stmt& s) {
     case ir::StmtOp::For: {
       // The domain and `where` are evaluated once, before the body runs.
       const ir::Expr& domain = *s.value;
-      const std::string var = bind_slot(s.slot);
+      const std::string var = bind_slot(s.slot, s.span, 0);
       std::vector<std::string> lines;
       std::string index;
       const std::string sel = fresh("sel");
@@ -809,6 +893,7 @@ void Emitter::stmt(const ir::Stmt& s) {
         }
         w_.close();
         w_.open(fmt::format("for (const auto& {} : {}) {{", var, sel));
+        w_.linef("(void){};", var);
         block(s.body);
         w_.close();
         break;
@@ -828,13 +913,14 @@ void Emitter::stmt(const ir::Stmt& s) {
       w_.open(fmt::format("for (Bits<{}> {} = {}; !{}.empty();) {{", words(d), m, sel, m));
       w_.linef("const Int {} = {};", var,
                identity_domain(d) ? m + ".pop()" : fmt::format("val_d{}({}.pop())", d, m));
+      w_.linef("(void){};", var);
       block(s.body);
       w_.close();
       break;
     }
     case ir::StmtOp::Let: {
       const std::string value = expr(*s.value);
-      const std::string var = bind_slot(s.slot);
+      const std::string var = bind_slot(s.slot, s.span, 0);
       w_.linef("const {} {} = {};", cpp_type(*s.value->type), var, value);
       break;
     }

@@ -86,6 +86,7 @@ class Emitter {
   void support();
   void domains();
   void state_layout();
+  void stores();
   void geometry_tables();
   void declarations();
   void functions();
@@ -125,6 +126,7 @@ class Emitter {
   const Reads& function_reads(int function) const;
   const Reads& move_reads(int move) const;
   void plan_memos();
+  Reads everything() const;
   mutable std::map<int, Reads> function_reads_, move_reads_;
   bool plane_eligible(int var) const;
   /// `e` reads local `slot`.
@@ -228,11 +230,16 @@ class Emitter {
   void assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys);
   std::string lambda(const std::string& type, const std::vector<std::string>& body);
   std::string paren(const std::string& s) const;
+  /// `s` without parentheses around the whole of it.
+  std::string bare(const std::string& s) const;
 
   // ---------------------------------------------------------- names and helpers (emit_cpp.cpp)
   void begin_frame(int locals);
   std::string slot_name(int slot) const;
-  std::string bind_slot(int slot);
+  /// Binds a local to a C++ name: the binder's name in the source at `span` (the
+  /// `ordinal`-th binder there) and its slot.
+  std::string bind_slot(int slot, dsl::Span span, int ordinal);
+  std::string binder_name(dsl::Span span, int ordinal) const;
   std::string field_name(int var) const;
   std::string fn_name(int function) const;
   std::string move_name(int move) const;
@@ -264,6 +271,7 @@ class Emitter {
   std::vector<std::string> slots_;
   int fresh_counter_ = 0;
   int lambda_depth_ = 0;
+  std::vector<std::pair<uint32_t, std::pair<uint32_t, int>>> binder_spans_;  ///< begin, file, ordinal
 
   // Planning results.
   std::map<std::string, int> list_caps_;   ///< List capacity by element C++ type

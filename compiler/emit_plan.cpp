@@ -702,10 +702,19 @@ void Emitter::reads_of(const ir::Block& b, Reads& out) const {
   });
 }
 
+Emitter::Reads Emitter::everything() const {
+  Reads all;
+  for (size_t v = 0; v < program_.vars.size(); ++v) all.vars.insert(int(v));
+  all.mover = true;
+  return all;
+}
+
 const Emitter::Reads& Emitter::function_reads(int f) const {
   auto it = function_reads_.find(f);
   if (it != function_reads_.end()) return it->second;
-  Reads& r = function_reads_[f];  // empty while looking (no recursion)
+  // While looking, a call back into it (recursion) reads everything.
+  Reads& r = function_reads_[f];
+  r = everything();
   Reads found;
   const ir::Function& F = program_.functions[size_t(f)];
   if (F.body) reads_of(*F.body, found);
@@ -717,6 +726,7 @@ const Emitter::Reads& Emitter::move_reads(int m) const {
   auto it = move_reads_.find(m);
   if (it != move_reads_.end()) return it->second;
   Reads& r = move_reads_[m];
+  r = everything();
   Reads found;
   const ir::Move& M = program_.moves[size_t(m)];
   for (const auto& c : M.requires_) reads_of(*c, found);

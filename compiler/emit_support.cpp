@@ -311,6 +311,43 @@ List<T, N> list_inter(const List<T, N>& a, const List<T, N>& b) {
   return out;
 }
 
+/// planes[v] = the indices i < K with bytes[i] == v (bytes holds values below V <= 16).
+template <int W, int V, int K>
+[[gnu::always_inline]] inline void build_planes(Bits<W> (&planes)[V], const uint8_t* bytes) {
+#if defined(__SSE2__)
+  if constexpr (K >= 16) {
+    // Sixteen elements at a time: compare with v, one bit per byte. The last, partial
+    // chunk is read ending at the last element (overlapping the one before).
+    constexpr int kFull = K / 16, kTail = K % 16;
+    __m128i chunk[kFull + 1];
+#pragma GCC unroll 16
+    for (int c = 0; c < kFull; ++c) chunk[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + 16 * c));
+    if (kTail) chunk[kFull] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + K - 16));
+#pragma GCC unroll 16
+    for (int v = 0; v < V; ++v) {
+      Bits<W> p{};
+      const __m128i want = _mm_set1_epi8(char(v));
+#pragma GCC unroll 16
+      for (int c = 0; c < kFull; ++c) {
+        const uint64_t m = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk[c], want)));
+        p.w[(16 * c) / 64] |= m << ((16 * c) % 64);
+      }
+      if (kTail) {
+        const uint64_t m = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk[kFull], want))) >> (16 - kTail);
+        p.w[(16 * kFull) / 64] |= m << ((16 * kFull) % 64);
+      }
+      planes[v] = p;
+    }
+    return;
+  }
+#endif
+  for (int v = 0; v < V; ++v) planes[v] = Bits<W>{};
+  for (int i = 0; i < K; ++i) {
+    if (bytes[i] < V) planes[bytes[i]].set(i);
+  }
+}
+
+
 /// The random stream of docs/semantics.md.
 struct SplitMix64 {
   uint64_t s;

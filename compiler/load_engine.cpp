@@ -343,21 +343,21 @@ engine::Status CompiledEngine::setup(uint8_t* state, const engine::Setup& setup)
 engine::Status CompiledEngine::legal_moves(const uint8_t* state,
                                            std::vector<engine::Move>& out) const {
   static_assert(sizeof(engine::Move) == sizeof(rb_move));
-  // The ABI writes straight into the vector: grow it by a guess, retry when truncated.
-  const size_t old = out.size();
-  uint32_t cap = 64;
+  // The ABI writes into a buffer of this thread (grown when a state has more moves),
+  // then the moves are appended.
+  // (engine::Move and rb_move have one layout: the buffer is handed to the ABI as is.)
+  thread_local std::vector<engine::Move> buffer(256);
   for (;;) {
-    out.resize(old + cap);
     uint32_t count = 0;
     rb_error err{};
-    const int32_t rc = table_->legal_moves(
-        state, reinterpret_cast<rb_move*>(out.data() + old), cap, &count, &err);
-    if (rc == RB_TRUNCATED && count > cap) {
-      cap = count;
+    const int32_t rc = table_->legal_moves(state, reinterpret_cast<rb_move*>(buffer.data()),
+                                           uint32_t(buffer.size()), &count, &err);
+    if (rc == RB_TRUNCATED && count > buffer.size()) {
+      buffer.resize(count);
       continue;
     }
-    out.resize(old + (rc == RB_OK ? count : 0));
     if (rc != RB_OK) return engine::Status::Error(error_text(err));
+    out.insert(out.end(), buffer.begin(), buffer.begin() + count);
     return engine::Status::Ok();
   }
 }

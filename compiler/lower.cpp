@@ -66,6 +66,11 @@ std::optional<ir::Program> Lowering::run() {
     error(title_span, "the board size and the number of players must be constants");
     return std::nullopt;
   }
+  if (game_.phases.empty()) {
+    error(title_span, "the game declares no phase: play needs at least one").hint =
+        "add one, e.g. 'phase play { move pass { } }'";
+    return std::nullopt;
+  }
   width_ = int(*game_.columns);
   height_ = int(*game_.rows);
   prog_.title = game_.title;

@@ -156,7 +156,12 @@ int Lowering::domain_of(const dsl::TypeRef& t) {
 
 int Lowering::require_domain(const dsl::TypeRef& t, dsl::Span where, const char* what) {
   int d = domain_of(t);
-  if (d < 0 && !dsl::is_error(t))
+  if (d >= 0 || dsl::is_error(t)) return d;
+  if (dsl::is_finite(t) && !t->is(dsl::TypeTag::Set) && !t->is(dsl::TypeTag::Seq) &&
+      !t->is(dsl::TypeTag::Map) && !t->is(dsl::TypeTag::Any) && !t->is(dsl::TypeTag::None))
+    error(where, fmt::format("{} of type {} has too many values (more than 2^31)", what,
+                             dsl::to_string(t)));
+  else
     error(where, fmt::format("{} of type {} is not finite: give ints a range such as 0..9", what,
                              dsl::to_string(t)));
   return d;

@@ -1,0 +1,248 @@
+// Benchmark (not a test): perft nodes/s and random playouts/s of the Garnsi placement
+// phases for the generated engine, the interpreter and the hand-written baselines, all
+// measured in one run; prints medians and ratios, and bytes per state.
+//
+//   bench_engines [--runs N] [--quick]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "compiler/interpret.h"
+#include "compiler/load_engine.h"
+#include "compiler/lower.h"
+#include "compiler/random.h"
+#include "explorer/perft.h"
+#include "garnsi6_placement.h"
+#include "garnsi9_placement.h"
+
+using namespace rulebook;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Median seconds of `runs` calls of `work`; `work` returns the units it did (nodes,
+/// playouts), which must be the same every run.
+struct Timing {
+  double seconds = 0;
+  uint64_t units = 0;
+  double rate() const { return seconds > 0 ? static_cast<double>(units) / seconds : 0; }
+};
+
+Timing measure(int runs, const std::function<uint64_t()>& work) {
+  std::vector<double> times;
+  Timing t;
+  for (int i = 0; i < runs; ++i) {
+    auto t0 = Clock::now();
+    t.units = work();
+    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  std::sort(times.begin(), times.end());
+  t.seconds = times[times.size() / 2];
+  return t;
+}
+
+// ---------------------------------------------------------------- hand-written side
+
+template <class Game>
+uint64_t hand_perft(const Game& g, typename std::remove_cvref_t<decltype(g.initial())>& pos,
+                    int depth, uint64_t* nodes) {
+  using Move = typename std::remove_cvref_t<decltype(*std::declval<typename Game::MoveType*>())>;
+  Move moves[256];
+  if (depth == 1) {
+    const int n = g.count_moves(pos);
+    *nodes += static_cast<uint64_t>(n);
+    return static_cast<uint64_t>(n);
+  }
+  const int n = g.legal_moves(pos, moves);
+  *nodes += static_cast<uint64_t>(n);
+  uint64_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    typename Game::UndoType u;
+    g.play(pos, moves[i], u);
+    total += hand_perft(g, pos, depth - 1, nodes);
+    g.undo(pos, moves[i], u);
+  }
+  return total;
+}
+
+/// Adapts a hand-written engine to the names the templates above use.
+template <class G, class M, class U>
+struct Hand : G {
+  using G::G;
+  using MoveType = M;
+  using UndoType = U;
+};
+using Hand6 = Hand<hand::garnsi6::Placement, hand::garnsi6::Move, hand::garnsi6::Undo>;
+using Hand9 = Hand<hand::garnsi9::Placement, hand::garnsi9::Move, hand::garnsi9::Undo>;
+
+template <class Game, class Over>
+uint64_t hand_playouts(const Game& g, int games, Over over) {
+  typename Game::MoveType moves[256];
+  SplitMix64 rng(1);
+  uint64_t plies = 0;
+  for (int i = 0; i < games; ++i) {
+    auto pos = g.initial();
+    while (!over(pos)) {
+      const int n = g.legal_moves(pos, moves);
+      typename Game::UndoType u;
+      g.play(pos, moves[rng.below(static_cast<uint64_t>(n))], u);
+      ++plies;
+    }
+  }
+  return plies;
+}
+
+// ---------------------------------------------------------------- rulebook side
+
+struct Rules {
+  dsl::SourceSet sources;
+  std::shared_ptr<const ir::Program> program;
+  std::unique_ptr<compiler::CompiledEngine> compiled;
+  std::unique_ptr<compiler::Interpreter> interp;
+  std::vector<uint8_t> start;
+};
+
+bool load(Rules& r, const std::string& path, const engine::Setup& setup) {
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program(path, r.sources, diags);
+  if (!p) {
+    fmt::print(stderr, "{}", diags.render(r.sources));
+    return false;
+  }
+  r.program = std::make_shared<const ir::Program>(std::move(*p));
+  compiler::LoadedEngine e = compiler::load_engine(r.program, r.sources);
+  if (!e.engine) {
+    fmt::print(stderr, "{}: {}\n", path, e.status.message);
+    return false;
+  }
+  r.compiled = std::move(e.engine);
+  r.interp = std::make_unique<compiler::Interpreter>(*r.program, r.sources);
+  r.start.assign(r.program->state_bytes, 0);
+  return r.compiled->setup(r.start.data(), setup).ok;
+}
+
+uint64_t sum(const std::vector<uint64_t>& v) {
+  uint64_t s = 0;
+  for (uint64_t x : v) s += x;
+  return s;
+}
+
+/// Random playouts of the first phase through the engine interface.
+uint64_t engine_playouts(const engine::Engine& e, const std::vector<uint8_t>& start, int games) {
+  std::vector<uint8_t> s;
+  std::vector<engine::Move> moves;
+  SplitMix64 rng(1);
+  uint64_t plies = 0;
+  for (int i = 0; i < games; ++i) {
+    s = start;
+    while (!e.terminal(s.data()) && e.phase(s.data()) == 0) {
+      moves.clear();
+      if (!e.legal_moves(s.data(), moves).ok || moves.empty()) return 0;
+      if (!e.apply(s.data(), moves[rng.below(moves.size())]).ok) return 0;
+      ++plies;
+    }
+  }
+  return plies;
+}
+
+void row(const char* what, const Timing& t, const char* unit) {
+  fmt::print("  {:<34} {:>14.0f} {}/s   ({} {} in {:.3f} s)\n", what, t.rate(), unit, t.units,
+             unit, t.seconds);
+}
+
+template <class HandGame, class Over>
+void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, int runs,
+                int depth, int interp_depth, int games, int interp_games, size_t hand_bytes) {
+  fmt::print("{}\n", title);
+  // Perft with the last ply counted, not played, in every engine.
+  Timing gen = measure(runs, [&] {
+    uint64_t nodes = 0;
+    for (int d = 1; d <= depth; ++d) {
+      uint64_t c = 0;
+      r.compiled->perft(r.start.data(), d, c);
+      nodes += c;
+    }
+    return nodes;
+  });
+  Timing gen_iface = measure(runs, [&] {
+    return sum(explorer::perft(*r.compiled, r.start.data(), depth).paths);
+  });
+  Timing interp = measure(runs, [&] {
+    uint64_t nodes = 0;
+    for (int d = 1; d <= interp_depth; ++d) {
+      uint64_t c = 0;
+      r.interp->perft(r.start.data(), d, c);
+      nodes += c;
+    }
+    return nodes;
+  });
+  Timing hand_t = measure(runs, [&] {
+    uint64_t nodes = 0;
+    for (int d = 1; d <= depth; ++d) {
+      auto pos = hand.initial();
+      uint64_t ignored = 0;
+      nodes += hand_perft(hand, pos, d, &ignored);
+    }
+    return nodes;
+  });
+  row("perft, hand-written", hand_t, "nodes");
+  row("perft, generated (native)", gen, "nodes");
+  row("perft, generated (engine interface)", gen_iface, "nodes");
+  row("perft, interpreter", interp, "nodes");
+  if (gen.units != hand_t.units) fmt::print("  !! perft counts differ: {} vs {}\n", gen.units, hand_t.units);
+
+  Timing hp = measure(runs, [&] { return hand_playouts(hand, games, over) > 0 ? uint64_t(games) : 0; });
+  Timing gp = measure(runs, [&] { return engine_playouts(*r.compiled, r.start, games) > 0 ? uint64_t(games) : 0; });
+  Timing ip = measure(runs, [&] {
+    return engine_playouts(*r.interp, r.start, interp_games) > 0 ? uint64_t(interp_games) : 0;
+  });
+  row("playouts, hand-written", hp, "games");
+  row("playouts, generated", gp, "games");
+  row("playouts, interpreter", ip, "games");
+
+  fmt::print("  ratios: generated/hand time  perft {:.2f}x  playouts {:.2f}x   (target <= 1.5x)\n",
+             hand_t.rate() / gen.rate(), hp.rate() / gp.rate());
+  fmt::print("          generated/interpreter speed  perft {:.1f}x  playouts {:.1f}x   (target >= 20x)\n",
+             gen.rate() / interp.rate(), gp.rate() / ip.rate());
+  fmt::print("  bytes per state: generated {}  hand-written {}\n\n", r.program->state_bytes, hand_bytes);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 5;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--quick")) quick = true;
+  }
+  if (quick) runs = 1;
+  fmt::print("median of {} runs; generated engines compiled at run time (cached)\n\n", runs);
+
+  Rules six;
+  engine::Setup blocked;
+  blocked.values = {{"blocked", "r0c0,r5c5"}};
+  if (!load(six, RULEBOOK_SOURCE_DIR "/variants/garnsi-malom/garnsi-6x6.rules", blocked)) return 1;
+  Hand6 hand6({0, 35});
+  bench_game("Garnsi-Malom 6x6, placement phase, blocked (0,0) (5,5)", six, hand6,
+             [](const hand::garnsi6::Position& p) { return p.over != 0; }, runs,
+             quick ? 4 : 5, quick ? 3 : 4, quick ? 2000 : 20000, quick ? 50 : 500,
+             sizeof(hand::garnsi6::Position));
+
+  Rules nine;
+  if (!load(nine, RULEBOOK_SOURCE_DIR "/variants/garnsi-malom/garnsi-9.rules", {})) return 1;
+  Hand9 hand9;
+  bench_game("Garnsi-Malom 9x9, placement phase", nine, hand9,
+             [](const hand::garnsi9::Position& p) { return p.left == 0; }, runs,
+             quick ? 3 : 4, quick ? 2 : 3, quick ? 200 : 2000, quick ? 5 : 50,
+             sizeof(hand::garnsi9::Position));
+  return 0;
+}
