@@ -150,6 +150,9 @@ void Emitter::header() {
   w_.line("#include <emmintrin.h>");
   w_.line("#endif");
   w_.blank();
+  w_.line("// Defines and moves take the working state and their parameters whether they read");
+  w_.line("// them or not.");
+  w_.line("#pragma GCC diagnostic ignored \"-Wunused-parameter\"");
   w_.line("#if defined(__GNUC__) && !defined(__clang__)");
   w_.line("// GCC 12 reports table lookups by in-domain indices as out of bounds.");
   w_.line("#pragma GCC diagnostic ignored \"-Warray-bounds\"");
@@ -353,7 +356,6 @@ void Emitter::stores() {
     const int pv = plane_of_var_[v];
     w_.linef("/// Stores index `v` as element `i` of {}.", V.name);
     w_.open(fmt::format("[[gnu::always_inline]] inline void put_{}(Game& g, Int i, Int v) {{", f));
-    if (V.keys.empty()) w_.line("(void)i;");
     if (pv >= 0) {
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
@@ -552,7 +554,7 @@ void Emitter::functions() {
     for (size_t i = 0; i < F.params.size(); ++i) {
       const std::string name = param_cpp_name(F.param_names[i]);
       slots_[i] = name;
-      params += fmt::format(", [[maybe_unused]] {} {}", param_type(*F.params[i]), name);
+      params += fmt::format(", {} {}", param_type(*F.params[i]), name);
       names += ", " + name;
     }
     const std::string type = cpp_type(F.result);
@@ -573,7 +575,6 @@ void Emitter::functions() {
     }
     if (entries == 0) {
       w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
-      w_.line("(void)g;");
       w_.linef("return {};", expr_as(*F.body, *F.result));
       w_.close("}");
       w_.blank();
@@ -582,7 +583,6 @@ void Emitter::functions() {
     // Its value depends on its arguments only: computed once per argument, when first
     // needed. An argument whose value fails is computed (and fails) where it is used.
     w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
-    w_.line("(void)g;");
     w_.linef("return {};", expr_as(*F.body, *F.result));
     w_.close("}");
     w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));

@@ -52,6 +52,25 @@ std::string Emitter::move_signature(int m) const {
   return s;
 }
 
+void Emitter::split_stage(const std::vector<StagedCondition>& stage, int param, int domain,
+                          std::vector<std::string>& masks,
+                          std::vector<const StagedCondition*>& rest) {
+  // Conditions on the parameter that planes and sets answer for every value at once
+  // become one mask; they are taken in order up to the first condition that could fail,
+  // so that no error the rules would report is skipped.
+  bool hoisting = identity_domain(domain);
+  for (const StagedCondition& c : stage) {
+    std::optional<std::string> mask;
+    if (hoisting) mask = mask_of(*c.expr, param, domain);
+    if (mask) {
+      masks.push_back(fmt::format("{}  // {} — {}", *mask, c.label, where_text(c.span)));
+      continue;
+    }
+    if (!safe(*c.expr)) hoisting = false;
+    rest.push_back(&c);
+  }
+}
+
 void Emitter::move_generator(int m) {
   const ir::Move& M = program_.moves[size_t(m)];
   const size_t n = M.params.size();
@@ -82,17 +101,7 @@ void Emitter::move_generator(int m) {
     // could fail, so that no error the rules would report is skipped.
     std::vector<std::string> masks;
     std::vector<const StagedCondition*> rest;
-    bool hoisting = identity_domain(d);
-    for (const StagedCondition& c : stages[i + 1]) {
-      std::optional<std::string> mask;
-      if (hoisting) mask = mask_of(*c.expr, int(i), d);
-      if (mask) {
-        masks.push_back(fmt::format("{}  // {} — {}", *mask, c.label, where_text(c.span)));
-        continue;
-      }
-      if (!safe(*c.expr)) hoisting = false;
-      rest.push_back(&c);
-    }
+    split_stage(stages[i + 1], int(i), d, masks, rest);
     if (!masks.empty() || (last && rest.empty() && !has_board_rules_ && identity_domain(d))) {
       const std::string mask = fresh("mask");
       if (masks.empty()) {
@@ -169,12 +178,27 @@ void Emitter::move_apply(int m) {
       slots_[i] = param_cpp_name(M.params[i].name);
       lparams += ", Int " + slots_[i];
     }
-    w_.linef("/// The instance of move {} with these arguments is legal.", M.name);
+    w_.linef("/// The instance of move {} with these arguments is legal (tested as the", M.name);
+    w_.line("/// generator tests it, one parameter at a time).");
     w_.open(fmt::format("bool legal_{}({}) {{", move_name(m), lparams));
-    for (const auto& stage : staged_conditions(m)) {
-      for (const StagedCondition& c : stage) {
-        w_.linef("// {} — {}", c.label, where_text(c.span));
-        w_.linef("if (!{}) return false;", paren(cond(*c.expr)));
+    const auto stages = staged_conditions(m);
+    for (size_t st = 0; st < stages.size(); ++st) {
+      std::vector<std::string> masks;
+      std::vector<const StagedCondition*> rest;
+      if (st == 0) {
+        for (const StagedCondition& c : stages[0]) rest.push_back(&c);
+      } else {
+        split_stage(stages[st], int(st - 1), M.params[st - 1].domain, masks, rest);
+      }
+      if (!masks.empty()) {
+        w_.linef("const Bits<{}> mask{} =", words(M.params[st - 1].domain), st);
+        for (size_t k = 0; k < masks.size(); ++k) w_.linef("    {}{}", k ? "& " : "", masks[k]);
+        w_.line("    ;");
+        w_.linef("if (!mask{}.has({})) return false;", st, slots_[st - 1]);
+      }
+      for (const StagedCondition* c : rest) {
+        w_.linef("// {} — {}", c->label, where_text(c->span));
+        w_.linef("if (!{}) return false;", paren(cond(*c->expr)));
       }
     }
     if (has_board_rules_) {
@@ -410,7 +434,6 @@ void Emitter::setup_and_init() {
   w_.blank();
   w_.line("/// Setup (docs/semantics.md): initial values, setup variables, `init`, first turn.");
   w_.open("void set_up(Game& g, uint64_t seed, const uint32_t* const* overrides) {");
-  w_.line("(void)overrides;");
   w_.line("static const uint8_t kZero[sizeof(State)] = {};");
   w_.line("load(g, kZero);");
   begin_frame(program_.initial_locals);
@@ -532,7 +555,6 @@ void Emitter::scores() {
   const int subjects = S.per_team ? int(program_.geometry.teams.size()) : program_.players;
   w_.line("/// score_subjects x score_width values, subject-major.");
   w_.open("void score_all(Game& g, int64_t* out) {");
-  w_.line("(void)g;");
   if (!S.value) {
     w_.linef("for (Int s = 0; s < {}; ++s) out[s] = 0;", subjects * S.width);
   } else {
@@ -583,11 +605,32 @@ void Emitter::abi_functions() {
   w_.line("  catch (...) { return report(err, RB_INTERNAL, \"internal error in the engine\"); }");
   w_.blank();
 
+  w_.line("/// The state this thread last worked on, with its planes and what is known of it,");
+  w_.line("/// valid after a call that succeeded: a caller passing back the bytes it just got");
+  w_.line("/// (a playout, apply after legal_moves) skips the rebuild and keeps what `can` knew.");
+  w_.open("struct Last {");
+  w_.line("Game game;");
+  w_.line("bool valid;");
+  w_.close("};");
+  w_.line("thread_local Last t_last;");
+  w_.blank();
+  w_.open("Game& open(Last& last, const uint8_t* state) {");
+  w_.line("if (!last.valid || std::memcmp(&last.game.s, state, sizeof(State)) != 0) load(last.game, state);");
+  w_.line("last.valid = false;  // until the call succeeds");
+  w_.line("last.game.mover_ = last.game.s.mover_;");
+  w_.line("last.game.again_ = false;");
+  w_.line("return last.game;");
+  w_.close();
+  w_.blank();
+
   w_.open("int32_t abi_setup(uint8_t* state, uint64_t seed, const uint32_t* const* overrides, rb_error* err) {");
   w_.line("RB_TRY");
-  w_.line("Game g;");
+  w_.line("Last& last = t_last;");
+  w_.line("last.valid = false;");
+  w_.line("Game& g = last.game;");
   w_.line("set_up(g, seed, overrides);");
   w_.line("save(g, state);");
+  w_.line("last.valid = true;");
   w_.line("return RB_OK;");
   w_.line("RB_CATCH");
   w_.close();
@@ -595,11 +638,12 @@ void Emitter::abi_functions() {
 
   w_.open("int32_t abi_legal_moves(const uint8_t* state, rb_move* out, uint32_t cap, uint32_t* count, rb_error* err) {");
   w_.line("RB_TRY");
-  w_.line("Game g;");
-  w_.line("load(g, state);");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
   w_.line("Collect sink{out, cap};");
   w_.line("generate(g, sink);");
   w_.line("*count = sink.n;");
+  w_.line("last.valid = true;");
   w_.line("return sink.n > cap ? report(err, RB_TRUNCATED, \"more legal moves than room for them\") : RB_OK;");
   w_.line("RB_CATCH");
   w_.close();
@@ -607,11 +651,12 @@ void Emitter::abi_functions() {
 
   w_.open("int32_t abi_count_moves(const uint8_t* state, uint64_t* count, rb_error* err) {");
   w_.line("RB_TRY");
-  w_.line("Game g;");
-  w_.line("load(g, state);");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
   w_.line("Count sink;");
   w_.line("generate(g, sink);");
   w_.line("*count = sink.n;");
+  w_.line("last.valid = true;");
   w_.line("return RB_OK;");
   w_.line("RB_CATCH");
   w_.close();
@@ -654,15 +699,45 @@ void Emitter::abi_functions() {
 
   w_.open("int32_t abi_apply(uint8_t* state, const rb_move* move, rb_error* err) {");
   w_.line("RB_TRY");
-  w_.line("Game g;");
-  w_.line("load(g, state);");
-  w_.line("if (const char* why = play<true>(g, *move)) return report(err, RB_BAD_CALL, why);");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("if (const char* why = play<true>(g, *move)) {");
+  w_.line("  last.valid = true;  // a refused move changes nothing");
+  w_.line("  return report(err, RB_BAD_CALL, why);");
+  w_.line("}");
   w_.line("save(g, state);");
+  w_.line("last.valid = true;");
   w_.line("return RB_OK;");
   w_.line("RB_CATCH");
   w_.close();
   w_.blank();
 
+  w_.line("uint64_t perft(Game& g, int depth);");
+  w_.blank();
+  w_.line("/// A sink that plays each legal move on a copy and counts the paths below it.");
+  w_.open("struct Below {");
+  w_.line("const Game* parent;");
+  w_.line("int depth;");
+  w_.line("uint64_t total = 0;");
+  w_.open("bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
+  w_.line("const rb_move m{int32_t(kind), {int32_t(a0), int32_t(a1), int32_t(a2), int32_t(a3)}};");
+  w_.line("Game child;");
+  w_.line("copy_game(child, *parent);");
+  w_.line("play<false>(child, m);");
+  w_.line("total += perft(child, depth);");
+  w_.line("return false;");
+  w_.close();
+  w_.line("template <int W>");
+  w_.open("bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {");
+  w_.line("Int a[4] = {a0, a1, a2, 0};");
+  w_.open("while (!bits.empty()) {");
+  w_.line("a[last] = bits.pop();");
+  w_.line("take(kind, a[0], a[1], a[2], a[3]);");
+  w_.close();
+  w_.line("return false;");
+  w_.close();
+  w_.close("};");
+  w_.blank();
   w_.line("/// Paths of `depth` moves below `g`; the last ply is counted, not played.");
   w_.open("uint64_t perft(Game& g, int depth) {");
   w_.line("if (depth <= 0) return 1;");
@@ -671,39 +746,18 @@ void Emitter::abi_functions() {
   w_.line("generate(g, c);");
   w_.line("return c.n;");
   w_.close();
-  w_.line("rb_move small[256];");
-  w_.line("Collect sink{small, 256};");
-  w_.line("generate(g, sink);");
-  w_.line("rb_move* moves = small;");
-  w_.line("rb_move* big = nullptr;");
-  w_.open("if (sink.n > 256) {");
-  w_.line("big = new rb_move[sink.n];");
-  w_.line("Collect again{big, sink.n};");
-  w_.line("generate(g, again);");
-  w_.line("moves = big;");
-  w_.close();
-  w_.line("uint64_t total = 0;");
-  w_.open("try {");
-  w_.open("for (uint32_t i = 0; i < sink.n; ++i) {");
-  w_.line("Game child;");
-  w_.line("copy_game(child, g);");
-  w_.line("play<false>(child, moves[i]);");
-  w_.line("total += perft(child, depth - 1);");
-  w_.close();
-  w_.close("} catch (...) {");
-  w_.line("  delete[] big;");
-  w_.line("  throw;");
-  w_.line("}");
-  w_.line("delete[] big;");
-  w_.line("return total;");
+  w_.line("Below below{&g, depth - 1};");
+  w_.line("generate(g, below);");
+  w_.line("return below.total;");
   w_.close();
   w_.blank();
 
   w_.open("int32_t abi_perft(const uint8_t* state, int32_t depth, uint64_t* count, rb_error* err) {");
   w_.line("RB_TRY");
-  w_.line("Game g;");
-  w_.line("load(g, state);");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
   w_.line("*count = perft(g, depth);");
+  w_.line("last.valid = true;");
   w_.line("return RB_OK;");
   w_.line("RB_CATCH");
   w_.close();
@@ -711,9 +765,10 @@ void Emitter::abi_functions() {
 
   w_.open("int32_t abi_scores(const uint8_t* state, int64_t* out, rb_error* err) {");
   w_.line("RB_TRY");
-  w_.line("Game g;");
-  w_.line("load(g, state);");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
   w_.line("score_all(g, out);");
+  w_.line("last.valid = true;");
   w_.line("return RB_OK;");
   w_.line("RB_CATCH");
   w_.close();

@@ -95,6 +95,10 @@ class Emitter {
   // ---------------------------------------------------------- engine (emit_engine.cpp)
   void moves();
   void move_generator(int move);
+  /// The conditions of one stage on parameter `param`: masks over its domain, and those
+  /// tested per value.
+  void split_stage(const std::vector<StagedCondition>& stage, int param, int domain,
+                   std::vector<std::string>& masks, std::vector<const StagedCondition*>& rest);
   void move_apply(int move);
   void phases();
   void store_whole(int var, const ir::Expr& value, dsl::Span span);

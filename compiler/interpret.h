@@ -13,7 +13,7 @@
 namespace rulebook::compiler {
 
 namespace interp {
-class Machine;
+struct Machine;
 }
 
 /// engine::Engine over a Program. Values are int64 scalars, bitsets for sets and vectors

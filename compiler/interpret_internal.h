@@ -101,9 +101,8 @@ struct RuleError {
   std::string message;
 };
 
-/// What the interpreter precomputes once per program.
-class Machine {
- public:
+/// What the interpreter precomputes once per program (read-only once built).
+struct Machine {
   Machine(const ir::Program& program, const dsl::SourceSet& sources);
 
   const ir::Program& p;
@@ -118,7 +117,7 @@ class Machine {
   int max_locals = 0;
 
   [[noreturn]] void fail(dsl::Span span, const std::string& message) const;
-  uint32_t domain_size(int d) const { return p.domains[size_t(d)].size; }
+  uint32_t domain_size(int d) const { return d < 0 ? 0 : p.domains[size_t(d)].size; }
 };
 
 /// One evaluation: the state it reads and writes, the mover, and the frames of locals.

@@ -282,7 +282,7 @@ struct Property {
   std::string name;
   std::string description;
   bool over_moves = false;
-  std::vector<int> moves;  ///< over moves: which (empty: every move)
+  std::vector<int> moves;  ///< over moves: which (every move when the rules name none)
   int phase = -1;          ///< over boards of PHASE
   ExprPtr where;           ///< may be null
   ExprPtr expr;            ///< may be null (depends, consistent, redundant)

@@ -326,7 +326,9 @@ engine::Status CompiledEngine::setup_indices(
     }
     given[i] = overrides[i].data();
   }
-  rb_error err{};
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
   if (table_->setup(state, seed, given.data(), &err) != RB_OK) {
     return engine::Status::Error(error_text(err));
   }
@@ -349,7 +351,9 @@ engine::Status CompiledEngine::legal_moves(const uint8_t* state,
   thread_local std::vector<engine::Move> buffer(256);
   for (;;) {
     uint32_t count = 0;
-    rb_error err{};
+    rb_error err;
+    err.code = RB_OK;
+    err.message[0] = 0;
     const int32_t rc = table_->legal_moves(state, reinterpret_cast<rb_move*>(buffer.data()),
                                            uint32_t(buffer.size()), &count, &err);
     if (rc == RB_TRUNCATED && count > buffer.size()) {
@@ -363,7 +367,9 @@ engine::Status CompiledEngine::legal_moves(const uint8_t* state,
 }
 
 engine::Status CompiledEngine::apply(uint8_t* state, const engine::Move& move) const {
-  rb_error err{};
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
   if (table_->apply(state, reinterpret_cast<const rb_move*>(&move), &err) != RB_OK) {
     return engine::Status::Error(error_text(err));
   }
@@ -372,7 +378,9 @@ engine::Status CompiledEngine::apply(uint8_t* state, const engine::Move& move) c
 
 engine::Status CompiledEngine::scores(const uint8_t* state, std::vector<int64_t>& out) const {
   out.assign(static_cast<size_t>(table_->score_subjects * table_->score_width), 0);
-  rb_error err{};
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
   if (table_->scores(state, out.data(), &err) != RB_OK) {
     return engine::Status::Error(error_text(err));
   }
@@ -380,7 +388,9 @@ engine::Status CompiledEngine::scores(const uint8_t* state, std::vector<int64_t>
 }
 
 engine::Status CompiledEngine::count_moves(const uint8_t* state, uint64_t& count) const {
-  rb_error err{};
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
   if (table_->count_moves(state, &count, &err) != RB_OK) {
     return engine::Status::Error(error_text(err));
   }
@@ -388,7 +398,9 @@ engine::Status CompiledEngine::count_moves(const uint8_t* state, uint64_t& count
 }
 
 engine::Status CompiledEngine::perft(const uint8_t* state, int depth, uint64_t& count) const {
-  rb_error err{};
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
   if (table_->perft(state, depth, &count, &err) != RB_OK) {
     return engine::Status::Error(error_text(err));
   }

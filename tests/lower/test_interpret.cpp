@@ -141,6 +141,12 @@ TEST_CASE("perft of garnsi 6x6 with the blocked cells given") {
   // The same blocked cells written as coordinates give the same state.
   setup.values = {{"blocked", "(0,0) (5,5)"}};
   CHECK(start(*l, setup) == state);
+  CHECK_THAT(l->engine->board_text(state.data()),
+             Catch::Contains("blocked:\n  x . . . . .\n  . . . . . .\n"));
+  const engine::Info& info = l->engine->info();
+  CHECK(info.score_per_team);
+  CHECK(info.score_subjects == 2);
+  CHECK(info.phase_names == std::vector<std::string>{"placement", "battle"});
 }
 
 TEST_CASE("setup overrides: entries, sets and values, with clear errors") {
