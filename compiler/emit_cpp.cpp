@@ -357,15 +357,22 @@ void Emitter::stores() {
     w_.linef("/// Stores index `v` as element `i` of {}.", V.name);
     w_.open(fmt::format("[[gnu::always_inline]] inline void put_{}(Game& g, Int i, Int v) {{", f));
     if (pv >= 0) {
+      // (A state passed in with an element outside its domain has it in no plane.)
+      w_.linef("const Int old = {};", elem);
+      w_.open(fmt::format("if (old < {}) {{", planes_[size_t(pv)].values));
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
         // The old value's union loses a key (recomputed when next asked for); the new
         // value's gains the key's holders.
-        w_.linef("g.{}_known_ &= ~(1u << {});", u.name, elem);
+        w_.linef("g.{}_known_ &= ~(1u << old);", u.name);
+      }
+      w_.linef("g.{}is_[old].reset(i);", f);
+      w_.close();
+      for (const PlaneUnion& u : plane_unions_) {
+        if (u.var != int(v)) continue;
         w_.linef("if ((g.{}_known_ >> v) & 1) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.name,
                  u.name, u.name, u.table);
       }
-      w_.linef("g.{}is_[{}].reset(i);", f, elem);
       w_.linef("g.{}is_[v].set(i);", f);
     }
     w_.linef("{} = {}(v);", elem, element_type(V.width));
@@ -534,7 +541,7 @@ void Emitter::declarations() {
     const ir::Function& F = program_.functions[f];
     std::string params = "Game& g";
     for (size_t i = 0; i < F.params.size(); ++i) {
-      params += fmt::format(", {} {}", param_type(*F.params[i]), "a" + std::to_string(i));
+      params += fmt::format(", {} a{}", param_type(*F.params[i]), i);
     }
     w_.linef("[[maybe_unused]] {} {}({});", cpp_type(F.result), fn_name(int(f)), params);
   }
@@ -708,7 +715,7 @@ std::string Emitter::phase_name(int p) const { return sanitize(program_.phases[s
 std::string Emitter::sanitize(const std::string& name) const {
   std::string s;
   for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "n" + s;
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s.insert(0, 1, 'n');
   return s;
 }
 

@@ -389,18 +389,27 @@ std::string Emitter::compare(const ir::Expr& e) {
     // A stored element against a constant compares indices: no conversion of the element.
     const ir::Expr* read = l.op == Op::Read ? &l : r.op == Op::Read ? &r : nullptr;
     const ir::Expr* other = read == &l ? &r : &l;
-    if (read && other->op == Op::Const && is_scalar(*read->type)) {
+    if (read && is_scalar(*read->type)) {
       const ir::StateVar& V = program_.vars[size_t(read->var)];
-      if (read->args.size() == V.keys.size()) {
+      std::vector<const ir::Expr*> keys;
+      for (const auto& k : read->args) keys.push_back(k.get());
+      if (read->args.size() == V.keys.size() && other->op == Op::Const) {
         const int64_t i = ir::domain_index(program_.domains, V.domain, other->value);
         if (i >= 0) {
-          // Planes answer `v[c] == k` for a key that is a bare binder just as well; the
-          // element read is as cheap and keeps the key checks.
-          std::vector<const ir::Expr*> keys;
-          for (const auto& k : read->args) keys.push_back(k.get());
           return fmt::format("({} {} {})", element(read->var, element_index(read->var, keys, read->span)),
                              op, i);
         }
+      }
+      // Against a value of the element's domain (or of the inner domain of an optional
+      // one, never none), indices compare as well: the index is the value (plus one).
+      const int vd = other->type ? other->type->domain : -1;
+      const ir::Domain& D = dom(V.domain);
+      if (read->args.size() == V.keys.size() && other->op != Op::Const && vd >= 0 &&
+          identity_domain(vd) && D.kind != ir::Domain::Kind::Record) {
+        const std::string elem = element(read->var, element_index(read->var, keys, read->span));
+        if (vd == V.domain) return fmt::format("(Int({}) {} {})", elem, op, expr(*other));
+        if (D.kind == ir::Domain::Kind::Optional && D.inner == vd)
+          return fmt::format("(Int({}) {} {} + 1)", elem, op, expr(*other));
       }
     }
   }
@@ -526,68 +535,6 @@ std::string Emitter::at(const ir::Expr& e) {
   return fmt::format("list_at({}, {}, {})", l, expr(key), where(e.span));
 }
 
-// ---------------------------------------------------------------- constants
-
-std::string Emitter::constant_set(const ir::Expr& e) {
-  const int d = e.type->domain;
-  std::string lit = bits_literal(d, e.bits);
-  if (words(d) <= 2) return lit;
-  // Wide sets get a name, so the same bits are not spelt out at every use.
-  auto it = named_constants_.find(lit);
-  if (it != named_constants_.end()) return it->second;
-  const std::string name = fmt::format("kSet{}", named_constants_.size());
-  named_constants_[lit] = name;
-  constant_defs_.push_back(fmt::format("constexpr {} {} = {};", cpp_type(*e.type), name, lit));
-  return name;
-}
-
-std::string Emitter::constant_item(const ir::Expr& x) {
-  if (x.op == Op::Const) return is_bool(*x.type) ? (x.value ? "true" : "false") : value_literal(-1, x.value);
-  if (x.op == Op::ConstSet) return bits_literal(x.type->domain, x.bits);
-  if (x.op == Op::ConstList) {
-    std::string s = fmt::format("{}{{{}, {{", cpp_type(*x.type), x.args.size());
-    for (size_t i = 0; i < x.args.size(); ++i) s += (i ? ", " : "") + constant_item(*x.args[i]);
-    return s + "}}";
-  }
-  errors_.push_back(fmt::format("{}: a constant list holds a non-constant", where_text(x.span)));
-  return "{}";
-}
-
-std::string Emitter::constant_table(const ir::Expr& e) {
-  const std::string elem = e.type->elem ? cpp_type(*e.type->elem) : "Int";
-  std::string body;
-  for (size_t i = 0; i < e.args.size(); ++i) {
-    body += (i ? ",\n    " : "    ") + constant_item(*e.args[i]);
-  }
-  const std::string key = elem + "|" + body;
-  auto it = named_constants_.find(key);
-  if (it != named_constants_.end()) return it->second;
-  const std::string name = fmt::format("kTable{}", named_constants_.size());
-  named_constants_[key] = name;
-  constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {}[{}] = {{\n{}\n}};",
-                                       source_excerpt(e.span), elem, name,
-                                       std::max<size_t>(e.args.size(), 1),
-                                       e.args.empty() ? "    {}" : body));
-  return name;
-}
-
-std::string Emitter::constant_list(const ir::Expr& e) {
-  const std::string type = cpp_type(*e.type);
-  std::string body;
-  for (size_t i = 0; i < e.args.size(); ++i) {
-    body += (i ? ",\n    " : "    ") + constant_item(*e.args[i]);
-  }
-  const std::string key = type + "|" + body;
-  auto it = named_constants_.find(key);
-  if (it != named_constants_.end()) return it->second;
-  const std::string name = fmt::format("kList{}", named_constants_.size());
-  named_constants_[key] = name;
-  constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {} = {{{}, {{\n{}\n}}}};",
-                                       source_excerpt(e.span), type, name, e.args.size(),
-                                       body));
-  return name;
-}
-
 // ---------------------------------------------------------------- binders
 
 void Emitter::loop_lines(const ir::Expr& domain, const std::string& var,
@@ -655,7 +602,24 @@ std::string Emitter::quantifier(const ir::Expr& e) {
     case Op::Filter: lines.push_back(fmt::format("{} out{{}};", result_type)); break;
     default: break;
   }
-  loop_lines(domain, var, lines, &index);
+  // A question about the players (all, some, no) that cannot fail has one answer in any
+  // order: start with the player after the mover, whose `can` the turn asks next.
+  const bool rotate = (e.op == Op::All || e.op == Op::Some || e.op == Op::No) &&
+                      domain.type->kind == ir::Type::Kind::Set &&
+                      domain.type->domain == ir::kPlayerDomain && program_.players > 1 &&
+                      (!where_e || order_free(*where_e)) && (!body_e || order_free(*body_e)) &&
+                      uses_can(e);
+  if (rotate) {
+    const std::string set = fresh("players");
+    lines.push_back(fmt::format("const Bits<{}> {} = {};", words(ir::kPlayerDomain), set,
+                                expr_as(domain, *domain.type)));
+    lines.push_back(fmt::format("Int {} = g.mover_;", var));
+    lines.push_back(fmt::format("for (Int k = 0; k < kPlayers; ++k) {{"));
+    lines.push_back(fmt::format("  {} = {} + 1 == kPlayers ? 0 : {} + 1;", var, var, var));
+    lines.push_back(fmt::format("  if (!{}.has({})) continue;", set, var));
+  } else {
+    loop_lines(domain, var, lines, &index);
+  }
   ++lambda_depth_;
   const std::string w = where_e ? expr(*where_e) : "";
   const std::string b = body_e ? expr(*body_e) : "";
@@ -721,299 +685,6 @@ std::string Emitter::quantifier_fast(const ir::Expr& e) {
     case Op::All: return fmt::format("({} - {}).empty()", paren(s), *b);
     default: return "";
   }
-}
-
-// ---------------------------------------------------------------- built-ins
-
-std::string Emitter::builtin(const ir::Expr& e) {
-  const auto& a = e.args;
-  auto arg = [&](size_t i) { return expr(*a[i]); };
-  auto is_point = [&](size_t i) { return a[i]->type && a[i]->type->domain == ir::kPointDomain; };
-  const int W = program_.geometry.width, H = program_.geometry.height;
-  switch (e.builtin) {
-    case B::Width: return std::to_string(W);
-    case B::Height: return std::to_string(H);
-    case B::Cells: case B::Points: case B::Players: case B::Teams: {
-      const int d = e.builtin == B::Cells ? ir::kCellDomain
-                    : e.builtin == B::Points ? ir::kPointDomain
-                    : e.builtin == B::Players ? ir::kPlayerDomain
-                                              : ir::kTeamDomain;
-      return fmt::format("full_d{}()", d);
-    }
-    case B::Rows: case B::Columns: case B::Lines:
-    case B::Edge: case B::CornerCells: case B::InnerPoints: case B::RimPoints:
-      return geometry_constant(e);
-    case B::Row: return fmt::format("kRow[{}]", cell_arg(*a[0], e.span));
-    case B::Column: return fmt::format("kColumn[{}]", cell_arg(*a[0], e.span));
-    case B::Orth: return fmt::format("kOrth[{}]", cell_arg(*a[0], e.span));
-    case B::Diag: return fmt::format("kDiag[{}]", cell_arg(*a[0], e.span));
-    case B::King: return fmt::format("kKing[{}]", cell_arg(*a[0], e.span));
-    case B::Corners: return fmt::format("kCorners[{}]", cell_arg(*a[0], e.span));
-    case B::Around:
-      return fmt::format("kAround[{}]", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"));
-    case B::X:
-      return is_point(0) ? fmt::format("({} % {})", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"), W + 1)
-                         : fmt::format("({} % {})", cell_arg(*a[0], e.span), W);
-    case B::Y:
-      return is_point(0) ? fmt::format("({} / {})", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"), W + 1)
-                         : fmt::format("({} / {})", cell_arg(*a[0], e.span), W);
-    case B::CellAt: return fmt::format("cell_at({}, {})", arg(0), arg(1));
-    case B::Segment:
-      return fmt::format("segment({}, {}, {})", cell_arg(*a[0], e.span), arg(1), arg(2));
-    case B::Ends:
-      return fmt::format("ends({}, {}, {})", cell_arg(*a[0], e.span), arg(1), arg(2));
-    case B::Size:
-      if (is_list(*a[0]->type)) return fmt::format("Int({}.n)", paren(arg(0)));
-      return fmt::format("{}.count()", paren(arg(0)));
-    case B::Components:
-      return fmt::format("components_of<{}, {}, {}>({}, kOrth)", words(ir::kCellDomain),
-                         std::max(W * H, 1), list_cap(cpp_type(*e.type->elem)), arg(0));
-    case B::LargestGroup: return fmt::format("largest_group_of({}, kOrth)", arg(0));
-    case B::Abs: return fmt::format("abs_of({})", arg(0));
-    case B::Min: return fmt::format("min_of({}, {})", arg(0), arg(1));
-    case B::Max: return fmt::format("max_of({}, {})", arg(0), arg(1));
-    case B::Seat: return fmt::format("({} + 1)", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"));
-    case B::Next:
-      return fmt::format("(({} + 1) % {})", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"),
-                         program_.players);
-    case B::Out:
-      return fmt::format("(g.s.{}[{}] != 0)", field_name(ir::kVarOut),
-                         checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"));
-    case B::TeamOf:
-      return fmt::format("team_of({}, {})", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"),
-                         where(e.span));
-    case B::Members:
-      return fmt::format("kMembers[{}]", checked_index(ir::kTeamDomain, *a[0], e.span, "not a team"));
-    case B::Mover: return "g.mover_";
-    case B::Horizontal: return "0";
-    case B::Vertical: return "1";
-    case B::Can: break;
-  }
-  errors_.push_back(fmt::format("{}: built-in not supported by the emitter", where_text(e.span)));
-  return "0";
-}
-
-std::string Emitter::cell_arg(const ir::Expr& x, dsl::Span span) {
-  return checked_index(ir::kCellDomain, x, span, "not a cell");
-}
-
-std::string Emitter::geometry_constant(const ir::Expr& e) {
-  const int W = program_.geometry.width, H = program_.geometry.height;
-  auto cell_bits = [&](auto pred, int domain, int count, int row_len) {
-    std::vector<uint64_t> bits(size_t(words(domain)), 0);
-    for (int i = 0; i < count; ++i)
-      if (pred(i / row_len, i % row_len)) bits[size_t(i) / 64] |= uint64_t(1) << (i % 64);
-    ir::Expr c;
-    c.op = Op::ConstSet;
-    c.type = e.type;
-    c.bits = bits;
-    return constant_set(c);
-  };
-  switch (e.builtin) {
-    case B::Edge:
-      return cell_bits([&](int y, int x) { return y == 0 || x == 0 || y == H - 1 || x == W - 1; },
-                       ir::kCellDomain, W * H, std::max(W, 1));
-    case B::CornerCells:
-      return cell_bits([&](int y, int x) { return (y == 0 || y == H - 1) && (x == 0 || x == W - 1); },
-                       ir::kCellDomain, W * H, std::max(W, 1));
-    case B::InnerPoints:
-      return cell_bits([&](int y, int x) { return y > 0 && y < H && x > 0 && x < W; },
-                       ir::kPointDomain, (W + 1) * (H + 1), W + 1);
-    case B::RimPoints:
-      return cell_bits([&](int y, int x) { return y == 0 || y == H || x == 0 || x == W; },
-                       ir::kPointDomain, (W + 1) * (H + 1), W + 1);
-    default: break;
-  }
-  // rows, columns, lines: constant lists of cell sets.
-  ir::Expr list;
-  list.op = Op::ConstList;
-  list.type = e.type;
-  list.span = e.span;
-  auto add = [&](auto pred) {
-    auto s = std::make_unique<ir::Expr>();
-    s->op = Op::ConstSet;
-    s->type = e.type->elem;
-    s->bits.assign(size_t(words(ir::kCellDomain)), 0);
-    for (int c = 0; c < W * H; ++c)
-      if (pred(c / W, c % W)) s->bits[size_t(c) / 64] |= uint64_t(1) << (c % 64);
-    list.args.push_back(std::move(s));
-  };
-  if (e.builtin == B::Rows || e.builtin == B::Lines)
-    for (int y = 0; y < H; ++y) add([y](int cy, int) { return cy == y; });
-  if (e.builtin == B::Columns || e.builtin == B::Lines)
-    for (int x = 0; x < W; ++x) add([x](int, int cx) { return cx == x; });
-  return constant_list(list);
-}
-
-std::string Emitter::call(const ir::Expr& e) {
-  const ir::Function& F = program_.functions[size_t(e.function)];
-  std::string s = fn_name(e.function) + "(g";
-  for (size_t i = 0; i < e.args.size(); ++i) {
-    s += ", " + (i < F.params.size() ? expr_as(*e.args[i], *F.params[i]) : expr(*e.args[i]));
-  }
-  return s + ")";
-}
-
-// ---------------------------------------------------------------- statements
-
-void Emitter::block(const ir::Block& b) {
-  for (const auto& s : b) stmt(*s);
-}
-
-void Emitter::stmt(const ir::Stmt& s) {
-  switch (s.op) {
-    case ir::StmtOp::Assign:
-      assign(s);
-      break;
-    case ir::StmtOp::If:
-      w_.open(fmt::format("if ({}) {{", bare(expr(*s.value))));
-      block(s.body);
-      if (!s.otherwise.empty()) {
-        w_.reopen("} else {");
-        block(s.otherwise);
-      }
-      w_.close();
-      break;
-    case ir::StmtOp::For: {
-      // The domain and `where` are evaluated once, before the body runs.
-      const ir::Expr& domain = *s.value;
-      const std::string var = bind_slot(s.slot, s.span, 0);
-      std::vector<std::string> lines;
-      std::string index;
-      const std::string sel = fresh("sel");
-      if (domain.type->kind == ir::Type::Kind::List) {
-        w_.linef("{} {}{{}};", cpp_type(*domain.type), sel);
-        loop_lines(domain, var, lines, &index);
-        w_.open(lines[0]);
-        for (size_t i = 1; i < lines.size(); ++i) w_.line(lines[i].substr(2));
-        if (s.where) {
-          w_.linef("if ({}) {}.push({});", expr(*s.where), sel, var);
-        } else {
-          w_.linef("{}.push({});", sel, var);
-        }
-        w_.close();
-        w_.open(fmt::format("for (const auto& {} : {}) {{", var, sel));
-        w_.linef("(void){};", var);
-        block(s.body);
-        w_.close();
-        break;
-      }
-      const int d = domain.type->domain;
-      if (s.where) {
-        w_.linef("Bits<{}> {}{{}};", words(d), sel);
-        loop_lines(domain, var, lines, &index);
-        w_.open(lines[0]);
-        for (size_t i = 1; i < lines.size(); ++i) w_.line(lines[i].substr(2));
-        w_.linef("if ({}) {}.set({});", expr(*s.where), sel, index);
-        w_.close();
-      } else {
-        w_.linef("const Bits<{}> {} = {};", words(d), sel, expr_as(domain, *domain.type));
-      }
-      const std::string m = fresh("m");
-      w_.open(fmt::format("for (Bits<{}> {} = {}; !{}.empty();) {{", words(d), m, sel, m));
-      w_.linef("const Int {} = {};", var,
-               identity_domain(d) ? m + ".pop()" : fmt::format("val_d{}({}.pop())", d, m));
-      w_.linef("(void){};", var);
-      block(s.body);
-      w_.close();
-      break;
-    }
-    case ir::StmtOp::Let: {
-      const std::string value = expr(*s.value);
-      const std::string var = bind_slot(s.slot, s.span, 0);
-      w_.linef("const {} {} = {};", cpp_type(*s.value->type), var, value);
-      break;
-    }
-    case ir::StmtOp::Again:
-      w_.line("g.again_ = true;");
-      break;
-    case ir::StmtOp::Eliminate:
-      w_.linef("{};  // eliminate — {}",
-               sys_put(ir::kVarOut, checked_index(ir::kPlayerDomain, *s.value, s.span, "not a player"), "1"),
-               where_text(s.span));
-      break;
-    case ir::StmtOp::Goto:
-      w_.linef("{};  // goto {}", sys_put(ir::kVarPhase, "", std::to_string(s.phase)),
-               program_.phases[size_t(s.phase)].name);
-      break;
-    case ir::StmtOp::End:
-      w_.linef("{};  // end", sys_put(ir::kVarOver, "", "1"));
-      break;
-  }
-}
-
-void Emitter::assign(const ir::Stmt& s) {
-  const ir::StateVar& V = program_.vars[size_t(s.var)];
-  std::vector<const ir::Expr*> keys;
-  for (const auto& k : s.keys) keys.push_back(k.get());
-  if (keys.size() != V.keys.size()) {
-    assign_whole(s, keys);
-    return;
-  }
-  w_.linef("// {} — {}", source_excerpt(s.span), where_text(s.span));
-  std::string flat = element_index(s.var, keys, s.span);
-  const bool simple_flat = flat.empty() || std::all_of(flat.begin(), flat.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-  w_.open("{");
-  if (!simple_flat) {
-    w_.linef("const Int at = {};", flat);
-    flat = "at";
-  }
-  std::string value = expr(*s.value);
-  if (s.assign != 0) {
-    value = fmt::format("{} {} {}", element_value(s.var, element(s.var, flat)),
-                        s.assign > 0 ? "+" : "-", paren(value));
-  }
-  const std::string index = fmt::format("chk_d{}({}, {}, \"{} := a value outside {}\")", V.domain,
-                                        value, where(s.span), V.name, dom(V.domain).name);
-  w_.line(store(s.var, flat, index) + ";");
-  w_.close();
-}
-
-void Emitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys) {
-  const ir::StateVar& V = program_.vars[size_t(s.var)];
-  if (keys.size() + 1 != V.keys.size()) {
-    errors_.push_back(fmt::format("{}: an assignment to part of {}", where_text(s.span), V.name));
-    return;
-  }
-  const int last = V.keys.back();
-  const uint32_t n = dom(last).size;
-  w_.linef("// {} — {}", source_excerpt(s.span), where_text(s.span));
-  w_.open("{");
-  w_.linef("const Int base = {};",
-           keys.empty() ? std::string("0") : fmt::format("{} * {}", paren(element_index(s.var, keys, s.span)), n));
-  if (V.is_set && s.value->type->kind == ir::Type::Kind::Set) {
-    // A set stored as `T -> bool`: := replaces it, += adds to it, -= takes away from it.
-    ir::Type want;
-    want.kind = ir::Type::Kind::Set;
-    want.domain = last;
-    w_.linef("const Bits<{}> value = {};", words(last), expr_as(*s.value, want));
-    w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", n));
-    const std::string old = element(s.var, "base + i") + " != 0";
-    const std::string now = s.assign == 0  ? "value.has(i)"
-                            : s.assign > 0 ? fmt::format("({}) || value.has(i)", old)
-                                           : fmt::format("({}) && !value.has(i)", old);
-    w_.linef("{};", store(s.var, "base + i", fmt::format("({}) ? 1 : 0", now)));
-    w_.close();
-  } else if (s.value->type->kind == ir::Type::Kind::List) {
-    w_.linef("const auto value = {};", expr(*s.value));
-    w_.linef("if (value.n != {}) fail({}, \"'{}' needs {} values here\");", n, where(s.span), V.name, n);
-    w_.linef("for (Int i = 0; i < {}; ++i) {};", n,
-             store(s.var, "base + i", fmt::format("chk_d{}(value.a[i], {}, \"{} := a value outside {}\")",
-                                                  V.domain, where(s.span), V.name, dom(V.domain).name)));
-  } else {
-    errors_.push_back(fmt::format("{}: cannot assign this value to {}", where_text(s.span), V.name));
-  }
-  w_.close();
-}
-
-std::string Emitter::store(int var, const std::string& flat, const std::string& index) {
-  return fmt::format("put_{}(g, {}, {})", field_name(var), flat.empty() ? "0" : flat, index);
-}
-
-std::string Emitter::sys_put(int var, const std::string& flat, const std::string& index) const {
-  return fmt::format("put_{}(g, {}, {})", field_name(var), flat.empty() ? "0" : flat, index);
 }
 
 }  // namespace rulebook::compiler::emit

@@ -1,6 +1,8 @@
 // The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
-// geometry, defines), emit_expr.cpp (expressions and statements), emit_engine.cpp (moves,
-// phases, setup, scores, ABI), emit_plan.cpp (what to precompute) and emit_support.cpp.
+// geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
+// built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_abi.cpp
+// (setup, scores, the C ABI), emit_plan.cpp / emit_mask.cpp (what to precompute, masks)
+// and emit_support.cpp (the fixed support code).
 #pragma once
 
 #include <functional>
@@ -76,11 +78,14 @@ struct StagedCondition {
 void walk(const ir::Expr& e, const std::function<void(const ir::Expr&)>& f);
 void walk(const ir::Block& b, const std::function<void(const ir::Expr&)>& f);
 
+/// One run of the emitter over one program. The methods live in the emit_*.cpp files, by
+/// the part of the generated file they write.
 class Emitter {
  public:
   Emitter(const ir::Program& program, const dsl::SourceSet& sources);
   EmittedCpp run();
 
+ private:
   // ---------------------------------------------------------- file structure (emit_cpp.cpp)
   void header();
   void support();
@@ -92,7 +97,7 @@ class Emitter {
   void functions();
   void rules();
 
-  // ---------------------------------------------------------- engine (emit_engine.cpp)
+  // ---------------------------------------------------------- engine (emit_engine.cpp, emit_abi.cpp)
   void moves();
   void move_generator(int move);
   /// The conditions of one stage on parameter `param`: masks over its domain, and those
@@ -115,7 +120,7 @@ class Emitter {
   std::string sys_put(int var, const std::string& flat, const std::string& index) const;
   std::string passes_value() const;
 
-  // ---------------------------------------------------------- planning (emit_plan.cpp)
+  // ---------------------------------------------------------- planning (emit_plan.cpp, emit_mask.cpp)
   void plan();
   void plan_list_caps();
   void plan_planes();
@@ -139,6 +144,11 @@ class Emitter {
   /// would evaluate it per element, or not at all.
   bool safe(const ir::Expr& e) const;
   bool function_safe(int function) const;
+  /// `e` cannot fail, so a quantifier over it may visit its elements in any order.
+  bool order_free(const ir::Expr& e) const;
+  bool safe_shallow(const ir::Expr& e) const;
+  /// `e` holds a `can` or a call (which may hold one).
+  bool uses_can(const ir::Expr& e) const;
   /// `e` reads no state and no mover: its value depends on its locals only.
   bool pure(const ir::Expr& e) const;
   bool function_pure(int function) const;
@@ -180,7 +190,7 @@ class Emitter {
                             int set_domain);
   int list_cap(const std::string& elem_type) const;
 
-  // ---------------------------------------------------------- expressions (emit_expr.cpp)
+  // ------------------------------------ expressions (emit_expr.cpp, emit_builtin.cpp, emit_stmt.cpp)
   /// C++ text of `e`, evaluated in the current frame.
   std::string expr(const ir::Expr& e);
   /// `e` where a value of type `want` is expected (an empty `{}` of another domain).

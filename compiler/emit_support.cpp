@@ -55,6 +55,7 @@ typedef struct rb_engine {
   int32_t score_subjects;     ///< players, or teams
   int32_t score_per_team;
   int32_t highest_wins;
+  int32_t metrics;
   uint32_t max_moves;         ///< an upper bound on the legal moves of one state
   const char* const* player_names;
   const char* const* phase_names;
@@ -62,6 +63,7 @@ typedef struct rb_engine {
   const int32_t* move_arity;
   const char* const* setup_names;
   const uint32_t* setup_counts;  ///< elements of each setup variable
+  const char* const* metric_names;
 
   /// Writes the initial state. `overrides` has one entry per setup variable: null to
   /// compute it as the rules say, or `setup_counts[i]` element indices to store instead
@@ -80,6 +82,10 @@ typedef struct rb_engine {
   int32_t (*perft)(const uint8_t* state, int32_t depth, uint64_t* count, rb_error* err);
   /// score_subjects * score_width values, subject-major.
   int32_t (*scores)(const uint8_t* state, int64_t* out, rb_error* err);
+  /// Metric `index`: `*recorded` is whether its `when` holds (for an `at end` metric,
+  /// whether the game is over); `*value` is computed only then.
+  int32_t (*metric)(const uint8_t* state, int32_t index, int32_t* recorded, int64_t* value,
+                    rb_error* err);
   int32_t (*terminal)(const uint8_t* state);
   int32_t (*phase)(const uint8_t* state);
   int32_t (*to_move)(const uint8_t* state);

@@ -76,6 +76,27 @@ class Engine {
 
   virtual std::string move_text(const Move& move) const = 0;
   virtual std::string board_text(const uint8_t* state) const = 0;
+
+  /// Paths of exactly `depth` moves from `state`. Engines answer it natively (no copies
+  /// through this interface); this default walks the interface and says the same.
+  virtual Status perft(const uint8_t* state, int depth, uint64_t& count) const {
+    count = 0;
+    std::vector<Move> moves;
+    Status st = legal_moves(state, moves);
+    if (!st.ok || depth <= 1) {
+      count = depth <= 0 ? 1 : moves.size();
+      return st;
+    }
+    std::vector<uint8_t> child(info().state_bytes);
+    for (const Move& m : moves) {
+      std::memcpy(child.data(), state, child.size());
+      if (!(st = apply(child.data(), m)).ok) return st;
+      uint64_t below = 0;
+      if (!(st = perft(child.data(), depth - 1, below)).ok) return st;
+      count += below;
+    }
+    return st;
+  }
 };
 
 /// The hash every engine uses: FNV-1a over the bytes, finished with a 64-bit mix.

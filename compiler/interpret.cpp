@@ -207,10 +207,15 @@ bool Run::board_rules_hold(const ir::Move& mv) {
 }
 
 bool Run::can(int move, int64_t player) {
-  if (player < 0 || player >= p_.players) m_.fail(p_.moves[size_t(move)].span, "can: not a player");
+  const ir::Move& mv = p_.moves[size_t(move)];
+  if (player < 0 || player >= p_.players) m_.fail(mv.span, "can: not a player");
+  // A move whose legality asks can() about itself would never finish.
+  if (can_depth_ > 64) m_.fail(mv.span, fmt::format("can({}) depends on itself", mv.name));
   const int64_t saved = mover_;
   mover_ = player;
+  ++can_depth_;
   bool found = !instances(move, [](const int32_t*) { return false; });
+  --can_depth_;
   mover_ = saved;
   return found;
 }

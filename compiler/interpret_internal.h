@@ -188,6 +188,7 @@ class Run {
   size_t base_ = 0, top_ = 0;
   std::vector<std::vector<uint8_t>> scratch_;  ///< states for board-rule checks, by depth
   size_t depth_ = 0;
+  int can_depth_ = 0;
 };
 
 // Binders iterate a set in ascending index order, or a list in its order.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -384,6 +385,21 @@ engine::Status CompiledEngine::scores(const uint8_t* state, std::vector<int64_t>
   if (table_->scores(state, out.data(), &err) != RB_OK) {
     return engine::Status::Error(error_text(err));
   }
+  return engine::Status::Ok();
+}
+
+engine::Status CompiledEngine::metric(const uint8_t* state, int index, bool& recorded,
+                                      int64_t& value) const {
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
+  int32_t rec = 0;
+  recorded = false;
+  value = 0;
+  if (table_->metric(state, index, &rec, &value, &err) != RB_OK) {
+    return engine::Status::Error(error_text(err));
+  }
+  recorded = rec != 0;
   return engine::Status::Ok();
 }
 

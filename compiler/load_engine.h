@@ -70,7 +70,10 @@ class CompiledEngine : public engine::Engine {
 
   /// Fast paths the generic interface lacks.
   engine::Status count_moves(const uint8_t* state, uint64_t& count) const;
-  engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const;
+  engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const override;
+  /// Metric `index` in `state`, as Interpreter::metric: `recorded` tells whether its
+  /// `when` holds (for an `at end` metric, whether the game is over).
+  engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const;
   /// setup() with the overrides already resolved: one entry per setup variable, empty to
   /// compute it, else its element indices.
   engine::Status setup_indices(uint8_t* state, uint64_t seed,

@@ -1,4 +1,5 @@
-// Perft over the engine interface: depth-first, one state buffer and move list per ply.
+// Perft over the engine interface: one depth-first walk counts every depth at once; the
+// last ply is counted by the engine's own perft rather than played.
 #include "explorer/perft.h"
 
 #include <cstring>
@@ -17,17 +18,21 @@ class Walker {
 
   /// Adds to paths[ply .. depth-1] the paths below the state at `ply`.
   bool walk(int ply, int depth, std::vector<uint64_t>& paths, engine::Status& status) {
+    if (ply + 1 == depth) {
+      uint64_t n = 0;
+      status = engine_.perft(state(ply), 1, n);
+      paths[static_cast<size_t>(ply)] += n;
+      return status.ok;
+    }
     std::vector<engine::Move>& moves = moves_[static_cast<size_t>(ply)];
     moves.clear();
     status = engine_.legal_moves(state(ply), moves);
     if (!status.ok) return false;
     paths[static_cast<size_t>(ply)] += moves.size();
-    if (ply + 1 == depth) return true;  // the last ply is counted, not played
     for (const engine::Move& m : moves) {
       std::memcpy(state(ply + 1), state(ply), bytes_);
       status = engine_.apply(state(ply + 1), m);
-      if (!status.ok) return false;
-      if (!walk(ply + 1, depth, paths, status)) return false;
+      if (!status.ok || !walk(ply + 1, depth, paths, status)) return false;
     }
     return true;
   }
@@ -63,11 +68,8 @@ std::vector<DivideEntry> divide(const engine::Engine& engine, const uint8_t* roo
     if (depth > 1) {
       std::memcpy(child.data(), root, child.size());
       status = engine.apply(child.data(), m);
+      if (status.ok) status = engine.perft(child.data(), depth - 1, e.paths);
       if (!status.ok) return out;
-      PerftResult below = perft(engine, child.data(), depth - 1);
-      status = below.status;
-      if (!status.ok) return out;
-      e.paths = below.paths.back();
     }
     out.push_back(e);
   }

@@ -44,8 +44,8 @@ mkdir -p "$work/mine"
 cp variants/sudoku-fill/fill-4x4.rules "$work/mine/fill.rules"
 cat >> "$work/mine/fill.rules" <<'RULES'
 
-rule no_four_first "house rule: no 4 in the first column" on place(n):
-  all c in cells where next_empty(c): not (x(c) == 0 and n == 4);
+rule no_four_first "house rule: no 4 in the first column" on place(c, n):
+  not (x(c) == 0 and n == 4);
 RULES
 first=$("$rb" perft "$work/mine/fill.rules" --depth 16 2>"$work/err1" | tail -n 1)
 check "the edited rule takes effect" "depth 16: 0" "$first"

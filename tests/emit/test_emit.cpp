@@ -106,6 +106,7 @@ struct Game {
   std::vector<engine::Move> moves;
   std::vector<uint64_t> hashes;
   std::vector<int64_t> scores;
+  std::vector<uint8_t> last;  ///< the state the game stopped in
   std::string error;
 };
 
@@ -144,6 +145,7 @@ Game play(const engine::Engine& e, uint64_t seed, int max_plies) {
   }
   s = e.scores(state.data(), g.scores);
   if (!s.ok) g.error = "scores: " + s.message;
+  g.last = state;
   return g;
 }
 
@@ -252,6 +254,30 @@ TEST_CASE("the engine cache compiles once and is reused", "[emit]") {
   REQUIRE(compiler::compile_to_shared_object(emitted.source, "fill-4x4.rules", o0, third).ok);
   CHECK_FALSE(third.reused);
   CHECK(third.path != first.path);
+}
+
+TEST_CASE("two compiles of one engine at once leave one good cache entry", "[emit]") {
+  TempCache cache;
+  Rules r = load(std::string(RULEBOOK_SOURCE_DIR) + "/variants/sudoku-fill/fill-6x6.rules");
+  REQUIRE(r.program);
+  const compiler::EmittedCpp emitted = compiler::emit_cpp(*r.program, *r.sources);
+  compiler::SharedObject a, b;
+  engine::Status sa, sb;
+  std::thread other([&] { sb = compiler::compile_to_shared_object(emitted.source, "fill-6x6.rules", cache.options(), b); });
+  sa = compiler::compile_to_shared_object(emitted.source, "fill-6x6.rules", cache.options(), a);
+  other.join();
+  REQUIRE(sa.ok);
+  REQUIRE(sb.ok);
+  CHECK(a.path == b.path);
+  const rb_engine* table = nullptr;
+  REQUIRE(compiler::open_shared_engine(a.path, emitted.hash, table).ok);
+  CHECK(table->state_bytes == r.program->state_bytes);
+  int objects = 0;
+  for (const auto& f : fs::directory_iterator(cache.dir)) {
+    CHECK(f.path().string().find(".tmp.") == std::string::npos);
+    objects += f.path().extension() == ".so";
+  }
+  CHECK(objects == 1);
 }
 
 TEST_CASE("a generated source that does not compile is an internal error", "[emit]") {
@@ -374,6 +400,16 @@ TEST_CASE("generated engines play every variant as the interpreter does", "[emit
       const Game want = play(*interpreters[v], seed, 2000);
       const Game got = play(*engines[v], seed, 2000);
       diffs[j] = first_difference(*interpreters[v], want, got);
+      // The metrics of the last state, too.
+      const size_t metrics = rules[v].program->metrics.size();
+      for (size_t k = 0; k < metrics && diffs[j].empty() && want.error.empty(); ++k) {
+        bool r1 = false, r2 = false;
+        int64_t v1 = 0, v2 = 0;
+        const engine::Status s1 = interpreters[v]->metric(want.last.data(), int(k), r1, v1);
+        const engine::Status s2 = engines[v]->metric(got.last.data(), int(k), r2, v2);
+        if (s1.ok != s2.ok || r1 != r2 || v1 != v2)
+          diffs[j] = "metric " + rules[v].program->metrics[k].name;
+      }
     }
   };
   std::thread helper(worker);

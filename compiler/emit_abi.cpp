@@ -1,0 +1,500 @@
+// The C++ emitter's setup (initial values, setup variables from the random stream,
+// `init`), scores, and the C ABI: entry points that catch rule errors, the table and the
+// footer that names the engine by its source hash.
+#include <algorithm>
+
+#include "compiler/emit_internal.h"
+
+namespace rulebook::compiler::emit {
+
+// ---------------------------------------------------------------- setup
+
+void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  const std::string what = fmt::format("{} := a value outside {}", V.name, dom(V.domain).name);
+  if (V.keys.empty()) {
+    w_.line(store(var, "", fmt::format("chk_d{}({}, {}, \"{}\")", V.domain, expr(value),
+                                       where(span), what)) + ";");
+    return;
+  }
+  if (value.type->kind == ir::Type::Kind::Set) {
+    // A set stored as `T -> bool`: the key domain and the set's domain are the same.
+    w_.open("{");
+    w_.linef("const auto value = {};", expr(value));
+    w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count, store(var, "i", "value.has(i) ? 1 : 0"));
+    w_.close();
+    return;
+  }
+  if (value.type->kind == ir::Type::Kind::List) {
+    w_.open("{");
+    w_.linef("const auto value = {};", expr(value));
+    w_.linef("if (value.n != {}) fail({}, \"{}: {} values expected\");", V.count, where(span),
+             V.name, V.count);
+    w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
+             store(var, "i", fmt::format("chk_d{}(value.a[i], {}, \"{}\")", V.domain, where(span), what)));
+    w_.close();
+    return;
+  }
+  errors_.push_back(fmt::format("{}: cannot store this value in {}", where_text(span), V.name));
+}
+
+void Emitter::setup_and_init() {
+  w_.line("// ================================================================ setup");
+  w_.blank();
+  w_.line("/// Setup (docs/semantics.md): initial values, setup variables, `init`, first turn.");
+  w_.open("void set_up(Game& g, uint64_t seed, const uint32_t* const* overrides) {");
+  w_.line("static const uint8_t kZero[sizeof(State)] = {};");
+  w_.line("load(g, kZero);");
+  begin_frame(program_.initial_locals);
+  w_.line("// 1. initial values of the states");
+  block(program_.initial);
+  w_.line("// 2. setup variables, from one random stream");
+  w_.line("SplitMix64 rng{seed};");
+  w_.line("(void)rng;");
+  for (size_t i = 0; i < program_.setups.size(); ++i) {
+    const ir::SetupVar& S = program_.setups[i];
+    const ir::StateVar& V = program_.vars[size_t(S.var)];
+    begin_frame(S.locals);
+    w_.linef("// setup {} — {}", S.name, where_text(S.span));
+    w_.open(fmt::format("if (overrides && overrides[{}]) {{", i));
+    w_.linef("for (Int i = 0; i < {}; ++i) {{", V.count);
+    w_.linef("  if (overrides[{}][i] >= {}u) fail({}, \"setup {}: a value outside {}\");", i,
+             dom(V.domain).size, where(S.span), S.name, dom(V.domain).name);
+    w_.linef("  {};", store(S.var, V.keys.empty() ? "" : "i", fmt::format("overrides[{}][i]", i)));
+    w_.line("}");
+    w_.reopen("} else {");
+    switch (S.source) {
+      case ir::SetupVar::Source::Value:
+        store_whole(S.var, *S.value, S.span);
+        break;
+      case ir::SetupVar::Source::Random:
+      case ir::SetupVar::Source::Shuffle: {
+        // The elements in ascending index (or list) order, then a partial Fisher-Yates
+        // shuffle drawing from the stream: k draws for `random k of`, all for `shuffle`.
+        const bool random = S.source == ir::SetupVar::Source::Random;
+        const ir::Expr& src = random ? *S.from : *S.value;
+        if (src.type->kind == ir::Type::Kind::Set) {
+          const int fd = src.type->domain;
+          w_.linef("Int a[{}];", std::max<uint32_t>(fd < 0 ? 1 : dom(fd).size, 1));
+          w_.line("Int n = 0;");
+          w_.linef("for (Bits<{}> m = {}; !m.empty();) a[n++] = val_d{}(m.pop());", words(fd),
+                   expr(src), fd < 0 ? 0 : fd);
+        } else if (src.type->elem && src.type->elem->kind == ir::Type::Kind::Scalar) {
+          w_.linef("const auto list = {};", expr(src));
+          w_.linef("Int a[{}];", list_cap(cpp_type(*src.type->elem)));
+          w_.line("const Int n = list.n;");
+          w_.line("for (Int i = 0; i < n; ++i) a[i] = list.a[i];");
+        } else {
+          errors_.push_back(fmt::format("{}: cannot draw from this value", where_text(S.span)));
+          break;
+        }
+        w_.linef("const Int k = {};", random ? expr(*S.value) : std::string("n"));
+        w_.linef("if (k < 0 || k > n) fail_value({}, \"random: more elements drawn than there are\", k);",
+                 where(S.span));
+        w_.open("for (Int i = 0; i < k; ++i) {");
+        w_.line("const Int j = i + Int(rng.next() % uint64_t(n - i));");
+        w_.line("const Int t = a[i];");
+        w_.line("a[i] = a[j];");
+        w_.line("a[j] = t;");
+        w_.close();
+        if (random) {
+          if (V.keys.empty() || !V.is_set) {
+            errors_.push_back(fmt::format("{}: `random` into a variable that is not a set", where_text(S.span)));
+            break;
+          }
+          const int key = V.keys.back();
+          w_.linef("Bits<{}> chosen{{}};", words(key));
+          w_.linef("for (Int i = 0; i < k; ++i) chosen.set(chk_d{}(a[i], {}, \"setup {}: a value drawn out of its range\"));",
+                   key, where(S.span), S.name);
+          w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count, store(S.var, "i", "chosen.has(i) ? 1 : 0"));
+        } else {
+          w_.linef("if (n != {}) fail({}, \"setup {}: {} values needed\");", V.count, where(S.span),
+                   S.name, V.count);
+          w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
+                   store(S.var, V.keys.empty() ? "" : "i",
+                         fmt::format("chk_d{}(a[i], {}, \"setup {}: a value outside {}\")", V.domain,
+                                     where(S.span), S.name, dom(V.domain).name)));
+        }
+        break;
+      }
+      case ir::SetupVar::Source::Entries: {
+        if (S.entries.empty()) {
+          w_.linef("fail({}, \"setup {}: the data file has no entries\");", where(S.span), S.name);
+          break;
+        }
+        std::string list;
+        for (size_t e = 0; e < S.entries.size(); ++e) {
+          list += "\n    {";
+          for (size_t k = 0; k < S.entries[e].size(); ++k) {
+            list += fmt::format("{}{}", k ? ", " : "", S.entries[e][k]);
+          }
+          list += "},";
+        }
+        w_.linef("static constexpr uint32_t kEntries[{}][{}] = {{{}\n}};", S.entries.size(),
+                 std::max<uint32_t>(V.count, 1), list);
+        w_.linef("// {} entries of {}; the default is entry {}", S.entries.size(), S.path,
+                 S.default_entry + 1);
+        w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
+                 store(S.var, V.keys.empty() ? "" : "i",
+                       fmt::format("kEntries[{}][i]", S.default_entry)));
+        break;
+      }
+    }
+    w_.close();
+  }
+  begin_frame(program_.init_locals);
+  w_.line("// 3. init");
+  block(program_.init);
+  w_.line("// 4. the first phase, seat 1 to move, then the stuck loop");
+  w_.linef("{};", sys_put(ir::kVarPhase, "", "0"));
+  w_.linef("{};", sys_put(ir::kVarMover, "", "0"));
+  w_.line("g.mover_ = 0;");
+  w_.line("g.again_ = false;");
+  w_.line("settle(g);");
+  w_.close();
+  w_.blank();
+}
+
+// ---------------------------------------------------------------- scores
+
+void Emitter::scores() {
+  const ir::Score& S = program_.score;
+  w_.line("// ================================================================ scores");
+  w_.blank();
+  const int subjects = S.per_team ? int(program_.geometry.teams.size()) : program_.players;
+  w_.line("/// score_subjects x score_width values, subject-major.");
+  w_.open("void score_all(Game& g, int64_t* out) {");
+  if (!S.value) {
+    w_.linef("for (Int s = 0; s < {}; ++s) out[s] = 0;", subjects * S.width);
+  } else {
+    begin_frame(S.locals);
+    slots_[0] = "subject";
+    w_.open(fmt::format("for (Int subject = 0; subject < {}; ++subject) {{", subjects));
+    if (S.value->type->kind == ir::Type::Kind::List) {
+      w_.linef("const auto v = {};", expr(*S.value));
+      w_.linef("for (Int k = 0; k < {}; ++k) out[subject * {} + k] = k < v.n ? v.a[k] : 0;",
+               S.width, S.width);
+    } else {
+      w_.linef("out[subject] = {};", expr(*S.value));
+    }
+    w_.close();
+  }
+  w_.close();
+  w_.blank();
+}
+
+// ---------------------------------------------------------------- ABI
+
+uint32_t Emitter::max_moves() const {
+  uint64_t total = 0;
+  for (const ir::Move& M : program_.moves) {
+    uint64_t n = 1;
+    for (const ir::MoveParam& p : M.params) n = std::min<uint64_t>(n * dom(p.domain).size, 1u << 30);
+    total = std::min<uint64_t>(total + n, 1u << 30);
+  }
+  return uint32_t(std::max<uint64_t>(total, 1));
+}
+
+void Emitter::abi_functions() {
+  w_.line("// ================================================================ the C ABI");
+  w_.blank();
+  w_.open("int32_t report(rb_error* err, int32_t code, const char* message) {");
+  w_.open("if (err) {");
+  w_.line("err->code = code;");
+  w_.line("std::snprintf(err->message, sizeof err->message, \"%s\", message);");
+  w_.close();
+  w_.line("return code;");
+  w_.close();
+  w_.blank();
+  // Every entry point runs its body in one try: rule errors become codes here.
+  w_.line("#define RB_TRY try {");
+  w_.line("#define RB_CATCH                                                         \\");
+  w_.line("  }                                                                      \\");
+  w_.line("  catch (const RuleError& e) { return report(err, RB_RULE_ERROR, e.message); } \\");
+  w_.line("  catch (...) { return report(err, RB_INTERNAL, \"internal error in the engine\"); }");
+  w_.blank();
+
+  w_.line("/// The state this thread last worked on, with its planes and what is known of it,");
+  w_.line("/// valid after a call that succeeded: a caller passing back the bytes it just got");
+  w_.line("/// (a playout, apply after legal_moves) skips the rebuild and keeps what `can` knew.");
+  w_.open("struct Last {");
+  w_.line("Game game;");
+  w_.line("bool valid;");
+  w_.close("};");
+  w_.line("thread_local Last t_last;");
+  w_.blank();
+  w_.open("Game& open(Last& last, const uint8_t* state) {");
+  w_.line("if (!last.valid || std::memcmp(&last.game.s, state, sizeof(State)) != 0) load(last.game, state);");
+  w_.line("last.valid = false;  // until the call succeeds");
+  w_.line("last.game.mover_ = last.game.s.mover_;");
+  w_.line("last.game.again_ = false;");
+  w_.line("return last.game;");
+  w_.close();
+  w_.blank();
+
+  w_.open("int32_t abi_setup(uint8_t* state, uint64_t seed, const uint32_t* const* overrides, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("last.valid = false;");
+  w_.line("Game& g = last.game;");
+  w_.line("set_up(g, seed, overrides);");
+  w_.line("save(g, state);");
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
+  w_.open("int32_t abi_legal_moves(const uint8_t* state, rb_move* out, uint32_t cap, uint32_t* count, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("Collect sink{out, cap};");
+  w_.line("generate(g, sink);");
+  w_.line("*count = sink.n;");
+  w_.line("last.valid = true;");
+  w_.line("return sink.n > cap ? report(err, RB_TRUNCATED, \"more legal moves than room for them\") : RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
+  w_.open("int32_t abi_count_moves(const uint8_t* state, uint64_t* count, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("Count sink;");
+  w_.line("generate(g, sink);");
+  w_.line("*count = sink.n;");
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
+  // Playing a move on a loaded state.
+  w_.line("/// Plays `m` on `g`. With `Checked`, a move that is not legal in `g` is refused");
+  w_.line("/// (the message says why) and `g` is left as it was.");
+  w_.line("template <bool Checked>");
+  w_.open("const char* play(Game& g, const rb_move& m) {");
+  w_.linef("if (Checked && {}) return \"the game is over: no move can be played\";", sys(ir::kVarOver));
+  w_.line("switch (m.kind) {");
+  for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
+    const ir::Move& M = program_.moves[mi];
+    w_.linef("  case {}: {{  // {}", mi, M.name);
+    std::string args;
+    for (size_t k = 0; k < M.params.size(); ++k) args += fmt::format(", Int(m.args[{}])", k);
+    w_.line("    if (Checked) {");
+    w_.linef("      if ({} != {}) return \"not a move of the current phase\";", sys(ir::kVarPhase), M.phase);
+    for (size_t k = 0; k < M.params.size(); ++k) {
+      w_.linef("      if (idx_d{}(m.args[{}]) < 0) return \"an argument out of range\";", M.params[k].domain, k);
+    }
+    w_.linef("      if (!legal_{}(g{})) return \"not a legal move\";", move_name(int(mi)), args);
+    w_.line("    }");
+    w_.linef("    {};", sys_put(ir::kVarPasses, "", std::to_string(ir::domain_index(
+                                 program_.domains, program_.vars[ir::kVarPasses].domain, 0))));
+    w_.line("    g.again_ = false;");
+    w_.linef("    apply_{}(g{});", move_name(int(mi)), args);
+    w_.line("    break;");
+    w_.line("  }");
+  }
+  w_.line("  default:");
+  w_.line("    return \"no such move\";");
+  w_.line("}");
+  w_.line("finish_turn(g);");
+  w_.line("settle(g);");
+  w_.line("return nullptr;");
+  w_.close();
+  w_.blank();
+
+  w_.open("int32_t abi_apply(uint8_t* state, const rb_move* move, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("if (const char* why = play<true>(g, *move)) {");
+  w_.line("  last.valid = true;  // a refused move changes nothing");
+  w_.line("  return report(err, RB_BAD_CALL, why);");
+  w_.line("}");
+  w_.line("save(g, state);");
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
+  w_.line("uint64_t perft(Game& g, int depth);");
+  w_.blank();
+  w_.line("/// A sink that plays each legal move on a copy and counts the paths below it.");
+  w_.open("struct Below {");
+  w_.line("const Game* parent;");
+  w_.line("int depth;");
+  w_.line("uint64_t total = 0;");
+  w_.open("bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
+  w_.line("const rb_move m{int32_t(kind), {int32_t(a0), int32_t(a1), int32_t(a2), int32_t(a3)}};");
+  w_.line("Game child;");
+  w_.line("copy_game(child, *parent);");
+  w_.line("play<false>(child, m);");
+  w_.line("total += perft(child, depth);");
+  w_.line("return false;");
+  w_.close();
+  w_.line("template <int W>");
+  w_.open("bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {");
+  w_.line("Int a[4] = {a0, a1, a2, 0};");
+  w_.open("while (!bits.empty()) {");
+  w_.line("a[last] = bits.pop();");
+  w_.line("take(kind, a[0], a[1], a[2], a[3]);");
+  w_.close();
+  w_.line("return false;");
+  w_.close();
+  w_.close("};");
+  w_.blank();
+  w_.line("/// Paths of `depth` moves below `g`; the last ply is counted, not played.");
+  w_.open("uint64_t perft(Game& g, int depth) {");
+  w_.line("if (depth <= 0) return 1;");
+  w_.open("if (depth == 1) {");
+  w_.line("Count c;");
+  w_.line("generate(g, c);");
+  w_.line("return c.n;");
+  w_.close();
+  w_.line("Below below{&g, depth - 1};");
+  w_.line("generate(g, below);");
+  w_.line("return below.total;");
+  w_.close();
+  w_.blank();
+
+  w_.open("int32_t abi_perft(const uint8_t* state, int32_t depth, uint64_t* count, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("*count = perft(g, depth);");
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
+  w_.open("int32_t abi_metric(const uint8_t* state, int32_t index, int32_t* recorded, int64_t* value, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("*recorded = 0;");
+  w_.line("*value = 0;");
+  w_.open("switch (index) {");
+  for (size_t i = 0; i < program_.metrics.size(); ++i) {
+    const ir::Metric& M = program_.metrics[i];
+    begin_frame(M.locals);
+    w_.open(fmt::format("case {}: {{  // metric {} — {}", i, M.name, where_text(M.span)));
+    if (M.when) {
+      w_.linef("*recorded = {};", bare(cond(*M.when)));
+    } else {
+      w_.linef("*recorded = {} != 0;", sys(ir::kVarOver));
+    }
+    w_.linef("if (*recorded) *value = {};", bare(expr(*M.value)));
+    w_.line("break;");
+    w_.close();
+  }
+  w_.line("default:");
+  w_.line("  return report(err, RB_BAD_CALL, \"no such metric\");");
+  w_.close();
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
+  w_.open("int32_t abi_scores(const uint8_t* state, int64_t* out, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("score_all(g, out);");
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
+  w_.linef("int32_t abi_terminal(const uint8_t* state) {{ return state[{}] != 0; }}",
+           program_.vars[ir::kVarOver].offset);
+  w_.linef("int32_t abi_phase(const uint8_t* state) {{ return state[{}]; }}",
+           program_.vars[ir::kVarPhase].offset);
+  w_.linef("int32_t abi_to_move(const uint8_t* state) {{ return state[{}]; }}",
+           program_.vars[ir::kVarMover].offset);
+  w_.line("uint64_t abi_hash(const uint8_t* state) { return hash_bytes(state, sizeof(State)); }");
+  w_.blank();
+  w_.line("#undef RB_TRY");
+  w_.line("#undef RB_CATCH");
+  w_.blank();
+
+  // Names for the table.
+  auto string_array = [&](const char* name, const std::vector<std::string>& items) {
+    std::string s;
+    for (const std::string& i : items) s += (s.empty() ? "" : ", ") + quote(i);
+    w_.linef("const char* const {}[] = {{{}}};", name, s.empty() ? "nullptr" : s);
+  };
+  string_array("kPlayerNames", program_.player_names);
+  std::vector<std::string> names;
+  for (const ir::Phase& p : program_.phases) names.push_back(p.name);
+  string_array("kPhaseNames", names);
+  names.clear();
+  std::string arity;
+  for (const ir::Move& m : program_.moves) {
+    names.push_back(m.name);
+    arity += fmt::format("{}{}", arity.empty() ? "" : ", ", m.params.size());
+  }
+  string_array("kMoveNames", names);
+  w_.linef("const int32_t kMoveArity[] = {{{}}};", arity.empty() ? "0" : arity);
+  names.clear();
+  std::string counts;
+  for (const ir::SetupVar& s : program_.setups) {
+    names.push_back(s.name);
+    counts += fmt::format("{}{}", counts.empty() ? "" : ", ", program_.vars[size_t(s.var)].count);
+  }
+  string_array("kSetupNames", names);
+  w_.linef("const uint32_t kSetupCounts[] = {{{}}};", counts.empty() ? "0" : counts);
+  names.clear();
+  for (const ir::Metric& m : program_.metrics) names.push_back(m.name);
+  string_array("kMetricNames", names);
+  w_.blank();
+}
+
+void Emitter::abi_footer(uint64_t hash, std::string& out) {
+  Writer f;
+  const std::string entry = fmt::format("rulebook_engine_{:016x}", hash);
+  const ir::Score& S = program_.score;
+  const int subjects = S.per_team ? int(program_.geometry.teams.size()) : program_.players;
+  f.line("// ================================================================ ABI footer");
+  f.line("// Everything above this line is what the source hash covers.");
+  f.blank();
+  f.line("namespace {");
+  f.open("const rb_engine kEngine = {");
+  f.line("RULEBOOK_ABI_VERSION,");
+  f.line("sizeof(rb_engine),");
+  f.line("sizeof(State),");
+  f.linef("0x{:016x}ull,", hash);
+  f.linef("{},", quote(base_name_of_source()));
+  f.linef("{},", quote(program_.title));
+  f.linef("{},  // players", program_.players);
+  f.linef("{},  // phases", program_.phases.size());
+  f.linef("{},  // moves", program_.moves.size());
+  f.linef("{},  // setups", program_.setups.size());
+  f.linef("{},  // score width", S.width);
+  f.linef("{},  // score subjects", subjects);
+  f.linef("{},  // per team", S.per_team ? 1 : 0);
+  f.linef("{},  // highest wins", S.highest ? 1 : 0);
+  f.linef("{},  // metrics", program_.metrics.size());
+  f.linef("{}u,  // max moves", max_moves());
+  f.line("kPlayerNames, kPhaseNames, kMoveNames, kMoveArity, kSetupNames, kSetupCounts, kMetricNames,");
+  f.line("abi_setup, abi_legal_moves, abi_count_moves, abi_apply, abi_perft, abi_scores, abi_metric,");
+  f.line("abi_terminal, abi_phase, abi_to_move, abi_hash,");
+  f.close("};");
+  f.line("}  // namespace");
+  f.blank();
+  f.linef("extern \"C\" const rb_engine* {}(void) {{ return &kEngine; }}", entry);
+  f.blank();
+  f.line("#ifdef RULEBOOK_ENGINE_REGISTER");
+  f.line("// Linked into a tool: the registry finds this engine by its source hash.");
+  f.linef("namespace {{ const int kRegistered = (rulebook_register_engine(&{}), 0); }}", entry);
+  f.line("#endif");
+  out += f.text();
+}
+
+}  // namespace rulebook::compiler::emit
