@@ -41,14 +41,11 @@ void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
 void Emitter::setup_and_init() {
   w_.line("// ================================================================ setup");
   w_.blank();
-  w_.line("/// Setup (docs/semantics.md): initial values, setup variables, `init`, first turn.");
+  w_.line("/// Setup (docs/semantics.md): setup variables, initial values, `init`, first turn.");
   w_.open("void set_up(Game& g, uint64_t seed, const uint32_t* const* overrides) {");
   w_.line("static const uint8_t kZero[sizeof(State)] = {};");
   w_.line("load(g, kZero);");
-  begin_frame(program_.initial_locals);
-  w_.line("// 1. initial values of the states");
-  block(program_.initial);
-  w_.line("// 2. setup variables, from one random stream");
+  w_.line("// 1. setup variables, from one random stream");
   w_.line("SplitMix64 rng{seed};");
   w_.line("(void)rng;");
   for (size_t i = 0; i < program_.setups.size(); ++i) {
@@ -142,6 +139,10 @@ void Emitter::setup_and_init() {
     }
     w_.close();
   }
+  // After the setups: an initial value may read them.
+  begin_frame(program_.initial_locals);
+  w_.line("// 2. initial values of the states");
+  block(program_.initial);
   begin_frame(program_.init_locals);
   w_.line("// 3. init");
   block(program_.init);

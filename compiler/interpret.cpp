@@ -84,12 +84,20 @@ void Run::exec(const ir::Block& block) {
       case ir::StmtOp::If:
         exec(truth(*s.value) ? s.body : s.otherwise);
         break;
-      case ir::StmtOp::For:
+      case ir::StmtOp::For: {
+        // The domain and `where` are evaluated once, before the body runs
+        // (docs/language.md): the body cannot change which elements it visits.
+        std::vector<std::decay_t<decltype(local(s.slot))>> chosen;
         each(*s.value, s.slot, [&] {
-          if (!s.where || truth(*s.where)) exec(s.body);
+          if (!s.where || truth(*s.where)) chosen.push_back(local(s.slot));
           return true;
         });
+        for (auto& v : chosen) {
+          local(s.slot) = std::move(v);
+          exec(s.body);
+        }
         break;
+      }
       case ir::StmtOp::Let:
         local(s.slot) = value(*s.value);
         break;
