@@ -277,7 +277,7 @@ void Checker::setup_board() {
     // After a syntax or loading error the board may just have been lost: say nothing more.
     if (!game_.loaded.chain.empty() && !main_diags_.has_errors()) {
       error(game_.loaded.chain.front().file->title_span, "the game declares no board").hint =
-          "add a board, e.g. 'board 9 x 9;'";
+          "add a board: 'board ROWS x COLUMNS;'";
     }
     return;
   }
@@ -824,7 +824,7 @@ void Checker::check_property(const Property& p) {
     if (moves.empty()) unknown("move", m.name, m.span, move_names());
   }
   // Over moves, the parameters every one of those moves has (same name, same type) are in
-  // scope: `bound b over moves step, jump: max mills_formed(from, to, mover)`.
+  // scope: `bound b over moves step, jump: max gained(from, to, mover)`.
   if (over.moves) {
     std::vector<const Move*> moves;
     if (over.move_names.empty()) {

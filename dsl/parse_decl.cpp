@@ -25,7 +25,7 @@ ExprPtr Parser::parse_dimension_then_x(std::string_view what) {
   if (t.kind == TokenKind::Ident && t.text.size() > 1 && t.text[0] == 'x' &&
       t.text.find_first_not_of("0123456789", 1) == std::string_view::npos) {
     fail(t.span, fmt::format("expected 'x' after the {}, found {}", what, describe(t)),
-         "put spaces around 'x', as in '9 x 9'");
+         "put spaces around 'x', as in 'rows x columns'");
   }
   fail(t.span, fmt::format("expected 'x' after the {}, found {}", what, describe(t)));
 }

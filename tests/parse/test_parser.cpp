@@ -523,7 +523,7 @@ TEST_CASE("parser: friendly errors") {
   Parsed nine("game \"t\";\nboard 9x9;\n");
   REQUIRE(nine.diags.all().size() == 1);
   CHECK(nine.diags.all()[0].message == "expected 'x' after the number of rows, found 'x9'");
-  CHECK(nine.diags.all()[0].hint == "put spaces around 'x', as in '9 x 9'");
+  CHECK(nine.diags.all()[0].hint == "put spaces around 'x', as in 'rows x columns'");
 
   Parsed reserved("game \"t\";\nparam in = 3;\n");
   CHECK(reserved.diags.all().at(0).message ==
