@@ -2,6 +2,7 @@
 // variant with identical move lists, state hashes after every move and final scores.
 // Variants are found at run time and split into shards that CTest runs in parallel.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -185,4 +186,40 @@ score p = visits;
   REQUIRE(g.interp->apply(g.b.data(), moves[0]).ok);
   CHECK(g.scores(*g.gen, g.a) == std::vector<int64_t>{3});
   CHECK(g.scores(*g.interp, g.b) == std::vector<int64_t>{3});
+}
+
+TEST_CASE("perft of every variant agrees between engines, to about a second of interpreting",
+          "[differential]") {
+  for (const std::string& path : variants()) {
+    dsl::SourceSet sources;
+    dsl::Diagnostics diags;
+    auto lowered = compiler::load_program(path, sources, diags);
+    REQUIRE(lowered);
+    auto program = std::make_shared<const ir::Program>(std::move(*lowered));
+    compiler::LoadedEngine loaded = compiler::load_engine(program, sources);
+    INFO(path << ": " << loaded.status.message);
+    REQUIRE(loaded.engine);
+    compiler::Interpreter interp(*program, sources);
+    std::vector<uint8_t> s(program->state_bytes);
+    REQUIRE(interp.setup(s.data(), {}).ok);
+    // Deeper while the next depth, predicted from the growth of the counts, would take the
+    // interpreter no more than about a second and a half.
+    int depth = 0;
+    double predicted = 0;
+    uint64_t last = 1;
+    while (predicted < 1.5 && depth < 40) {
+      ++depth;
+      uint64_t slow = 0, fast = 0;
+      auto t0 = std::chrono::steady_clock::now();
+      REQUIRE(interp.perft(s.data(), depth, slow).ok);
+      double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      REQUIRE(loaded.engine->perft(s.data(), depth, fast).ok);
+      INFO("depth " << depth);
+      REQUIRE(fast == slow);
+      if (slow == 0) break;  // every game has ended
+      predicted = spent * static_cast<double>(slow) / static_cast<double>(last);
+      last = slow;
+    }
+    fmt::print("{}: perft agrees to depth {}\n", fs::path(path).filename().string(), depth);
+  }
 }
