@@ -160,7 +160,6 @@ class Emitter {
   /// The body of a call with the arguments in place of the parameters (its own binders
   /// renumbered), or null when an argument may not be copied. Owned by the emitter.
   const ir::Expr* inline_call(const ir::Expr& call);
-  static ir::ExprPtr copy_expr(const ir::Expr& e);
   /// The keys of a variable with planes that hold `value` (a Bits expression).
   std::string plane(int var, const ir::Expr& value);
   /// The index of the plane of `var` holding `value`; `checked` when it may be -1.

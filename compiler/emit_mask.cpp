@@ -99,7 +99,7 @@ const ir::Expr* Emitter::inline_call(const ir::Expr& call) {
     if (!safe(*a)) return nullptr;
   const int shift = 1000 + 64 * int(inlined_.size());
   std::function<ir::ExprPtr(const ir::Expr&)> copy = [&](const ir::Expr& e) -> ir::ExprPtr {
-    if (e.op == Op::Local && e.slot < int(F.params.size())) return copy_expr(*call.args[size_t(e.slot)]);
+    if (e.op == Op::Local && e.slot < int(F.params.size())) return ir::clone_expr(*call.args[size_t(e.slot)]);
     auto x = std::make_unique<ir::Expr>();
     x->op = e.op;
     x->type = e.type;
@@ -117,23 +117,6 @@ const ir::Expr* Emitter::inline_call(const ir::Expr& call) {
   };
   inlined_.push_back(copy(*F.body));
   return inlined_.back().get();
-}
-
-ir::ExprPtr Emitter::copy_expr(const ir::Expr& e) {
-  auto x = std::make_unique<ir::Expr>();
-  x->op = e.op;
-  x->type = e.type;
-  x->value = e.value;
-  x->bits = e.bits;
-  x->slot = e.slot;
-  x->var = e.var;
-  x->field = e.field;
-  x->function = e.function;
-  x->move = e.move;
-  x->builtin = e.builtin;
-  x->span = e.span;
-  for (const auto& a : e.args) x->args.push_back(a ? copy_expr(*a) : nullptr);
-  return x;
 }
 
 // ---------------------------------------------------------------- masks

@@ -479,9 +479,7 @@ Value Run::value(const ir::Expr& e) {
   return v;
 }
 
-int64_t Run::call_scalar(const ir::Expr& e) {
-  const ir::Function& f = p_.functions[size_t(e.function)];
-  if (f.body->type->kind != ir::Type::Kind::Scalar) return call(e).scalar;
+size_t Run::bind_args(const ir::Function& f, const ir::Expr& e) {
   // The callee's frame is reserved first; its arguments are evaluated in the caller's.
   const size_t frame = reserve_frame(f.locals);
   for (size_t i = 0; i < e.args.size(); ++i) {
@@ -498,6 +496,13 @@ int64_t Run::call_scalar(const ir::Expr& e) {
       stack_[frame + i] = std::move(v);
     }
   }
+  return frame;
+}
+
+int64_t Run::call_scalar(const ir::Expr& e) {
+  const ir::Function& f = p_.functions[size_t(e.function)];
+  if (f.body->type->kind != ir::Type::Kind::Scalar) return call(e).scalar;
+  const size_t frame = bind_args(f, e);
   const size_t saved = base_;
   base_ = frame;
   int64_t result = scalar(*f.body);
@@ -508,21 +513,7 @@ int64_t Run::call_scalar(const ir::Expr& e) {
 
 Value Run::call(const ir::Expr& e) {
   const ir::Function& f = p_.functions[size_t(e.function)];
-  const size_t frame = reserve_frame(f.locals);
-  for (size_t i = 0; i < e.args.size(); ++i) {
-    const ir::Expr& x = *e.args[i];
-    if (x.type->kind == ir::Type::Kind::Scalar) {
-      int64_t v = scalar(x);
-      stack_[frame + i].scalar = v;
-    } else if (x.type->kind == ir::Type::Kind::Set) {
-      Bits b;
-      set_in(x, f.params[i]->domain, b);
-      stack_[frame + i].set = std::move(b);
-    } else {
-      Value v = value(x);
-      stack_[frame + i] = std::move(v);
-    }
-  }
+  const size_t frame = bind_args(f, e);
   const size_t saved = base_;
   base_ = frame;
   Value result;

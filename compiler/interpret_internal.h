@@ -138,6 +138,8 @@ class Run {
   /// `e`'s set over domain `d` (converting between domains by value).
   void set_in(const ir::Expr& e, int d, Bits& out);
   void convert(const Bits& in, int from, int to, Bits& out, dsl::Span span, bool strict);
+  /// Reserves the frame of `f` and stores the arguments of call `e` in it.
+  size_t bind_args(const ir::Function& f, const ir::Expr& e);
   Value call(const ir::Expr& e);
   /// A call whose arguments and result are scalars (most defines).
   int64_t call_scalar(const ir::Expr& e);

@@ -73,6 +73,23 @@ std::string value_text(const std::vector<Domain>& domains, int d, Value v) {
   return std::to_string(v);
 }
 
+ExprPtr clone_expr(const Expr& e) {
+  auto x = std::make_unique<Expr>();
+  x->op = e.op;
+  x->type = e.type;
+  x->value = e.value;
+  x->bits = e.bits;
+  x->slot = e.slot;
+  x->var = e.var;
+  x->field = e.field;
+  x->function = e.function;
+  x->move = e.move;
+  x->builtin = e.builtin;
+  x->span = e.span;
+  for (const auto& a : e.args) x->args.push_back(a ? clone_expr(*a) : nullptr);
+  return x;
+}
+
 uint32_t load_index(const uint8_t* state, const StateVar& var, uint32_t i) {
   const uint8_t* p = state + var.offset + size_t(i) * var.width;
   switch (var.width) {

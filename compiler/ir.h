@@ -337,6 +337,9 @@ struct Program {
 
 /// Element `i` (row-major over the keys) of `var` in a state: the index stored there.
 uint32_t load_index(const uint8_t* state, const StateVar& var, uint32_t i);
+
+/// A deep copy of an expression tree (every pass that duplicates IR uses this one).
+ExprPtr clone_expr(const Expr& e);
 /// Stores index `index` as element `i` of `var` (little-endian, `width` bytes).
 void store_index(uint8_t* state, const StateVar& var, uint32_t i, uint32_t index);
 /// `file:line:col` of the start of a span, as run-time errors name it.

@@ -249,19 +249,8 @@ ir::ExprPtr Lowering::region_of(int region, ir::ExprPtr cell, dsl::Span span) {
 // ------------------------------------------------------------------ utilities
 
 ir::ExprPtr Lowering::clone(const ir::Expr& e, dsl::Span span) {
-  auto x = std::make_unique<ir::Expr>();
-  x->op = e.op;
-  x->type = e.type;
-  x->value = e.value;
-  x->bits = e.bits;
-  x->slot = e.slot;
-  x->var = e.var;
-  x->field = e.field;
-  x->function = e.function;
-  x->move = e.move;
-  x->builtin = e.builtin;
+  ir::ExprPtr x = ir::clone_expr(e);
   x->span = span;
-  for (const auto& a : e.args) x->args.push_back(a ? clone(*a, a->span) : nullptr);
   return x;
 }
 

@@ -59,17 +59,25 @@ Regions Parser::parse_regions() {
   return r;
 }
 
+/// namelist = "{" IDENT { "," IDENT } "}" ;   (players' names)
+std::vector<Ident> Parser::parse_name_list(std::string_view open_where,
+                                           std::string_view close_where) {
+  std::vector<Ident> names;
+  expect(TokenKind::LBrace, open_where);
+  do {
+    names.push_back(expect_name("a player's name"));
+  } while (accept(TokenKind::Comma));
+  expect(TokenKind::RBrace, close_where);
+  return names;
+}
+
 /// players = "players" expr [ "named" "{" IDENT { "," IDENT } "}" ] ";" ;
 Players Parser::parse_players() {
   advance();
   Players p;
   p.count = parse_expr();
   if (accept(TokenKind::KwNamed)) {
-    expect(TokenKind::LBrace, "after 'named'");
-    do {
-      p.names.push_back(expect_name("a player's name"));
-    } while (accept(TokenKind::Comma));
-    expect(TokenKind::RBrace, "after the players' names");
+    p.names = parse_name_list("after 'named'", "after the players' names");
   }
   expect_semicolon("the declaration");
   return p;
@@ -81,11 +89,7 @@ Team Parser::parse_team() {
   Team t;
   t.name = expect_name("the team's name after 'team'");
   expect(TokenKind::Assign, fmt::format("after '{}'", t.name.name));
-  expect(TokenKind::LBrace, "before the team's members");
-  do {
-    t.members.push_back(expect_name("a player's name"));
-  } while (accept(TokenKind::Comma));
-  expect(TokenKind::RBrace, "after the team's members");
+  t.members = parse_name_list("before the team's members", "after the team's members");
   expect_semicolon("the declaration");
   return t;
 }

@@ -61,6 +61,7 @@ class Parser {
   Param parse_param();
   Board parse_board();
   Regions parse_regions();
+  std::vector<Ident> parse_name_list(std::string_view open_where, std::string_view close_where);
   Players parse_players();
   Team parse_team();
   TypeDecl parse_typedecl();
