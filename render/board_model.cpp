@@ -1,0 +1,162 @@
+// What each cell of a board shows, found from the IR's state layout alone: the first
+// Cell-keyed state variable gives the labels, setup sets of cells are blocked, setup maps
+// are givens, Player-valued variables tint, and a last move marks its cells and captures.
+#include "render/board.h"
+
+#include <fmt/format.h>
+
+namespace rulebook::render {
+namespace {
+
+using Kind = ir::Domain::Kind;
+
+/// How one value looks in a cell.
+struct Look {
+  std::string label;
+  int player = -1;
+  int shade = -1;
+  bool filled = false;
+};
+
+/// A short form of a name: the name itself up to 3 characters, else its first 2.
+std::string abbreviate(const std::string& name) {
+  return name.size() <= 3 ? name : name.substr(0, 2);
+}
+
+void look_into(const ir::Program& p, int d, ir::Value v, int field, Look& out) {
+  if (v == ir::kNone) return;
+  const ir::Domain& dom = p.domains[size_t(d)];
+  auto add_label = [&](const std::string& s) {
+    if (s.empty()) return;
+    out.label += out.label.empty() ? s : "/" + s;
+  };
+  switch (dom.kind) {
+    case Kind::Optional:
+      look_into(p, dom.inner, v, field, out);
+      return;
+    case Kind::Bool:
+      // A bool of a record marks the cell with a shade; a plain bool fills it.
+      if (v && field >= 0 && out.shade < 0) out.shade = field;
+      if (v && field < 0) out.filled = true;
+      return;
+    case Kind::Range:
+      // The 0 of a range starting at 0 is the empty cell of a grid of numbers.
+      if (!(dom.lo == 0 && v == 0 && field < 0)) add_label(std::to_string(v));
+      return;
+    case Kind::Player:
+      out.player = int(v);
+      add_label(abbreviate(dom.members[size_t(v)]));
+      return;
+    case Kind::Enum:
+    case Kind::Team:
+    case Kind::Phase:
+      if (out.shade < 0) out.shade = int(v);
+      else add_label(abbreviate(dom.members[size_t(v)]));
+      return;
+    case Kind::Record:
+      for (size_t f = 0; f < dom.fields.size(); ++f) {
+        const int fd = dom.fields[f];
+        const int64_t i = (v / dom.strides[f]) % p.domains[size_t(fd)].size;
+        look_into(p, fd, ir::domain_value(p.domains, fd, i), int(f), out);
+      }
+      return;
+    default:
+      add_label(ir::value_text(p.domains, d, v));
+  }
+}
+
+Look look(const ir::Program& p, int d, ir::Value v) {
+  Look out;
+  look_into(p, d, v, -1, out);
+  return out;
+}
+
+bool keyed_by_cell(const ir::StateVar& v) {
+  return v.keys.size() == 1 && v.keys[0] == ir::kCellDomain;
+}
+
+bool holds_player(const ir::Program& p, int d) {
+  const ir::Domain& dom = p.domains[size_t(d)];
+  if (dom.kind == Kind::Optional) return holds_player(p, dom.inner);
+  return dom.kind == Kind::Player;
+}
+
+ir::Value element(const ir::Program& p, const uint8_t* state, const ir::StateVar& v, uint32_t i) {
+  return ir::domain_value(p.domains, v.domain, ir::load_index(state, v, i));
+}
+
+}  // namespace
+
+BoardModel board_model(const ir::Program& p, const uint8_t* state, const LastMove* last) {
+  BoardModel m;
+  m.width = p.geometry.width;
+  m.height = p.geometry.height;
+  const size_t n = size_t(m.width) * size_t(m.height);
+  m.cells.resize(n);
+  if (!p.geometry.region_sets.empty()) {
+    m.region_set = p.geometry.region_sets[0].name;
+    m.region_of = p.geometry.region_sets[0].region_of;
+  }
+  for (size_t vi = ir::kSystemVars; vi < p.vars.size(); ++vi) {
+    const ir::StateVar& v = p.vars[vi];
+    if (!keyed_by_cell(v) || v.count != n) continue;
+    const bool boolean = p.domains[size_t(v.domain)].kind == Kind::Bool;
+    if (v.origin == ir::StateVar::Origin::Setup) {
+      (boolean ? m.blocked_vars : m.given_vars).push_back(v.name);
+      for (uint32_t c = 0; c < n; ++c) {
+        if (ir::load_index(state, v, c) == 0) continue;
+        (boolean ? m.cells[c].blocked : m.cells[c].given) = true;
+      }
+      continue;
+    }
+    if (v.origin != ir::StateVar::Origin::State) continue;
+    if (m.main_var.empty()) {
+      m.main_var = v.name;
+      for (uint32_t c = 0; c < n; ++c) {
+        Look l = look(p, v.domain, element(p, state, v, c));
+        CellView& cv = m.cells[c];
+        cv.label = l.label;
+        cv.player = l.player;
+        cv.shade = l.shade;
+        cv.filled = l.filled;
+      }
+    } else if (holds_player(p, v.domain)) {
+      m.tint_vars.push_back(v.name);
+      for (uint32_t c = 0; c < n; ++c) {
+        ir::Value x = element(p, state, v, c);
+        if (x != ir::kNone) m.cells[c].tint = int(x);
+      }
+    } else {
+      for (uint32_t c = 0; c < n; ++c) {
+        if (ir::load_index(state, v, c) == 0) continue;
+        Look l = look(p, v.domain, element(p, state, v, c));
+        m.cells[c].notes.push_back(l.label.empty() ? v.name : v.name + "=" + l.label);
+      }
+    }
+  }
+  if (last && last->move.kind >= 0 && size_t(last->move.kind) < p.moves.size()) {
+    const ir::Move& mv = p.moves[size_t(last->move.kind)];
+    std::vector<bool> named(n, false);
+    for (size_t i = 0; i < mv.params.size() && i < size_t(engine::kMaxMoveArgs); ++i) {
+      const int32_t a = last->move.args[i];
+      if (mv.params[i].domain == ir::kCellDomain && a >= 0 && size_t(a) < n) named[size_t(a)] = true;
+    }
+    for (size_t c = 0; c < n; ++c) m.cells[c].moved = named[c];
+    // A capture: a cell of a state variable that held a value and was reset to its first
+    // index (none, false, 0) by the move, without the move naming it.
+    if (last->before) {
+      for (size_t vi = ir::kSystemVars; vi < p.vars.size(); ++vi) {
+        const ir::StateVar& v = p.vars[vi];
+        if (v.origin != ir::StateVar::Origin::State || !keyed_by_cell(v) || v.count != n) continue;
+        for (uint32_t c = 0; c < n; ++c) {
+          if (named[c]) continue;
+          if (ir::load_index(last->before, v, c) != 0 && ir::load_index(state, v, c) == 0)
+            m.cells[c].captured = true;
+        }
+      }
+    }
+  }
+  return m;
+}
+
+}  // namespace rulebook::render
