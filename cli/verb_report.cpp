@@ -1,7 +1,13 @@
 // `rulebook report DIR -o OUT`: one page per variant and an index, written deterministically.
+// Each page holds the summary, board diagrams, the opening tree, playout statistics and the
+// formatted rules (cli/report_variant.cpp computes them); a configuration file tunes the
+// analysis per game (docs/report.md).
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -10,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/json_out.h"
+#include "cli/report.h"
 #include "cli/verbs.h"
 #include "dsl/check.h"
 #include "dsl/load.h"
@@ -25,28 +32,66 @@ namespace {
 struct ReportOptions {
   std::string input = "variants";
   std::string output = "reports";
+  std::string config;     ///< JSON configuration (docs/report.md); empty: defaults
+  bool rules_only = false;  ///< summary and rules only, no playouts or diagrams
 };
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) { interrupted = true; }
+
+/// Reads the plan fields present in `j` over `plan`; false (and `error`) on a bad value.
+bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
+  try {
+    if (j.contains("seed")) plan.seed = j["seed"].get<uint64_t>();
+    if (j.contains("games")) plan.games = j["games"].get<int>();
+    if (j.contains("greedy_games")) plan.greedy_games = j["greedy_games"].get<int>();
+    if (j.contains("max_plies")) plan.max_plies = j["max_plies"].get<int>();
+    if (j.contains("tree_depth")) plan.tree_depth = j["tree_depth"].get<int>();
+    if (j.contains("tree_breadth")) plan.tree_breadth = j["tree_breadth"].get<int>();
+    if (j.contains("threads")) plan.threads = j["threads"].get<int>();
+    if (j.contains("layers")) {
+      plan.layers.clear();
+      plan.layer_texts.clear();
+      for (const auto& l : j["layers"]) {
+        render::Layer layer;
+        const std::string text = l.get<std::string>();
+        if (!render::parse_layer(text, layer, error)) return false;
+        plan.layers.push_back(layer);
+        plan.layer_texts.push_back(text);
+      }
     }
+  } catch (const nlohmann::json::exception& e) {
+    error = e.what();
+    return false;
   }
-  return out;
+  if (plan.games < 0 || plan.greedy_games < 0 || plan.max_plies < 1 || plan.tree_depth < 0 || plan.tree_breadth < 1) {
+    error = "games must be >= 0, max_plies >= 1, tree_depth >= 0 and tree_breadth >= 1";
+    return false;
+  }
+  return true;
+}
+
+/// The plan of one variant: defaults, then the configuration's "defaults", then its
+/// "variants" entries whose key is the game folder or "folder/stem" (the longer last).
+bool plan_for(const nlohmann::json& config, const std::string& game, const std::string& stem, ReportPlan& plan,
+              std::string& error) {
+  if (config.contains("defaults") && !apply_plan(config["defaults"], plan, error)) return false;
+  if (!config.contains("variants")) return true;
+  for (const std::string key : {game, game + "/" + stem})
+    if (config["variants"].contains(key) && !apply_plan(config["variants"][key], plan, error)) {
+      error = key + ": " + error;
+      return false;
+    }
+  return true;
 }
 
 const char* kStyle =
     "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;"
     "color:#222}pre{background:#f6f6f2;padding:1rem;overflow-x:auto;border-radius:4px}"
     "table{border-collapse:collapse}td,th{padding:.3rem .8rem;border-bottom:1px solid #ddd;"
-    "text-align:left}.bad{color:#b00020}.ok{color:#1b5e20}";
+    "text-align:left;vertical-align:top}.bad{color:#b00020}.ok{color:#1b5e20}.none{color:#757575}"
+    ".boards,.charts{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}"
+    ".tree{overflow-x:auto;border:1px solid #ddd;padding:.5rem}.tree svg{height:auto}";
 
 std::string page(const std::string& title, const std::string& body) {
   return fmt::format(
@@ -73,9 +118,21 @@ struct Entry {
   std::string stem;     ///< file name without .rules
   std::string title;
   bool ok = false;
+  std::vector<std::pair<std::string, std::string>> figures;
 };
 
 int run_report(const ReportOptions& opt) {
+  nlohmann::json config = nlohmann::json::object();
+  if (!opt.config.empty()) {
+    std::ifstream in(opt.config, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    config = nlohmann::json::parse(text, nullptr, false);
+    if (!in || config.is_discarded() || !config.is_object()) {
+      fmt::print(stderr, "{}: error: not a readable JSON object\n", opt.config);
+      return kExitInputError;
+    }
+  }
+  std::signal(SIGINT, on_interrupt);
   std::vector<fs::path> files;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(opt.input, ec);
@@ -111,14 +168,32 @@ int run_report(const ReportOptions& opt) {
     }
     if (e.title.empty()) e.title = e.stem;
 
-    std::string body = fmt::format("<p><a href=\"../index.html\">all variants</a></p>\n<h1>{}</h1>\n"
-                                   "<p><code>{}</code></p>\n",
-                                   html_escape(e.title), html_escape(file.generic_string()));
+    std::string body = fmt::format("<p><a href=\"../index.html\">all variants</a> · <a href=\"{}.json\">the "
+                                   "data of this page (JSON)</a></p>\n<h1>{}</h1>\n<p><code>{}</code></p>\n",
+                                   html_escape(e.stem), html_escape(e.title), html_escape(file.generic_string()));
+    std::optional<VariantAnalysis> analysis;
+    if (e.ok && !opt.rules_only) {
+      ReportPlan plan;
+      std::string error;
+      if (!plan_for(config, e.game, e.stem, plan, error)) {
+        fmt::print(stderr, "{}: error: {}\n", opt.config, error);
+        return kExitInputError;
+      }
+      // Other analyses (verifier, enumeration) fill these once they report results.
+      ReportSections sections;
+      analysis = analyse_variant(file.generic_string(), plan, sections, &interrupted);
+      if (!analysis->ok) {
+        fmt::print(stderr, "{}: error: {}\n", file.generic_string(), analysis->error);
+        result = kExitInputError;
+      }
+      e.figures = analysis->key_figures;
+    }
     if (!e.ok) {
       body += "<h2 class=\"bad\">Errors</h2>\n<pre>" + html_escape(diags.render(sources)) + "</pre>\n";
     } else {
-      body += "<h2>Summary</h2>\n<pre>" + html_escape(summary) + "</pre>\n";
-      body += "<h2>Rules</h2>\n<pre>" + html_escape(formatted) + "</pre>\n";
+      body += "<h2 id=\"summary\">Summary</h2>\n<pre>" + html_escape(summary) + "</pre>\n";
+      if (analysis) body += analysis->html;
+      body += "<h2 id=\"rules\">Rules</h2>\n<pre>" + html_escape(formatted) + "</pre>\n";
     }
     fs::path base = fs::path(opt.output) / e.game / e.stem;
     nlohmann::json j;
@@ -127,6 +202,7 @@ int run_report(const ReportOptions& opt) {
     j["ok"] = e.ok;
     j["diagnostics"] = diagnostics_json(diags, sources);
     j["summary"] = summary;
+    if (analysis) j["analysis"] = analysis->json;
     bool written = write_file(base.string() + ".html", page(e.title, body)) &&
                    write_file(base.string() + ".json", j.dump(2) + "\n");
     if (!written) {
@@ -136,17 +212,30 @@ int run_report(const ReportOptions& opt) {
     entries.push_back(std::move(e));
   }
 
+  // Key figures: the columns are the union of the variants' figure names, in first-seen order.
+  std::vector<std::string> columns;
+  for (const Entry& e : entries)
+    for (const auto& [name, _] : e.figures)
+      if (std::find(columns.begin(), columns.end(), name) == columns.end()) columns.push_back(name);
   std::string rows;
   for (const Entry& e : entries) {
     rows += fmt::format(
-        "<tr><td>{}</td><td><a href=\"{}/{}.html\">{}</a></td><td class=\"{}\">{}</td></tr>\n",
+        "<tr><td>{}</td><td><a href=\"{}/{}.html\">{}</a></td><td class=\"{}\">{}</td>",
         html_escape(e.game), html_escape(e.game), html_escape(e.stem), html_escape(e.title),
         e.ok ? "ok" : "bad", e.ok ? "checked" : "errors");
+    for (const std::string& c : columns) {
+      auto it = std::find_if(e.figures.begin(), e.figures.end(), [&](const auto& f) { return f.first == c; });
+      rows += "<td>" + (it == e.figures.end() ? std::string() : html_escape(it->second)) + "</td>";
+    }
+    rows += "</tr>\n";
   }
+  std::string heads;
+  for (const std::string& c : columns) heads += "<th>" + html_escape(c) + "</th>";
   std::string index = fmt::format(
-      "<h1>rulebook report</h1>\n<p>{} rule files under <code>{}</code>.</p>\n"
-      "<table>\n<tr><th>game</th><th>variant</th><th>status</th></tr>\n{}</table>\n",
-      entries.size(), html_escape(opt.input), rows);
+      "<h1>rulebook report</h1>\n<p>{} rule files under <code>{}</code>. Figures come from the random "
+      "playouts of each page (their number and seeds are stated there).</p>\n"
+      "<table>\n<tr><th>game</th><th>variant</th><th>status</th>{}</tr>\n{}</table>\n",
+      entries.size(), html_escape(opt.input), heads, rows);
   if (!write_file(fs::path(opt.output) / "index.html", page("rulebook report", index))) {
     fmt::print(stderr, "{}: error: cannot write the report\n", opt.output);
     return kExitInputError;
@@ -163,6 +252,9 @@ void add_report(CLI::App& app, int& result) {
   cmd->add_option("input", opt->input, "Folder of variants (one sub-folder per game)")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("-o,--output", opt->output, "Folder to write the report into");
+  cmd->add_option("--config", opt->config, "JSON configuration: playout counts, annotations per game")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--rules-only", opt->rules_only, "Only the summary and the rules (no playouts, no diagrams)");
   cmd->callback([opt, &result] { result = run_report(*opt); });
 }
 
