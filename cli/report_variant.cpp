@@ -80,6 +80,9 @@ nlohmann::json stats_json(const explorer::PlayoutStats& st, const char* policy) 
                    {"metrics", metrics}};
   if (!st.teams.empty()) j["team_wins"] = shares_json(st.teams, st.team_wins);
   if (st.errors) j["first_error"] = st.first_error;
+  nlohmann::json scores = nlohmann::json::array();
+  for (size_t i = 0; i < st.scores.size(); ++i) scores.push_back({{"name", st.subjects[i]}, {"score", summary_json(st.scores[i])}});
+  j["final_scores"] = scores;
   return j;
 }
 
@@ -113,8 +116,10 @@ std::string stats_html(const explorer::PlayoutStats& st, const std::string& poli
   h += fmt::format("<tr><th>branching factor</th><td>mean {:.2f}, max {} (over {} decisions)</td></tr>\n",
                    st.branching_mean, st.branching_max, st.decisions);
   h += fmt::format("<tr><th>shared best result</th><td>{} of {} finished games</td></tr>\n", st.drawn, st.finished);
+  for (size_t i = 0; i < st.scores.size(); ++i)
+    h += fmt::format("<tr><th>final score of {}</th><td>{}</td></tr>\n", html_escape(st.subjects[i]), summary_text(st.scores[i]));
   h += "</table>\n";
-  if (st.finished > 0 && !st.subjects.empty()) {
+  if (st.finished > 0 && !st.wins.empty()) {
     h += "<table>\n<tr><th>" + std::string(st.per_team ? "team" : "player") +
          "</th><th>wins</th><th>share</th><th>95% interval (Wilson)</th><th>shared best</th></tr>\n";
     for (size_t i = 0; i < st.wins.size(); ++i)
@@ -313,7 +318,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   size_t top = 0;
   for (size_t i = 1; i < random.wins.size(); ++i)
     if (random.wins[i].share > random.wins[top].share) top = i;
-  if (random.finished && !random.wins.empty())
+  if (random.finished && !random.wins.empty() && random.wins[top].count > 0)
     best = fmt::format("{} {}", random.subjects[top], pct(random.wins[top].share));
   a.key_figures.push_back({"top win share", best});
   return a;

@@ -210,6 +210,7 @@ PlayoutStats play_games(const engine::Engine& e, const ir::Program& p, const Pla
   for (const ir::Metric& m : p.metrics) out.metrics.push_back({m.name, m.description, m.when == nullptr, {}});
   std::vector<uint64_t> wins(size_t(info.score_subjects), 0), ties(wins.size(), 0);
   std::vector<uint64_t> team_wins(out.teams.size(), 0), team_ties(out.teams.size(), 0);
+  out.scores.resize(size_t(info.score_subjects));
   uint64_t branching_sum = 0;
   // Only the first games that all completed count, so a stop leaves a prefix of the plan.
   for (size_t g = 0; g < records.size() && done[g]; ++g) {
@@ -233,6 +234,7 @@ PlayoutStats play_games(const engine::Engine& e, const ir::Program& p, const Pla
     for (size_t ph = 0; ph < r.phase_plies.size(); ++ph) out.phase_length[ph].add(r.phase_plies[ph]);
     for (size_t m = 0; m < r.recorded.size(); ++m)
       if (r.recorded[m]) out.metrics[m].values.add(r.values[m]);
+    for (int s = 0; s < info.score_subjects; ++s) out.scores[size_t(s)].add(r.scores[size_t(s * info.score_width)]);
     // The best subjects of the game; one alone wins, several share a tie.
     std::vector<int> best;
     for (int s = 0; s < info.score_subjects; ++s) {
@@ -242,7 +244,7 @@ PlayoutStats play_games(const engine::Engine& e, const ir::Program& p, const Pla
     }
     if (best.size() == 1) ++wins[size_t(best[0])];
     else for (int s : best) ++ties[size_t(s)];
-    if (best.size() > 1) ++out.drawn;
+    if (best.size() > 1 && info.score_subjects > 1) ++out.drawn;
     if (!out.teams.empty()) {
       // A team wins when its best subjects are exactly the winners (scored per team: itself).
       std::vector<int> best_teams;
@@ -254,7 +256,7 @@ PlayoutStats play_games(const engine::Engine& e, const ir::Program& p, const Pla
       else for (int t : best_teams) ++team_ties[size_t(t)];
     }
   }
-  for (size_t s = 0; s < wins.size(); ++s) {
+  for (size_t s = 0; s < wins.size() && wins.size() > 1; ++s) {
     out.wins.push_back(wilson(wins[s], uint64_t(out.finished)));
     out.wins.back().ties = ties[s];
   }

@@ -68,7 +68,9 @@ struct PlayoutStats {
   std::vector<Summary> phase_length;  ///< plies played in each phase, finished games
   std::vector<std::string> subjects;  ///< the scored players or teams, by index
   bool per_team = false;
-  std::vector<Share> wins;            ///< per scored subject, over finished games
+  std::vector<Share> wins;            ///< per scored subject, over finished games (empty with
+                                      ///< a single subject: it cannot lose to anyone)
+  std::vector<Summary> scores;        ///< per scored subject: the (first) score entry at the end
   std::vector<std::string> teams;     ///< the teams of the rules (may be empty)
   std::vector<Share> team_wins;       ///< per team, over finished games (from player wins when scored per player)
   uint64_t drawn = 0;                 ///< finished games with a shared best result

@@ -22,7 +22,7 @@ struct CellView {
   bool blocked = false;  ///< in a setup `set of Cell` (or Cell -> bool)
   bool given = false;    ///< set by a setup map (a puzzle's given)
   bool moved = false;    ///< named by the last move
-  bool captured = false; ///< emptied by the last move without being named by it
+  bool captured = false; ///< emptied by the last move (not the cell a piece moved from)
   std::vector<std::string> notes;  ///< other Cell-keyed variables, as `name=value`
 };
 
@@ -90,7 +90,7 @@ struct DrawOptions {
 /// Same inputs, same bytes.
 std::string board_svg(const ir::Program& program, const uint8_t* state, const DrawOptions& options);
 
-/// The board as a text grid: labels, `#` blocked, `*` given, `[..]` last move, `x` captured,
+/// The board as a text grid: labels, `#` blocked, `*` given, `[..]` last move, `~` captured, `x` a true bool,
 /// then a legend line; annotations' labels are listed below.
 std::string board_text(const ir::Program& program, const uint8_t* state, const DrawOptions& options);
 

@@ -143,15 +143,20 @@ BoardModel board_model(const ir::Program& p, const uint8_t* state, const LastMov
     }
     for (size_t c = 0; c < n; ++c) m.cells[c].moved = named[c];
     // A capture: a cell of a state variable that held a value and was reset to its first
-    // index (none, false, 0) by the move, without the move naming it.
+    // index (none, false, 0) by the move, unless it is where a piece moved from: a named
+    // cell whose old value is now found in another named cell the move filled.
     if (last->before) {
       for (size_t vi = ir::kSystemVars; vi < p.vars.size(); ++vi) {
         const ir::StateVar& v = p.vars[vi];
         if (v.origin != ir::StateVar::Origin::State || !keyed_by_cell(v) || v.count != n) continue;
         for (uint32_t c = 0; c < n; ++c) {
-          if (named[c]) continue;
-          if (ir::load_index(last->before, v, c) != 0 && ir::load_index(state, v, c) == 0)
-            m.cells[c].captured = true;
+          const uint32_t old = ir::load_index(last->before, v, c);
+          if (old == 0 || ir::load_index(state, v, c) != 0) continue;
+          bool moved_away = false;
+          for (uint32_t d = 0; d < n && named[c] && !moved_away; ++d)
+            moved_away = d != c && named[d] && ir::load_index(state, v, d) == old &&
+                         ir::load_index(last->before, v, d) != old;
+          if (!moved_away) m.cells[c].captured = true;
         }
       }
     }
