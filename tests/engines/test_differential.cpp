@@ -29,9 +29,11 @@ constexpr int kShards = 4;
 
 std::vector<std::string> variants() {
   std::vector<std::string> out;
-  for (const auto& dir : fs::directory_iterator(RULEBOOK_SOURCE_DIR "/variants"))
+  for (const auto& dir : fs::directory_iterator(RULEBOOK_SOURCE_DIR "/variants")) {
+    if (!dir.is_directory()) continue;  // variants/ also holds settings such as report.json
     for (const auto& f : fs::directory_iterator(dir.path()))
       if (f.path().extension() == ".rules") out.push_back(f.path().string());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
