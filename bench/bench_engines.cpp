@@ -123,6 +123,8 @@ bool load(Rules& r, const std::string& path, const engine::Setup& setup) {
     fmt::print(stderr, "{}: {}\n", path, e.status.message);
     return false;
   }
+  fmt::print("{}: generated engine {}\n", path.substr(path.rfind('/') + 1),
+             e.linked ? "linked into this benchmark" : e.compiled ? "compiled now" : "from the cache");
   r.compiled = std::move(e.engine);
   r.interp = std::make_unique<compiler::Interpreter>(*r.program, r.sources);
   r.start.assign(r.program->state_bytes, 0);
@@ -259,7 +261,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
   }
   if (quick) runs = 1;
-  fmt::print("median of {} runs; generated engines compiled at run time (cached)\n\n", runs);
+  fmt::print("median of {} runs\n", runs);
 
   Rules six;
   engine::Setup blocked;
