@@ -123,6 +123,8 @@ bool load(Rules& r, const std::string& path, const engine::Setup& setup) {
     fmt::print(stderr, "{}: {}\n", path, e.status.message);
     return false;
   }
+  fmt::print("{}: generated engine {}\n", path.substr(path.rfind('/') + 1),
+             e.linked ? "linked into this benchmark" : e.compiled ? "compiled now" : "from the cache");
   r.compiled = std::move(e.engine);
   r.interp = std::make_unique<compiler::Interpreter>(*r.program, r.sources);
   r.start.assign(r.program->state_bytes, 0);
@@ -153,8 +155,22 @@ uint64_t engine_playouts(const engine::Engine& e, const std::vector<uint8_t>& st
   return plies;
 }
 
+/// The same playouts as engine_playouts, each game played inside the engine.
+uint64_t native_playouts(const compiler::CompiledEngine& e, const std::vector<uint8_t>& start,
+                         int games) {
+  std::vector<uint8_t> s;
+  uint64_t rng = 1, plies = 0;  // the stream of SplitMix64(1)
+  for (int i = 0; i < games; ++i) {
+    s = start;
+    uint64_t n = 0;
+    if (!e.playout(s.data(), rng, UINT64_MAX, true, n).ok) return 0;
+    plies += n;
+  }
+  return plies;
+}
+
 void row(const char* what, const Timing& t, const char* unit) {
-  fmt::print("  {:<34} {:>14.0f} {}/s   ({} {} in {:.3f} s)\n", what, t.rate(), unit, t.units,
+  fmt::print("  {:<38} {:>14.0f} {}/s   ({} {} in {:.3f} s)\n", what, t.rate(), unit, t.units,
              unit, t.seconds);
 }
 
@@ -199,19 +215,39 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
   row("perft, interpreter", interp, "nodes");
   if (gen.units != hand_t.units) fmt::print("  !! perft counts differ: {} vs {}\n", gen.units, hand_t.units);
 
-  Timing hp = measure(runs, [&] { return hand_playouts(hand, games, over) > 0 ? uint64_t(games) : 0; });
-  Timing gp = measure(runs, [&] { return engine_playouts(*r.compiled, r.start, games) > 0 ? uint64_t(games) : 0; });
+  // Every driver plays the same games (one splitmix64 stream from seed 1, move
+  // `next() % n`); the moves played are compared below.
+  uint64_t hand_plies = 0, gen_plies = 0, iface_plies = 0;
+  Timing hp = measure(runs, [&] {
+    hand_plies = hand_playouts(hand, games, over);
+    return hand_plies > 0 ? uint64_t(games) : 0;
+  });
+  Timing gp = measure(runs, [&] {
+    gen_plies = native_playouts(*r.compiled, r.start, games);
+    return gen_plies > 0 ? uint64_t(games) : 0;
+  });
+  Timing gp_iface = measure(runs, [&] {
+    iface_plies = engine_playouts(*r.compiled, r.start, games);
+    return iface_plies > 0 ? uint64_t(games) : 0;
+  });
   Timing ip = measure(runs, [&] {
     return engine_playouts(*r.interp, r.start, interp_games) > 0 ? uint64_t(interp_games) : 0;
   });
   row("playouts, hand-written", hp, "games");
-  row("playouts, generated", gp, "games");
+  row("playouts, generated (native)", gp, "games");
+  row("playouts, generated (engine interface)", gp_iface, "games");
   row("playouts, interpreter", ip, "games");
+  if (gen_plies != hand_plies || iface_plies != hand_plies) {
+    fmt::print("  !! playout moves differ: hand {} generated {} interface {}\n", hand_plies,
+               gen_plies, iface_plies);
+  }
 
   fmt::print("  ratios: generated/hand time  perft {:.2f}x  playouts {:.2f}x   (target <= 1.5x)\n",
              hand_t.rate() / gen.rate(), hp.rate() / gp.rate());
   fmt::print("          generated/interpreter speed  perft {:.1f}x  playouts {:.1f}x   (target >= 20x)\n",
              gen.rate() / interp.rate(), gp.rate() / ip.rate());
+  fmt::print("          playouts through the engine interface: generated/hand time {:.2f}x\n",
+             hp.rate() / gp_iface.rate());
   fmt::print("  bytes per state: generated {}  hand-written {}\n\n", r.program->state_bytes, hand_bytes);
 }
 
@@ -225,7 +261,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
   }
   if (quick) runs = 1;
-  fmt::print("median of {} runs; generated engines compiled at run time (cached)\n\n", runs);
+  fmt::print("median of {} runs\n", runs);
 
   Rules six;
   engine::Setup blocked;

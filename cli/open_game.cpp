@@ -27,6 +27,7 @@ int open_game(const std::string& path, const std::string& engine_kind, OpenedGam
   if (engine_kind == "interp") {
     out.engine = std::make_unique<compiler::Interpreter>(*out.program, out.sources);
     out.engine_note = "interpreter";
+    out.engine_origin = "interpreter";
     return kExitOk;
   }
   compiler::LoadedEngine loaded = compiler::load_engine(out.program, out.sources);
@@ -38,6 +39,7 @@ int open_game(const std::string& path, const std::string& engine_kind, OpenedGam
   out.engine_note = loaded.linked     ? "compiled (linked into rulebook)"
                     : loaded.compiled ? "compiled (compiled now, cached)"
                                       : "compiled (from the cache)";
+  out.engine_origin = loaded.linked ? "linked" : loaded.compiled ? "compiled now" : "from the cache";
   out.engine = std::move(loaded.engine);
   return kExitOk;
 }

@@ -18,6 +18,7 @@ struct OpenedGame {
   std::shared_ptr<const ir::Program> program;
   std::unique_ptr<engine::Engine> engine;
   std::string engine_note;  ///< "interpreter", "compiled (linked)", "compiled (cached)", ...
+  std::string engine_origin;  ///< "linked", "compiled now", "from the cache" or "interpreter"
 };
 
 /// Loads and lowers `path`; prints diagnostics to stderr. Returns an exit code.

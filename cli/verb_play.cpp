@@ -138,7 +138,7 @@ int run_play(const RunOptions& opt) {
   const bool over = e.terminal(state.data());
   if (opt.json) {
     nlohmann::json j{{"title", info.title}, {"seed", opt.seed}, {"engine", opt.engine},
-                     {"moves", moves_json}, {"finished", over}, {"plies", ply},
+                     {"engine_origin", game.engine_origin}, {"moves", moves_json}, {"finished", over}, {"plies", ply},
                      {"scores", scores}};
     fmt::print("{}\n", j.dump(2));
     return kExitOk;
@@ -158,7 +158,8 @@ int run_perft(const RunOptions& opt) {
   const engine::Engine& e = *game.engine;
   fmt::print(stderr, "engine: {}\n", game.engine_note);
   auto t0 = std::chrono::steady_clock::now();
-  nlohmann::json j{{"title", e.info().title}, {"engine", opt.engine}};
+  nlohmann::json j{{"title", e.info().title}, {"engine", opt.engine},
+                   {"engine_origin", game.engine_origin}};
   if (opt.divide) {
     engine::Status st;
     std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st);

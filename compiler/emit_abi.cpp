@@ -373,6 +373,34 @@ void Emitter::abi_functions() {
   w_.close();
   w_.blank();
 
+  // Playouts without a round trip through the ABI per move: the move is found by
+  // counting the legal moves, then generating up to the chosen one.
+  w_.open("int32_t abi_playout(uint8_t* state, uint64_t* rng, uint64_t max_plies, int32_t same_phase, uint64_t* plies, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("SplitMix64 r{*rng};");
+  w_.linef("const Int start_phase = {};", sys(ir::kVarPhase));
+  w_.line("uint64_t n = 0;");
+  w_.linef("while (!{} && n < max_plies && !(same_phase && {} != start_phase)) {{", sys(ir::kVarOver),
+           sys(ir::kVarPhase));
+  w_.line("  Count c;");
+  w_.line("  generate(g, c);");
+  w_.line("  if (c.n == 0) return report(err, RB_INTERNAL, \"internal error: no legal move in a game that is not over\");");
+  w_.line("  Pick pick{r.next() % c.n};");
+  w_.line("  generate(g, pick);");
+  w_.line("  play<false>(g, pick.m);");
+  w_.line("  ++n;");
+  w_.line("}");
+  w_.line("save(g, state);");
+  w_.line("*rng = r.s;");
+  w_.line("*plies = n;");
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
   w_.open("int32_t abi_metric(const uint8_t* state, int32_t index, int32_t* recorded, int64_t* value, rb_error* err) {");
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
@@ -485,7 +513,7 @@ void Emitter::abi_footer(uint64_t hash, std::string& out) {
   f.linef("{}u,  // max moves", max_moves());
   f.line("kPlayerNames, kPhaseNames, kMoveNames, kMoveArity, kSetupNames, kSetupCounts, kMetricNames,");
   f.line("abi_setup, abi_legal_moves, abi_count_moves, abi_apply, abi_perft, abi_scores, abi_metric,");
-  f.line("abi_terminal, abi_phase, abi_to_move, abi_hash,");
+  f.line("abi_terminal, abi_phase, abi_to_move, abi_hash, abi_playout,");
   f.close("};");
   f.line("}  // namespace");
   f.blank();

@@ -364,8 +364,9 @@ void Emitter::phases() {
 
   // The stuck loop.
   w_.line("/// While the player to move has no legal move: everybody stuck in a row ends the");
-  w_.line("/// game; otherwise the phase's `when stuck` block runs (none ends the game).");
-  w_.open("void settle(Game& g) {");
+  w_.line("/// game; otherwise the phase's `when stuck` block runs (none ends the game). Out of");
+  w_.line("/// line: the stuck blocks would weigh on every move that has a legal reply.");
+  w_.open("[[gnu::noinline]] void settle_stuck(Game& g) {");
   w_.open(fmt::format("while (!{}) {{", sys(ir::kVarOver)));
   w_.line("if (has_legal(g)) return;");
   w_.line("Int active = 0;");
@@ -395,6 +396,12 @@ void Emitter::phases() {
   w_.line("}");
   w_.line("finish_turn(g);");
   w_.close("}");
+  w_.close();
+  w_.blank();
+  w_.line("/// After a turn: the usual case, a player to move with a legal move, inline.");
+  w_.open("inline void settle(Game& g) {");
+  w_.linef("if ({} || has_legal(g)) return;", sys(ir::kVarOver));
+  w_.line("settle_stuck(g);");
   w_.close();
   w_.blank();
 }

@@ -11,7 +11,7 @@ namespace rulebook::compiler {
 std::string_view abi_declarations() {
   static constexpr std::string_view kText = R"abi(/// Bumped whenever the layout or meaning of anything below changes; the loader refuses an
 /// engine built against another version.
-#define RULEBOOK_ABI_VERSION 1
+#define RULEBOOK_ABI_VERSION 2
 
 /// The entry point of an engine is `const rb_engine* rulebook_engine_<hash>(void)`, where
 /// <hash> is the source hash in 16 lower-case hex digits.
@@ -90,6 +90,13 @@ typedef struct rb_engine {
   int32_t (*phase)(const uint8_t* state);
   int32_t (*to_move)(const uint8_t* state);
   uint64_t (*hash)(const uint8_t* state);
+  /// Random moves from `*state` until the game is over, `max_plies` moves were played,
+  /// or (with `same_phase`) the phase is no longer the one it started in. Each move is
+  /// legal move `next() % n` of the n in canonical order, drawn from the splitmix64
+  /// stream whose state is `*rng` (left advanced). Writes the last state back and the
+  /// moves played to `*plies`. The same game as legal_moves and apply in a loop.
+  int32_t (*playout)(uint8_t* state, uint64_t* rng, uint64_t max_plies, int32_t same_phase,
+                     uint64_t* plies, rb_error* err);
 } rb_engine;
 
 typedef const rb_engine* (*rb_entry_fn)(void);
@@ -463,6 +470,30 @@ struct Exists {
   template <int W>
   bool take_bits(Int, const Bits<W>& bits, int, Int = 0, Int = 0, Int = 0) {
     return !bits.empty();
+  }
+};
+
+/// Keeps legal move number `k` (0-based, canonical order) and stops there.
+struct Pick {
+  uint64_t k;
+  rb_move m{};
+  bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {
+    if (k-- != 0) return false;
+    m = rb_move{int32_t(kind), {int32_t(a0), int32_t(a1), int32_t(a2), int32_t(a3)}};
+    return true;
+  }
+  template <int W>
+  bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {
+    const uint64_t n = uint64_t(bits.count());
+    if (k >= n) {
+      k -= n;
+      return false;
+    }
+    for (; k > 0; --k) bits.pop();
+    Int a[4] = {a0, a1, a2, 0};
+    a[last] = bits.first();
+    m = rb_move{int32_t(kind), {int32_t(a[0]), int32_t(a[1]), int32_t(a[2]), int32_t(a[3])}};
+    return true;
   }
 };
 )cpp";

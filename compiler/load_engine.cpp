@@ -423,6 +423,18 @@ engine::Status CompiledEngine::perft(const uint8_t* state, int depth, uint64_t& 
   return engine::Status::Ok();
 }
 
+engine::Status CompiledEngine::playout(uint8_t* state, uint64_t& rng, uint64_t max_plies,
+                                       bool same_phase, uint64_t& plies) const {
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
+  plies = 0;
+  if (table_->playout(state, &rng, max_plies, same_phase ? 1 : 0, &plies, &err) != RB_OK) {
+    return engine::Status::Error(error_text(err));
+  }
+  return engine::Status::Ok();
+}
+
 std::string CompiledEngine::move_text(const engine::Move& move) const {
   return compiler::move_text(*program_, move);
 }

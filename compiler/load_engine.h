@@ -71,6 +71,12 @@ class CompiledEngine : public engine::Engine {
   /// Fast paths the generic interface lacks.
   engine::Status count_moves(const uint8_t* state, uint64_t& count) const;
   engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const override;
+  /// Random moves played inside the engine (rb_engine::playout): from `state` until the
+  /// game is over, `max_plies` moves, or with `same_phase` a change of phase. `rng` is the
+  /// state of a splitmix64 stream (SplitMix64(seed) starts at `seed`), left advanced, so
+  /// the games are those of legal_moves and apply choosing `next() % n` in a loop.
+  engine::Status playout(uint8_t* state, uint64_t& rng, uint64_t max_plies, bool same_phase,
+                         uint64_t& plies) const;
   /// Metric `index` in `state`, as Interpreter::metric: `recorded` tells whether its
   /// `when` holds (for an `at end` metric, whether the game is over).
   engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const;

@@ -14,7 +14,7 @@ extern "C" {
 // begin of the ABI
 /// Bumped whenever the layout or meaning of anything below changes; the loader refuses an
 /// engine built against another version.
-#define RULEBOOK_ABI_VERSION 1
+#define RULEBOOK_ABI_VERSION 2
 
 /// The entry point of an engine is `const rb_engine* rulebook_engine_<hash>(void)`, where
 /// <hash> is the source hash in 16 lower-case hex digits.
@@ -93,6 +93,13 @@ typedef struct rb_engine {
   int32_t (*phase)(const uint8_t* state);
   int32_t (*to_move)(const uint8_t* state);
   uint64_t (*hash)(const uint8_t* state);
+  /// Random moves from `*state` until the game is over, `max_plies` moves were played,
+  /// or (with `same_phase`) the phase is no longer the one it started in. Each move is
+  /// legal move `next() % n` of the n in canonical order, drawn from the splitmix64
+  /// stream whose state is `*rng` (left advanced). Writes the last state back and the
+  /// moves played to `*plies`. The same game as legal_moves and apply in a loop.
+  int32_t (*playout)(uint8_t* state, uint64_t* rng, uint64_t max_plies, int32_t same_phase,
+                     uint64_t* plies, rb_error* err);
 } rb_engine;
 
 typedef const rb_engine* (*rb_entry_fn)(void);

@@ -56,6 +56,19 @@ check "the second run gives the same count" "$first" "$second"
 grep -q "from the cache" "$work/err2"
 check "the second run reuses the cache" 0 $?
 
+# A shipped, unedited variant runs the engine linked into rulebook at build time: nothing
+# is compiled and the cache stays empty. Its edited copy (above) went through the compiler.
+"$rb" play variants/garnsi-malom/garnsi-6x6.rules --seed 3 --boards end >/dev/null 2>"$work/err3"
+grep -q "linked into rulebook" "$work/err3"
+check "a shipped variant plays its linked engine" 0 $?
+origin=$("$rb" play variants/garnsi-malom/garnsi-9.rules --seed 3 --max-plies 5 --json 2>/dev/null |
+  grep -o '"engine_origin": "[a-z ]*"')
+check "play --json says the engine is linked" '"engine_origin": "linked"' "$origin"
+origin=$("$rb" play "$work/mine/fill.rules" --seed 3 --json 2>/dev/null | grep -o '"engine_origin": "[a-z ]*"')
+check "play --json says an edited copy's engine comes from the cache" '"engine_origin": "from the cache"' "$origin"
+ls "$work/cache" | grep -q garnsi
+check "no shipped variant was compiled at run time" 1 $?
+
 # Determinism: the same seed gives the same game, byte for byte.
 a=$("$rb" play variants/garnsi-malom/garnsi-6x6.rules --seed 5 --json 2>/dev/null | md5sum)
 b=$("$rb" play variants/garnsi-malom/garnsi-6x6.rules --seed 5 --json 2>/dev/null | md5sum)

@@ -48,7 +48,7 @@ void check_variant(const std::string& path) {
   compiler::LoadedEngine loaded = compiler::load_engine(program, sources);
   INFO(loaded.status.message);
   REQUIRE(loaded.engine);
-  const engine::Engine& gen = *loaded.engine;
+  const compiler::CompiledEngine& gen = *loaded.engine;
   compiler::Interpreter interp(*program, sources);
 
   int finished = 0;
@@ -76,6 +76,12 @@ void check_variant(const std::string& path) {
     REQUIRE(x.last == y.last);
     REQUIRE(x.finished == y.finished);
     REQUIRE(x.scores == y.scores);
+    // The same game played inside the engine, without the interface between moves.
+    std::vector<uint8_t> c = a;
+    uint64_t rng = static_cast<uint64_t>(game), native_plies = 0;
+    REQUIRE(gen.playout(c.data(), rng, kMaxPlies, false, native_plies).ok);
+    REQUIRE(native_plies == x.steps.size());
+    REQUIRE(c == x.last);
     finished += x.finished;
     plies += x.steps.size();
   }
