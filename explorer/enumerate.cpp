@@ -1,0 +1,319 @@
+// Breadth-first enumeration: each depth is built from the one before by worker threads that
+// expand packed states and append their children to a partitioned store, merged at the end.
+#include "explorer/enumerate.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "explorer/layer_store.h"
+#include "explorer/pack.h"
+
+namespace rulebook::explorer {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int log2_exact(uint64_t n) {
+  int k = 0;
+  while ((uint64_t{1} << k) < n) ++k;
+  return k;
+}
+
+class Explorer {
+ public:
+  Explorer(const ir::Program& program, const engine::Engine& engine, const uint8_t* root,
+           const std::vector<Transform>& group, const ExploreOptions& options)
+      : program_(program), engine_(engine), options_(options), packer_(program, root),
+        action_(program, packer_, group), root_(root, root + program.state_bytes) {
+    uint32_t parts = 1;
+    while (parts < options.partitions) parts <<= 1;
+    part_bits_ = uint32_t(log2_exact(parts));
+    parts_ = parts;
+    threads_ = std::max(1, options.threads);
+  }
+
+  ExploreResult run();
+
+ private:
+  /// What one thread needs, so the hot loop allocates nothing.
+  struct Worker {
+    std::vector<uint32_t> digits, image;
+    std::vector<uint8_t> key, best, candidate, state, child;
+    std::vector<engine::Move> moves;
+    std::vector<uint8_t> staged;  ///< per partition, kStage records
+    std::vector<uint32_t> staged_count;
+  };
+  static constexpr uint32_t kStage = 32;
+
+  Worker make_worker() const {
+    Worker w;
+    const size_t n = packer_.elements().size();
+    w.digits.resize(n);
+    w.image.resize(n);
+    w.key.resize(packer_.key_bytes());
+    w.best.resize(packer_.key_bytes());
+    w.candidate.resize(packer_.key_bytes());
+    w.state.resize(program_.state_bytes);
+    w.child.resize(program_.state_bytes);
+    w.staged.resize(size_t(parts_) * kStage * record_bytes());
+    w.staged_count.assign(parts_, 0);
+    return w;
+  }
+  uint32_t record_bytes() const { return packer_.key_bytes() + 8; }
+
+  /// Packs `state` with its flags and stages it for its partition.
+  void add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t paths);
+  void flush(Worker& w, LayerStore& next);
+  /// Expands blocks of `cur` into `next` until the work runs out or a stop is asked.
+  void expand(LayerStore& cur, LayerStore& next, const std::vector<std::pair<uint32_t, size_t>>& units);
+  /// Runs `body(thread)` on every thread while this thread reports progress.
+  void parallel(const std::function<void(int)>& body);
+  void stop(const std::string& why, const engine::Status& st = {}) {
+    std::lock_guard<std::mutex> lock(stop_mutex_);
+    if (stop_reason_.empty()) {
+      stop_reason_ = why;
+      stop_status_ = st;
+    }
+    stopping_ = true;
+  }
+  DepthCount count(const LayerStore& layer, int depth) const;
+
+  const ir::Program& program_;
+  const engine::Engine& engine_;
+  const ExploreOptions& options_;
+  Packer packer_;
+  KeyAction action_;
+  std::vector<uint8_t> root_;
+  uint32_t parts_ = 1, part_bits_ = 0;
+  int threads_ = 1;
+
+  std::atomic<uint64_t> memory_{0};
+  std::atomic<bool> stopping_{false};
+  std::mutex stop_mutex_;
+  std::string stop_reason_;
+  engine::Status stop_status_;
+
+  std::atomic<size_t> next_unit_{0};
+  std::atomic<uint64_t> expanded_{0};
+  std::atomic<uint64_t> appended_{0};
+  uint64_t frontier_size_ = 0;
+  uint64_t counted_ = 0;  ///< distinct states of the complete depths
+  int depth_ = 0;
+  Clock::time_point start_;
+};
+
+void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t paths) {
+  packer_.gather(state, w.digits.data());
+  packer_.encode(w.digits.data(), w.key.data());
+  const uint32_t kb = packer_.key_bytes();
+  uint64_t least = 1, stabiliser = 1;
+  const uint8_t* canonical = w.key.data();
+  if (action_.size() > 1) {
+    std::memcpy(w.best.data(), w.key.data(), kb);
+    for (size_t g = 1; g < action_.size(); ++g) {
+      action_.apply(g, w.digits.data(), w.image.data());
+      packer_.encode(w.image.data(), w.candidate.data());
+      const int c = std::memcmp(w.candidate.data(), w.key.data(), kb);
+      if (c == 0) ++stabiliser;
+      if (std::memcmp(w.candidate.data(), w.best.data(), kb) < 0)
+        std::memcpy(w.best.data(), w.candidate.data(), kb);
+    }
+    least = std::memcmp(w.best.data(), w.key.data(), kb) == 0;
+    canonical = w.best.data();
+  }
+  // Every image of a state lands in the partition of its canonical key, so a partition
+  // holds whole classes.
+  const uint32_t part = part_bits_ ? uint32_t(key_hash(canonical, kb) >> (64 - part_bits_)) : 0;
+  const uint64_t orbit = action_.size() / stabiliser;
+  const uint64_t m = (paths & meta::kPathMask) |
+                     uint64_t(engine_.phase(state) & 0xff) << meta::kPhaseShift |
+                     uint64_t(engine_.terminal(state)) << meta::kTerminalShift |
+                     least << meta::kLeastShift | uint64_t(log2_exact(orbit)) << meta::kOrbitShift;
+  uint8_t* slot = w.staged.data() + (size_t(part) * kStage + w.staged_count[part]) * record_bytes();
+  std::memcpy(slot, w.key.data(), kb);
+  std::memcpy(slot + kb, &m, 8);
+  if (++w.staged_count[part] == kStage) {
+    next.append(part, w.staged.data() + size_t(part) * kStage * record_bytes(), kStage);
+    w.staged_count[part] = 0;
+    appended_ += kStage;
+  }
+}
+
+void Explorer::flush(Worker& w, LayerStore& next) {
+  for (uint32_t p = 0; p < parts_; ++p) {
+    if (w.staged_count[p] == 0) continue;
+    next.append(p, w.staged.data() + size_t(p) * kStage * record_bytes(), w.staged_count[p]);
+    appended_ += w.staged_count[p];
+    w.staged_count[p] = 0;
+  }
+}
+
+void Explorer::expand(LayerStore& cur, LayerStore& next,
+                      const std::vector<std::pair<uint32_t, size_t>>& units) {
+  Worker w = make_worker();
+  const uint32_t kb = packer_.key_bytes();
+  const size_t rb = record_bytes();
+  for (size_t u; !stopping_ && (u = next_unit_++) < units.size();) {
+    const auto [p, b] = units[u];
+    const uint8_t* block = cur.block(p, b);
+    const size_t n = cur.block_size(p, b);
+    for (size_t i = 0; i < n && !stopping_; ++i) {
+      const uint8_t* rec = block + i * rb;
+      uint64_t m;
+      std::memcpy(&m, rec + kb, 8);
+      ++expanded_;
+      if (meta::terminal(m)) continue;
+      packer_.unpack(rec, w.state.data(), w.digits.data());
+      w.moves.clear();
+      engine::Status st = engine_.legal_moves(w.state.data(), w.moves);
+      if (!st.ok) return stop("error", st);
+      for (const engine::Move& mv : w.moves) {
+        std::memcpy(w.child.data(), w.state.data(), w.state.size());
+        if (!(st = engine_.apply(w.child.data(), mv)).ok) return stop("error", st);
+        add(w, next, w.child.data(), meta::paths(m));
+      }
+      if (options_.max_memory && memory_ > options_.max_memory) stop("memory");
+      if (options_.max_states && counted_ + appended_ > options_.max_states) stop("states");
+    }
+  }
+  flush(w, next);
+}
+
+void Explorer::parallel(const std::function<void(int)>& body) {
+  std::atomic<int> done{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads_; ++t)
+    pool.emplace_back([&, t] {
+      body(t);
+      ++done;
+    });
+  auto last = Clock::now();
+  while (done < threads_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (options_.interrupt && *options_.interrupt) stop("interrupted");
+    if (options_.progress && Clock::now() - last >= std::chrono::seconds(1)) {
+      last = Clock::now();
+      Progress pr;
+      pr.depth = depth_;
+      pr.expanded = expanded_;
+      pr.frontier = frontier_size_;
+      pr.records = appended_;
+      pr.memory = memory_;
+      pr.seconds = std::chrono::duration<double>(last - start_).count();
+      options_.progress(pr);
+    }
+  }
+  for (std::thread& th : pool) th.join();
+}
+
+DepthCount Explorer::count(const LayerStore& layer, int depth) const {
+  DepthCount d;
+  d.depth = depth;
+  d.per_phase.assign(program_.phases.size(), 0);
+  const uint32_t kb = packer_.key_bytes();
+  const size_t rb = record_bytes();
+  for (uint32_t p = 0; p < layer.partitions(); ++p)
+    for (size_t b = 0; b < layer.blocks(p); ++b) {
+      const uint8_t* block = layer.block(p, b);
+      for (size_t i = 0, n = layer.block_size(p, b); i < n; ++i) {
+        uint64_t m;
+        std::memcpy(&m, block + i * rb + kb, 8);
+        ++d.distinct;
+        if (meta::paths(m) == meta::kPathMask) d.paths_known = false;
+        d.paths += meta::paths(m);
+        const int ph = meta::phase(m);
+        if (size_t(ph) < d.per_phase.size()) ++d.per_phase[size_t(ph)];
+        d.terminal += meta::terminal(m);
+        if (meta::least(m)) {
+          ++d.symmetric;
+          d.class_sum += meta::orbit(m);
+          d.terminal_symmetric += meta::terminal(m);
+        }
+      }
+    }
+  return d;
+}
+
+ExploreResult Explorer::run() {
+  ExploreResult r;
+  start_ = Clock::now();
+  r.key_bytes = packer_.key_bytes();
+  r.key_bits = packer_.bits();
+  r.record_bytes = record_bytes();
+  r.constant_vars = packer_.constant_vars();
+  if (packer_.key_bytes() > kMaxKeyBytes) {
+    r.stopped = "error";
+    r.status = engine::Status::Error("the state needs more than " + std::to_string(kMaxKeyBytes) +
+                                     " bytes packed: too large to enumerate");
+    return r;
+  }
+  auto cur = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
+  {
+    Worker w = make_worker();
+    add(w, *cur, root_.data(), 1);
+    flush(w, *cur);
+    cur->dedup(0);
+    for (uint32_t p = 0; p < parts_; ++p) cur->dedup(p);
+  }
+  auto note_peak = [&](uint64_t records) {
+    if (memory_ > r.peak_memory) {
+      r.peak_memory = memory_;
+      r.peak_records = records;
+    }
+  };
+  for (int depth = 0;; ++depth) {
+    DepthCount d = count(*cur, depth);
+    counted_ += d.distinct;
+    r.depths.push_back(d);
+    if (d.distinct == d.terminal) break;  // nothing left to expand
+    if (options_.max_depth >= 0 && depth >= options_.max_depth) {
+      r.stopped = "depth";
+      break;
+    }
+    // Build depth + 1.
+    depth_ = depth + 1;
+    frontier_size_ = d.distinct;
+    expanded_ = 0;
+    appended_ = 0;
+    next_unit_ = 0;
+    std::vector<std::pair<uint32_t, size_t>> units;
+    for (uint32_t p = 0; p < parts_; ++p)
+      for (size_t b = 0; b < cur->blocks(p); ++b) units.emplace_back(p, b);
+    auto next = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
+    parallel([&](int) { expand(*cur, *next, units); });
+    if (!stopping_) {
+      std::atomic<uint32_t> part{0};
+      parallel([&](int) {
+        for (uint32_t p; !stopping_ && (p = part++) < parts_;) next->dedup(p);
+      });
+    }
+    note_peak(d.distinct + next->total_records());
+    if (stopping_) {
+      r.stopped = stop_reason_;
+      r.status = stop_status_;
+      break;
+    }
+    cur = std::move(next);
+  }
+  note_peak(cur->total_records());
+  for (const DepthCount& d : r.depths) r.total_distinct += d.distinct;
+  r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  return r;
+}
+
+}  // namespace
+
+ExploreResult explore(const ir::Program& program, const engine::Engine& engine, const uint8_t* root,
+                      const std::vector<Transform>& group, const ExploreOptions& options) {
+  std::vector<Transform> g = group;
+  if (g.empty()) {  // the identity
+    g.push_back(Transform{"identity", std::vector<std::vector<uint32_t>>(program.domains.size())});
+  }
+  Explorer e(program, engine, root, g, options);
+  return e.run();
+}
+
+}  // namespace rulebook::explorer
