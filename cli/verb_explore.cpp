@@ -92,6 +92,12 @@ int run_explore(const ExploreOptions& opt) {
   }
 
   explorer::ExploreOptions eo;
+  if (!opt.no_symmetry)
+    for (const explorer::Transform& t : explorer::board_transforms(p)) {
+      bool in_group = false;
+      for (const explorer::Transform& g : group.elements) in_group = in_group || g.name == t.name;
+      if (!in_group) eo.end_candidates.push_back(t);
+    }
   eo.max_depth = opt.depth;
   eo.max_states = opt.max_states;
   eo.max_memory = max_memory;
@@ -136,7 +142,11 @@ int run_explore(const ExploreOptions& opt) {
                         {"classes_whole", d.class_sum == d.distinct},
                         {"terminal", d.terminal},
                         {"terminal_symmetric", d.terminal_symmetric},
-                        {"phases", phases}});
+                        {"phases", phases},
+                        {"end_symmetries", d.end_symmetries},
+                        {"terminal_end_classes", d.end_symmetries.empty()
+                                                     ? nlohmann::json(d.terminal_symmetric)
+                                                     : nlohmann::json(d.terminal_end_classes)}});
     }
     j["depths"] = depths;
     j["complete"] = r.stopped.empty();
@@ -164,6 +174,13 @@ int run_explore(const ExploreOptions& opt) {
                  d.paths_known ? std::to_string(d.paths) : "overflow", d.distinct, d.symmetric,
                  d.terminal, d.terminal_symmetric, phase_cells(d.per_phase),
                  d.class_sum == d.distinct ? "" : "  (classes not whole)");
+    }
+    for (const explorer::DepthCount& d : r.depths) {
+      if (d.end_symmetries.empty()) continue;
+      std::string names;
+      for (const std::string& n : d.end_symmetries) names += ", " + n;
+      fmt::print("depth {}: the {} terminal states as a set are also kept by{}: {} classes\n",
+                 d.depth, d.terminal, names.substr(1), d.terminal_end_classes);
     }
     fmt::print("\ntotal distinct states: {}\n", r.total_distinct);
     if (r.stopped.empty()) fmt::print("every reachable state was explored\n");

@@ -27,7 +27,7 @@ class Explorer {
   Explorer(const ir::Program& program, const engine::Engine& engine, const uint8_t* root,
            const std::vector<Transform>& group, const ExploreOptions& options)
       : program_(program), engine_(engine), options_(options), packer_(program, root),
-        action_(program, packer_, group), root_(root, root + program.state_bytes) {
+        action_(program, packer_, group), root_(root, root + program.state_bytes), group_(group) {
     uint32_t parts = 1;
     while (parts < options.partitions) parts <<= 1;
     part_bits_ = uint32_t(log2_exact(parts));
@@ -40,8 +40,8 @@ class Explorer {
  private:
   /// What one thread needs, so the hot loop allocates nothing.
   struct Worker {
-    std::vector<uint32_t> digits, image;
-    std::vector<uint8_t> key, best, candidate, state, child;
+    std::vector<uint32_t> digits, best_digits;
+    std::vector<uint8_t> key, best, state, child;
     std::vector<engine::Move> moves;
     std::vector<uint8_t> staged;  ///< per partition, kStage records
     std::vector<uint32_t> staged_count;
@@ -52,10 +52,9 @@ class Explorer {
     Worker w;
     const size_t n = packer_.elements().size();
     w.digits.resize(n);
-    w.image.resize(n);
+    w.best_digits.resize(n);
     w.key.resize(packer_.key_bytes());
     w.best.resize(packer_.key_bytes());
-    w.candidate.resize(packer_.key_bytes());
     w.state.resize(program_.state_bytes);
     w.child.resize(program_.state_bytes);
     w.staged.resize(size_t(parts_) * kStage * record_bytes());
@@ -80,6 +79,10 @@ class Explorer {
     stopping_ = true;
   }
   DepthCount count(const LayerStore& layer, int depth) const;
+  /// Fills d.end_symmetries and d.terminal_end_classes.
+  void end_symmetry(const LayerStore& layer, DepthCount& d);
+  /// Runs body(i) for i in [0, n) on every thread, in chunks, until done or stopping.
+  void parallel_for(size_t n, const std::function<void(size_t)>& body);
 
   const ir::Program& program_;
   const engine::Engine& engine_;
@@ -87,6 +90,7 @@ class Explorer {
   Packer packer_;
   KeyAction action_;
   std::vector<uint8_t> root_;
+  std::vector<Transform> group_;
   uint32_t parts_ = 1, part_bits_ = 0;
   int threads_ = 1;
 
@@ -112,17 +116,21 @@ void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t p
   uint64_t least = 1, stabiliser = 1;
   const uint8_t* canonical = w.key.data();
   if (action_.size() > 1) {
-    std::memcpy(w.best.data(), w.key.data(), kb);
+    // The least image by digits (the least key as a number); only it is encoded.
+    const uint32_t* best = w.digits.data();
     for (size_t g = 1; g < action_.size(); ++g) {
-      action_.apply(g, w.digits.data(), w.image.data());
-      packer_.encode(w.image.data(), w.candidate.data());
-      const int c = std::memcmp(w.candidate.data(), w.key.data(), kb);
-      if (c == 0) ++stabiliser;
-      if (std::memcmp(w.candidate.data(), w.best.data(), kb) < 0)
-        std::memcpy(w.best.data(), w.candidate.data(), kb);
+      bool fixed = false;
+      if (action_.compare(g, w.digits.data(), best, fixed) < 0) {
+        action_.apply(g, w.digits.data(), w.best_digits.data());
+        best = w.best_digits.data();
+      }
+      stabiliser += fixed;
     }
-    least = std::memcmp(w.best.data(), w.key.data(), kb) == 0;
-    canonical = w.best.data();
+    if (best != w.digits.data()) {
+      least = 0;
+      packer_.encode(best, w.best.data());
+      canonical = w.best.data();
+    }
   }
   // Every image of a state lands in the partition of its canonical key, so a partition
   // holds whole classes.
@@ -237,6 +245,68 @@ DepthCount Explorer::count(const LayerStore& layer, int depth) const {
   return d;
 }
 
+void Explorer::parallel_for(size_t n, const std::function<void(size_t)>& body) {
+  std::atomic<size_t> next{0};
+  constexpr size_t kChunk = 4096;
+  parallel([&](int) {
+    for (size_t c; !stopping_ && (c = next.fetch_add(kChunk)) < n;)
+      for (size_t i = c; i < std::min(n, c + kChunk); ++i) body(i);
+  });
+}
+
+void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
+  if (options_.end_candidates.empty() || d.terminal == 0) return;
+  const uint32_t kb = packer_.key_bytes();
+  const size_t rb = record_bytes();
+  KeySet ends(kb);
+  for (uint32_t p = 0; p < layer.partitions(); ++p)
+    for (size_t b = 0; b < layer.blocks(p); ++b)
+      for (size_t i = 0, n = layer.block_size(p, b); i < n; ++i) {
+        const uint8_t* rec = layer.block(p, b) + i * rb;
+        uint64_t m;
+        std::memcpy(&m, rec + kb, 8);
+        if (meta::terminal(m)) ends.add(rec);
+      }
+  ends.seal();
+  const size_t n = packer_.elements().size();
+  std::vector<Transform> group = group_;
+  for (const Transform& t : options_.end_candidates) {
+    // Each candidate is checked on every terminal state: its image must be one of them.
+    KeyAction action(program_, packer_, {group_.front(), t});
+    std::atomic<bool> closed{true};
+    parallel_for(ends.size(), [&](size_t i) {
+      if (!closed) return;
+      thread_local std::vector<uint32_t> digits, image;
+      thread_local std::vector<uint8_t> key;
+      digits.resize(n);
+      image.resize(n);
+      key.resize(kb);
+      packer_.decode(ends.key(i), digits.data());
+      action.apply(1, digits.data(), image.data());
+      packer_.encode(image.data(), key.data());
+      if (!ends.contains(key.data())) closed = false;
+    });
+    if (stopping_) return;
+    if (closed) {
+      d.end_symmetries.push_back(t.name);
+      group.push_back(t);
+    }
+  }
+  // The transformations keeping a finite set are a group: count its classes by least keys.
+  KeyAction action(program_, packer_, group);
+  std::atomic<uint64_t> classes{0};
+  parallel_for(ends.size(), [&](size_t i) {
+    thread_local std::vector<uint32_t> digits;
+    digits.resize(n);
+    packer_.decode(ends.key(i), digits.data());
+    bool least = true, fixed = false;
+    for (size_t g = 1; g < action.size() && least; ++g)
+      least = action.compare(g, digits.data(), digits.data(), fixed) >= 0;
+    classes += least;
+  });
+  if (!stopping_) d.terminal_end_classes = classes;
+}
+
 ExploreResult Explorer::run() {
   ExploreResult r;
   start_ = Clock::now();
@@ -266,6 +336,7 @@ ExploreResult Explorer::run() {
   };
   for (int depth = 0;; ++depth) {
     DepthCount d = count(*cur, depth);
+    end_symmetry(*cur, d);
     counted_ += d.distinct;
     r.depths.push_back(d);
     if (d.distinct == d.terminal) break;  // nothing left to expand

@@ -27,6 +27,12 @@ struct DepthCount {
   uint64_t terminal = 0;
   uint64_t terminal_symmetric = 0;
   std::vector<uint64_t> per_phase;  ///< distinct states by phase index
+  /// Symmetries of the terminal states of this depth as a set: the board transformations
+  /// (beyond the group) under which every terminal state's image is a terminal state of
+  /// the depth, each checked on all of them. Empty when none (or not searched).
+  std::vector<std::string> end_symmetries;
+  /// Classes of the terminal states under the group and end_symmetries together.
+  uint64_t terminal_end_classes = 0;
 };
 
 struct Progress {
@@ -43,9 +49,11 @@ struct ExploreOptions {
   uint64_t max_states = 0;     ///< 0: no bound; else stop before holding more records
   uint64_t max_memory = 0;     ///< bytes of state storage; 0: no bound
   int threads = 1;
-  uint32_t partitions = 256;
+  uint32_t partitions = 1024;
   /// Set (e.g. by a SIGINT handler) to stop; the completed depths are kept.
   const std::atomic<bool>* interrupt = nullptr;
+  /// Candidates for DepthCount::end_symmetries (board_transforms not in the group).
+  std::vector<Transform> end_candidates;
   /// Called from the calling thread about once a second.
   std::function<void(const Progress&)> progress;
 };

@@ -4,6 +4,22 @@
 #include <algorithm>
 
 namespace rulebook::explorer {
+namespace {
+
+bool same_key(const uint8_t* a, const uint8_t* b, uint32_t n) {
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+}  // namespace
 
 uint64_t key_hash(const uint8_t* key, uint32_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
@@ -35,6 +51,7 @@ void LayerStore::clear() {
     *memory_ -= p.blocks.size() * kBlockBytes;
     p.blocks.clear();
     p.size = p.deduped = 0;
+    p.factor = 2;
   }
 }
 
@@ -56,8 +73,13 @@ void LayerStore::append(uint32_t p, const uint8_t* records, uint32_t n) {
     ++part.size;
   }
   // Duplicates are merged as they pile up, so a layer with many transpositions holds at
-  // most about twice its distinct states; without transpositions this costs one pass more.
-  if (part.size >= 4096 && part.size >= 2 * part.deduped) dedup_locked(part);
+  // most about twice its distinct states. Where merging finds few duplicates, it is done
+  // less often, up to once per 16-fold growth.
+  if (part.size >= 4096 && part.size >= part.factor * part.deduped) {
+    const size_t before = part.size;
+    dedup_locked(part);
+    part.factor = part.size * 10 > before * 9 ? std::min<size_t>(part.factor * 2, 16) : 2;
+  }
 }
 
 void LayerStore::dedup(uint32_t p) {
@@ -82,7 +104,7 @@ void LayerStore::dedup_locked(Part& part) {
         break;
       }
       uint8_t* q = at(part, index[j] - 1);
-      if (std::memcmp(q, r, key_) == 0) {
+      if (same_key(q, r, key_)) {
         uint64_t mq, mr;
         std::memcpy(&mq, q + key_, 8);
         std::memcpy(&mr, r + key_, 8);
@@ -102,6 +124,29 @@ void LayerStore::shrink(Part& part) {
   if (part.blocks.size() > need) {
     *memory_ -= (part.blocks.size() - need) * kBlockBytes;
     part.blocks.resize(need);
+  }
+}
+
+}  // namespace rulebook::explorer
+
+namespace rulebook::explorer {
+
+void KeySet::seal() {
+  size_t cap = 16;
+  while (cap < 2 * size()) cap <<= 1;
+  index_.assign(cap, 0);
+  for (size_t i = 0; i < size(); ++i) {
+    size_t j = key_hash(key(i), key_) & (cap - 1);
+    while (index_[j] != 0) j = (j + 1) & (cap - 1);
+    index_[j] = uint32_t(i + 1);
+  }
+}
+
+bool KeySet::contains(const uint8_t* k) const {
+  const size_t cap = index_.size();
+  for (size_t j = key_hash(k, key_) & (cap - 1);; j = (j + 1) & (cap - 1)) {
+    if (index_[j] == 0) return false;
+    if (same_key(key(index_[j] - 1), k, key_)) return true;
   }
 }
 

@@ -73,6 +73,7 @@ class LayerStore {
     std::vector<std::unique_ptr<uint8_t[]>> blocks;
     size_t size = 0;
     size_t deduped = 0;  ///< size after the last dedup
+    size_t factor = 2;   ///< dedup again once size reaches factor * deduped
   };
   uint8_t* at(Part& part, size_t i) {
     return part.blocks[i / per_block_].get() + (i % per_block_) * record_;
@@ -85,6 +86,24 @@ class LayerStore {
   uint32_t per_block_;
   std::vector<Part> parts_;
   std::atomic<uint64_t>* memory_;
+};
+
+/// A read-only set of keys (held once, back to back) for membership tests.
+class KeySet {
+ public:
+  explicit KeySet(uint32_t key_bytes) : key_(key_bytes) {}
+  void add(const uint8_t* key) { keys_.insert(keys_.end(), key, key + key_); }
+  /// Builds the index; call once after the last add.
+  void seal();
+  bool contains(const uint8_t* key) const;
+  size_t size() const { return keys_.size() / key_; }
+  const uint8_t* key(size_t i) const { return keys_.data() + i * key_; }
+  uint64_t bytes() const { return keys_.capacity() + index_.capacity() * sizeof(uint32_t); }
+
+ private:
+  uint32_t key_;
+  std::vector<uint8_t> keys_;
+  std::vector<uint32_t> index_;  ///< key number + 1; 0 is empty
 };
 
 /// The hash of a key (also used to choose its partition: its top bits).

@@ -47,6 +47,7 @@ Packer::Packer(const ir::Program& program, const uint8_t* root)
       elements_.push_back({int(v), i, radix});
       offsets_.push_back(var.offset + i * var.width);
       widths_.push_back(uint8_t(var.width));
+      if (var.width != 1) all_bytes_ = false;
     }
   }
   // Greedy chunks: as many consecutive elements as keep the radix product within 64 bits.
@@ -60,6 +61,11 @@ Packer::Packer(const ir::Program& program, const uint8_t* root)
       ++i;
     }
     c.last = i;
+    uint64_t place = 1;
+    for (uint32_t k = c.first; k < c.last; ++k) {
+      place_.push_back(place);
+      place *= elements_[k].radix;  // wraps only after the last element of the chunk
+    }
     c.bits = bits_for(product);
     c.shift = shift;
     shift += c.bits;
@@ -72,6 +78,10 @@ Packer::Packer(const ir::Program& program, const uint8_t* root)
 
 void Packer::gather(const uint8_t* state, uint32_t* digits) const {
   const size_t n = elements_.size();
+  if (all_bytes_) {
+    for (size_t i = 0; i < n; ++i) digits[i] = state[offsets_[i]];
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     const uint8_t* p = state + offsets_[i];
     switch (widths_[i]) {
@@ -95,9 +105,9 @@ void Packer::encode(const uint32_t* digits, uint8_t* key) const {
   const uint32_t used = (bits_ + 63) / 64 + 1;
   for (uint32_t w = 0; w < used && w <= kMaxWords; ++w) words[w] = 0;
   for (const Chunk& c : chunks_) {
-    // Horner from the last element, so the first one is least significant.
+    // Place values instead of Horner's rule: independent multiplications, no chain.
     uint64_t v = 0;
-    for (uint32_t i = c.last; i-- > c.first;) v = v * elements_[i].radix + digits[i];
+    for (uint32_t i = c.first; i < c.last; ++i) v += digits[i] * place_[i];
     const uint32_t w = c.shift / 64, b = c.shift % 64;
     words[w] |= v << b;
     if (b && b + c.bits > 64) words[w + 1] |= v >> (64 - b);

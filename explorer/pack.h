@@ -23,7 +23,9 @@ struct PackedElement {
 /// and restored from the initial state; the others are written in mixed radix, grouped into
 /// 64-bit chunks (each as few bits as its radix product needs) that are concatenated bit by
 /// bit. So a Cell -> Player? board of 36 cells takes 36 * log2(7) bits, not 36 bytes.
-/// Keys compare with memcmp; equal keys are equal states (given the same constants).
+/// Keys compare with memcmp; equal keys are equal states (given the same constants). As
+/// numbers, keys are ordered as their digit strings read from the last element down
+/// (compare_digits), which is how the least key of a symmetry class is found.
 class Packer {
  public:
   /// `root` is a state set up by the engine: it provides the constant elements.
@@ -50,6 +52,13 @@ class Packer {
     gather(state, scratch);
     encode(scratch, key);
   }
+  /// <0, 0, >0 as the key of `a` is less than, equal to or greater than the key of `b`:
+  /// the digits compared from the last (most significant) element down.
+  int compare_digits(const uint32_t* a, const uint32_t* b) const {
+    for (size_t i = elements_.size(); i-- > 0;)
+      if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+  }
   /// Rebuilds a whole state: the constants from the initial state, the rest from `key`.
   void unpack(const uint8_t* key, uint8_t* state, uint32_t* scratch) const;
 
@@ -59,6 +68,8 @@ class Packer {
     uint32_t bits = 0;
     uint32_t shift = 0;            ///< bit offset of the chunk in the key
   };
+  std::vector<uint64_t> place_;    ///< per element: the product of the radices before it in its chunk
+  bool all_bytes_ = true;          ///< every element is one byte wide
   std::vector<PackedElement> elements_;
   std::vector<uint32_t> offsets_;  ///< byte offset of each element in the state
   std::vector<uint8_t> widths_;    ///< its byte width

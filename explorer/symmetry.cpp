@@ -450,8 +450,29 @@ KeyAction::KeyAction(const ir::Program& p, const Packer& packer, const std::vect
       m[i].target = uint32_t(base[size_t(els[i].var)] + map_element(p, t, var, els[i].index));
       m[i].values = values[size_t(var.domain)];
     }
+    std::vector<ElementMap> src(els.size());
+    for (size_t i = 0; i < els.size(); ++i) src[m[i].target] = {uint32_t(i), m[i].values};
+    sources_.push_back(std::move(src));
     maps_.push_back(std::move(m));
   }
+}
+
+int KeyAction::compare(size_t g, const uint32_t* digits, const uint32_t* best, bool& fixed) const {
+  const std::vector<ElementMap>& src = sources_[g];
+  int order = 0;
+  bool fixed_known = false;
+  fixed = true;
+  for (size_t j = src.size(); j-- > 0;) {
+    const uint32_t d = digits[src[j].target];
+    const uint32_t v = src[j].values ? src[j].values[d] : d;
+    if (!fixed_known && v != digits[j]) {
+      fixed = false;
+      fixed_known = true;
+    }
+    if (order == 0 && v != best[j]) order = v < best[j] ? -1 : 1;
+    if (order != 0 && fixed_known) break;
+  }
+  return order;
 }
 
 void KeyAction::apply(size_t g, const uint32_t* digits, uint32_t* out) const {

@@ -73,9 +73,15 @@ SymmetryGroup find_symmetries(const ir::Program& program, const dsl::SourceSet& 
 class KeyAction {
  public:
   KeyAction(const ir::Program& program, const Packer& packer, const std::vector<Transform>& group);
+  KeyAction(const KeyAction&) = delete;
+  KeyAction& operator=(const KeyAction&) = delete;
   size_t size() const { return maps_.size(); }
   /// digits of the image of `digits` under group element g (g = 0 is the identity).
   void apply(size_t g, const uint32_t* digits, uint32_t* out) const;
+  /// Compares the image of `digits` under g with `best`, digit by digit from the most
+  /// significant (see Packer::compare_digits), computing only the digits it needs; `fixed`
+  /// tells whether the image is `digits` itself.
+  int compare(size_t g, const uint32_t* digits, const uint32_t* best, bool& fixed) const;
 
  private:
   struct ElementMap {
@@ -83,6 +89,7 @@ class KeyAction {
     const uint32_t* values = nullptr;  ///< null: unchanged
   };
   std::vector<std::vector<ElementMap>> maps_;
+  std::vector<std::vector<ElementMap>> sources_;  ///< per target: `target` is the source
   std::vector<std::vector<uint32_t>> tables_;  ///< owned value maps (index_map copies)
 };
 
