@@ -45,6 +45,7 @@ class Explorer {
     std::vector<engine::Move> moves;
     std::vector<uint8_t> staged;  ///< per partition, kStage records
     std::vector<uint32_t> staged_count;
+    uint64_t made = 0;  ///< records made, not yet added to appended_
   };
   static constexpr uint32_t kStage = 32;
 
@@ -146,7 +147,10 @@ void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t p
   if (++w.staged_count[part] == kStage) {
     next.append(part, w.staged.data() + size_t(part) * kStage * record_bytes(), kStage);
     w.staged_count[part] = 0;
-    appended_ += kStage;
+  }
+  if (++w.made == 256) {
+    appended_ += w.made;
+    w.made = 0;
   }
 }
 
@@ -154,9 +158,10 @@ void Explorer::flush(Worker& w, LayerStore& next) {
   for (uint32_t p = 0; p < parts_; ++p) {
     if (w.staged_count[p] == 0) continue;
     next.append(p, w.staged.data() + size_t(p) * kStage * record_bytes(), w.staged_count[p]);
-    appended_ += w.staged_count[p];
     w.staged_count[p] = 0;
   }
+  appended_ += w.made;
+  w.made = 0;
 }
 
 void Explorer::expand(LayerStore& cur, LayerStore& next,
@@ -191,6 +196,7 @@ void Explorer::expand(LayerStore& cur, LayerStore& next,
 }
 
 void Explorer::parallel(const std::function<void(int)>& body) {
+  if (options_.interrupt && *options_.interrupt) stop("interrupted");
   std::atomic<int> done{0};
   std::vector<std::thread> pool;
   for (int t = 0; t < threads_; ++t)
@@ -215,6 +221,7 @@ void Explorer::parallel(const std::function<void(int)>& body) {
     }
   }
   for (std::thread& th : pool) th.join();
+  if (options_.interrupt && *options_.interrupt) stop("interrupted");
 }
 
 DepthCount Explorer::count(const LayerStore& layer, int depth) const {
@@ -362,6 +369,8 @@ ExploreResult Explorer::run() {
       });
     }
     note_peak(d.distinct + next->total_records());
+    if (!stopping_ && options_.max_states && counted_ + next->total_records() > options_.max_states)
+      stop("states");
     if (stopping_) {
       r.stopped = stop_reason_;
       r.status = stop_status_;

@@ -37,7 +37,7 @@ inline uint64_t add_paths(uint64_t m, uint64_t more) {
 /// the memory held is the records plus at most one partly used block per partition.
 class LayerStore {
  public:
-  static constexpr size_t kBlockBytes = size_t{1} << 16;
+  static constexpr size_t kBlockBytes = size_t{1} << 12;
 
   /// `memory` is shared by the stores of one run: it counts the bytes of their blocks.
   LayerStore(uint32_t key_bytes, uint32_t partitions, std::atomic<uint64_t>* memory);
