@@ -40,22 +40,24 @@ class Explorer {
  private:
   /// What one thread needs, so the hot loop allocates nothing.
   struct Worker {
-    std::vector<uint32_t> digits, best_digits;
-    std::vector<uint8_t> key, best, state, child;
+    std::vector<uint32_t> digits;
+    std::vector<uint64_t> values, parent_values;
+    std::vector<uint8_t> key, state, child;
     std::vector<engine::Move> moves;
     std::vector<uint8_t> staged;  ///< per partition, kStage records
     std::vector<uint32_t> staged_count;
     uint64_t made = 0;  ///< records made, not yet added to appended_
   };
   static constexpr uint32_t kStage = 32;
+  static constexpr uint32_t kMaxChanges = 64;
 
   Worker make_worker() const {
     Worker w;
     const size_t n = packer_.elements().size();
     w.digits.resize(n);
-    w.best_digits.resize(n);
+    w.values.resize(packer_.chunks());
+    w.parent_values.resize(packer_.chunks());
     w.key.resize(packer_.key_bytes());
-    w.best.resize(packer_.key_bytes());
     w.state.resize(program_.state_bytes);
     w.child.resize(program_.state_bytes);
     w.staged.resize(size_t(parts_) * kStage * record_bytes());
@@ -64,8 +66,15 @@ class Explorer {
   }
   uint32_t record_bytes() const { return packer_.key_bytes() + 8; }
 
-  /// Packs `state` with its flags and stages it for its partition.
-  void add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t paths);
+  /// Stages `state` for its partition: w.digits and w.values hold its digits and chunk
+  /// values, `hash` its class hash.
+  void add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths);
+  /// add() for a state not derived from the worker's parent.
+  void add_fresh(Worker& w, LayerStore& next, const uint8_t* state, uint64_t paths) {
+    packer_.gather(state, w.digits.data());
+    packer_.chunk_values(w.digits.data(), w.values.data());
+    add(w, next, state, action_.class_hash(w.digits.data()), paths);
+  }
   void flush(Worker& w, LayerStore& next);
   /// Expands blocks of `cur` into `next` until the work runs out or a stop is asked.
   void expand(LayerStore& cur, LayerStore& next, const std::vector<std::pair<uint32_t, size_t>>& units);
@@ -110,32 +119,23 @@ class Explorer {
   Clock::time_point start_;
 };
 
-void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t paths) {
-  packer_.gather(state, w.digits.data());
-  packer_.encode(w.digits.data(), w.key.data());
+void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths) {
+  packer_.compose(w.values.data(), w.key.data());
   const uint32_t kb = packer_.key_bytes();
   uint64_t least = 1, stabiliser = 1;
-  const uint8_t* canonical = w.key.data();
   if (action_.size() > 1) {
-    // The least image by digits (the least key as a number); only it is encoded.
-    const uint32_t* best = w.digits.data();
+    // Least of its class when no image has smaller digits (a smaller key as a number).
     for (size_t g = 1; g < action_.size(); ++g) {
       bool fixed = false;
-      if (action_.compare(g, w.digits.data(), best, fixed) < 0) {
-        action_.apply(g, w.digits.data(), w.best_digits.data());
-        best = w.best_digits.data();
-      }
+      if (action_.compare(g, w.digits.data(), w.digits.data(), fixed) < 0) least = 0;
       stabiliser += fixed;
     }
-    if (best != w.digits.data()) {
-      least = 0;
-      packer_.encode(best, w.best.data());
-      canonical = w.best.data();
-    }
   }
-  // Every image of a state lands in the partition of its canonical key, so a partition
-  // holds whole classes.
-  const uint32_t part = part_bits_ ? uint32_t(key_hash(canonical, kb) >> (64 - part_bits_)) : 0;
+  // Every image of a state has the same class hash, so a partition holds whole classes.
+  hash ^= hash >> 31;
+  hash *= 0x94d049bb133111ebull;
+  hash ^= hash >> 29;
+  const uint32_t part = part_bits_ ? uint32_t(hash >> (64 - part_bits_)) : 0;
   const uint64_t orbit = action_.size() / stabiliser;
   const uint64_t m = (paths & meta::kPathMask) |
                      uint64_t(engine_.phase(state) & 0xff) << meta::kPhaseShift |
@@ -180,13 +180,31 @@ void Explorer::expand(LayerStore& cur, LayerStore& next,
       ++expanded_;
       if (meta::terminal(m)) continue;
       packer_.unpack(rec, w.state.data(), w.digits.data());
+      packer_.chunk_values(w.digits.data(), w.parent_values.data());
+      const uint64_t parent_hash = action_.class_hash(w.digits.data());
       w.moves.clear();
       engine::Status st = engine_.legal_moves(w.state.data(), w.moves);
       if (!st.ok) return stop("error", st);
       for (const engine::Move& mv : w.moves) {
         std::memcpy(w.child.data(), w.state.data(), w.state.size());
         if (!(st = engine_.apply(w.child.data(), mv)).ok) return stop("error", st);
-        add(w, next, w.child.data(), meta::paths(m));
+        // A move changes few elements: update the parent's digits (in place, undone
+        // after), chunks and hash.
+        uint32_t changed[kMaxChanges], old[kMaxChanges];
+        std::memcpy(w.values.data(), w.parent_values.data(), w.values.size() * sizeof(uint64_t));
+        const uint32_t n_changed = packer_.update(w.state.data(), w.child.data(), w.digits.data(),
+                                                  w.values.data(), changed, old, kMaxChanges);
+        if (n_changed > kMaxChanges) {
+          add_fresh(w, next, w.child.data(), meta::paths(m));
+          packer_.gather(w.state.data(), w.digits.data());
+          continue;
+        }
+        uint64_t hash = parent_hash;
+        for (uint32_t k = 0; k < n_changed; ++k)
+          hash += action_.class_term(changed[k], w.digits[changed[k]]) -
+                  action_.class_term(changed[k], old[k]);
+        add(w, next, w.child.data(), hash, meta::paths(m));
+        for (uint32_t k = 0; k < n_changed; ++k) w.digits[changed[k]] = old[k];
       }
       if (options_.max_memory && memory_ > options_.max_memory) stop("memory");
       if (options_.max_states && counted_ + appended_ > options_.max_states) stop("states");
@@ -330,7 +348,7 @@ ExploreResult Explorer::run() {
   auto cur = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
   {
     Worker w = make_worker();
-    add(w, *cur, root_.data(), 1);
+    add_fresh(w, *cur, root_.data(), 1);
     flush(w, *cur);
     cur->dedup(0);
     for (uint32_t p = 0; p < parts_; ++p) cur->dedup(p);
@@ -341,6 +359,7 @@ ExploreResult Explorer::run() {
       r.peak_records = records;
     }
   };
+  bool few_duplicates = false;
   for (int depth = 0;; ++depth) {
     DepthCount d = count(*cur, depth);
     end_symmetry(*cur, d);
@@ -361,6 +380,7 @@ ExploreResult Explorer::run() {
     for (uint32_t p = 0; p < parts_; ++p)
       for (size_t b = 0; b < cur->blocks(p); ++b) units.emplace_back(p, b);
     auto next = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
+    if (few_duplicates) next->set_merge_factor(16);
     parallel([&](int) { expand(*cur, *next, units); });
     if (!stopping_) {
       std::atomic<uint32_t> part{0};
@@ -368,6 +388,8 @@ ExploreResult Explorer::run() {
         for (uint32_t p; !stopping_ && (p = part++) < parts_;) next->dedup(p);
       });
     }
+    // The last layer's duplicate rate predicts the next one's.
+    few_duplicates = depth > 0 && next->total_records() * 10 >= appended_ * 9;
     note_peak(d.distinct + next->total_records());
     if (!stopping_ && options_.max_states && counted_ + next->total_records() > options_.max_states)
       stop("states");

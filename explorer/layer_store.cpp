@@ -75,7 +75,7 @@ void LayerStore::append(uint32_t p, const uint8_t* records, uint32_t n) {
   // Duplicates are merged as they pile up, so a layer with many transpositions holds at
   // most about twice its distinct states. Where merging finds few duplicates, it is done
   // less often, up to once per 16-fold growth.
-  if (part.size >= 4096 && part.size >= part.factor * part.deduped) {
+  if (part.size >= 2048 * part.factor && part.size >= part.factor * part.deduped) {
     const size_t before = part.size;
     dedup_locked(part);
     part.factor = part.size * 10 > before * 9 ? std::min<size_t>(part.factor * 2, 16) : 2;

@@ -52,6 +52,11 @@ class LayerStore {
   /// Appends `n` records (packed back to back) to partition `p`; safe from any thread. A
   /// partition whose records doubled since it was last deduplicated is deduplicated here.
   void append(uint32_t p, const uint8_t* records, uint32_t n);
+  /// How much a partition grows before duplicates are merged (2: often; 16: seldom, for a
+  /// layer expected to have few duplicates).
+  void set_merge_factor(size_t factor) {
+    for (Part& p : parts_) p.factor = factor;
+  }
   /// Merges equal keys of partition `p` (summing paths), in place; one thread per partition.
   void dedup(uint32_t p);
 

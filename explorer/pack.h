@@ -10,6 +10,11 @@
 
 namespace rulebook::explorer {
 
+/// Longest key the explorer handles (bytes), and so the most chunks (every chunk but the
+/// last holds more than 32 bits: it stopped where one more radix would pass 2^64).
+inline constexpr uint32_t kMaxKeyBytes = 512;
+inline constexpr uint32_t kMaxChunks = kMaxKeyBytes * 8 / 32 + 1;
+
 /// One stored element of the state: element `index` of variable `var`, holding an index of
 /// a domain of `radix` values.
 struct PackedElement {
@@ -44,7 +49,23 @@ class Packer {
   /// Writes element indices into a state (the constant parts must be there already).
   void scatter(const uint32_t* digits, uint8_t* state) const;
   /// Encodes element indices into `key` (key_bytes() bytes).
-  void encode(const uint32_t* digits, uint8_t* key) const;
+  void encode(const uint32_t* digits, uint8_t* key) const {
+    uint64_t values[kMaxChunks];
+    chunk_values(digits, values);
+    compose(values, key);
+  }
+  /// The value of each chunk (chunks() of them) for these digits ...
+  void chunk_values(const uint32_t* digits, uint64_t* values) const;
+  /// ... and the key they make.
+  void compose(const uint64_t* values, uint8_t* key) const;
+  size_t chunks() const { return chunks_.size(); }
+
+  /// Brings `digits` and chunk `values` of state `before` up to date for state `after` (a
+  /// move's result), looking only at the bytes that differ. Writes the changed elements
+  /// and their old digits to `changed`/`old` (at most `max`); returns how many, or max + 1
+  /// when there were more (then nothing is updated).
+  uint32_t update(const uint8_t* before, const uint8_t* after, uint32_t* digits, uint64_t* values,
+                  uint32_t* changed, uint32_t* old, uint32_t max) const;
   /// Decodes `key` into element indices.
   void decode(const uint8_t* key, uint32_t* digits) const;
 
@@ -69,6 +90,8 @@ class Packer {
     uint32_t shift = 0;            ///< bit offset of the chunk in the key
   };
   std::vector<uint64_t> place_;    ///< per element: the product of the radices before it in its chunk
+  std::vector<uint32_t> chunk_of_; ///< per element
+  std::vector<int32_t> element_at_;  ///< per state byte: the element stored there, or -1
   bool all_bytes_ = true;          ///< every element is one byte wide
   std::vector<PackedElement> elements_;
   std::vector<uint32_t> offsets_;  ///< byte offset of each element in the state
@@ -82,7 +105,6 @@ class Packer {
 /// Per variable: whether some statement of play (a move, `when stuck`) may assign it.
 std::vector<bool> assigned_in_play(const ir::Program& program);
 
-/// Longest key the explorer handles (bytes).
-inline constexpr uint32_t kMaxKeyBytes = 512;
+
 
 }  // namespace rulebook::explorer

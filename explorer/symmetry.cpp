@@ -455,6 +455,32 @@ KeyAction::KeyAction(const ir::Program& p, const Packer& packer, const std::vect
     sources_.push_back(std::move(src));
     maps_.push_back(std::move(m));
   }
+  // Orbits of the elements (least member), then the class-hash terms.
+  std::vector<uint32_t> orbit(els.size());
+  for (size_t i = 0; i < els.size(); ++i) {
+    uint32_t least = uint32_t(i);
+    for (const auto& m : maps_) least = std::min(least, m[i].target);
+    orbit[i] = least;
+  }
+  for (bool changed = true; changed;) {  // close: the least member of the whole orbit
+    changed = false;
+    for (size_t i = 0; i < els.size(); ++i)
+      for (const auto& m : maps_)
+        if (orbit[m[i].target] != orbit[i]) {
+          const uint32_t least = std::min(orbit[m[i].target], orbit[i]);
+          changed = changed || orbit[m[i].target] != least || orbit[i] != least;
+          orbit[m[i].target] = orbit[i] = least;
+        }
+  }
+  for (size_t i = 0; i < els.size(); ++i) {
+    base_.push_back(terms_.size());
+    for (uint32_t v = 0; v < els[i].radix; ++v) {
+      uint32_t rep = v;
+      for (const auto& m : maps_) rep = std::min(rep, m[i].values ? m[i].values[v] : v);
+      SplitMix64 mix((uint64_t(orbit[i]) << 32) ^ rep);
+      terms_.push_back(mix.next());
+    }
+  }
 }
 
 int KeyAction::compare(size_t g, const uint32_t* digits, const uint32_t* best, bool& fixed) const {

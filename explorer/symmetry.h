@@ -83,6 +83,15 @@ class KeyAction {
   /// tells whether the image is `digits` itself.
   int compare(size_t g, const uint32_t* digits, const uint32_t* best, bool& fixed) const;
 
+  /// A hash shared by all images of a state: the sum over elements of a random number per
+  /// (orbit of the element, orbit of its digit), so a move's few changes update it.
+  uint64_t class_hash(const uint32_t* digits) const {
+    uint64_t h = 0;
+    for (size_t i = 0; i < base_.size(); ++i) h += terms_[base_[i] + digits[i]];
+    return h;
+  }
+  uint64_t class_term(uint32_t element, uint32_t digit) const { return terms_[base_[element] + digit]; }
+
  private:
   struct ElementMap {
     uint32_t target = 0;
@@ -91,6 +100,8 @@ class KeyAction {
   std::vector<std::vector<ElementMap>> maps_;
   std::vector<std::vector<ElementMap>> sources_;  ///< per target: `target` is the source
   std::vector<std::vector<uint32_t>> tables_;  ///< owned value maps (index_map copies)
+  std::vector<uint64_t> terms_;
+  std::vector<size_t> base_;  ///< per element: its first entry in terms_
 };
 
 }  // namespace rulebook::explorer
