@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   add_play(app, result);
   add_draw(app, result);
   add_tree(app, result);
+  add_explore(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

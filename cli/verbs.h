@@ -22,5 +22,6 @@ void add_compile(CLI::App& app, int& result);
 void add_play(CLI::App& app, int& result);
 void add_draw(CLI::App& app, int& result);
 void add_tree(CLI::App& app, int& result);
+void add_explore(CLI::App& app, int& result);
 
 }  // namespace rulebook::cli

@@ -1,0 +1,220 @@
+// `rulebook explore`: the states of a game by depth, exactly and up to its symmetries.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/open_game.h"
+#include "cli/verbs.h"
+#include "explorer/enumerate.h"
+#include "explorer/symmetry.h"
+
+namespace rulebook::cli {
+namespace {
+
+struct ExploreOptions {
+  std::string file;
+  std::string engine = "compiled";
+  uint64_t seed = 1;
+  std::vector<std::string> setups;
+  int depth = -1;
+  uint64_t max_states = 0;
+  std::string max_memory;
+  int threads = 0;
+  bool no_symmetry = false;
+  bool json = false;
+  bool quiet = false;
+};
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_sigint(int) { g_interrupted = true; }
+
+/// "512M", "4G", "100000": bytes; 0 and an error message when unreadable.
+uint64_t parse_size(const std::string& text, std::string& error) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    error = "cannot read the size '" + text + "' (e.g. 512M, 4G)";
+    return 0;
+  }
+  std::string unit = text.substr(used);
+  double scale = 1;
+  if (unit == "K" || unit == "k" || unit == "KB") scale = 1024.0;
+  else if (unit == "M" || unit == "MB") scale = 1024.0 * 1024;
+  else if (unit == "G" || unit == "GB") scale = 1024.0 * 1024 * 1024;
+  else if (!unit.empty()) {
+    error = "unknown unit in the size '" + text + "' (use K, M or G)";
+    return 0;
+  }
+  if (v <= 0) {
+    error = "the size '" + text + "' must be positive";
+    return 0;
+  }
+  return uint64_t(v * scale);
+}
+
+std::string phase_cells(const std::vector<uint64_t>& per_phase) {
+  std::string s;
+  for (uint64_t n : per_phase) s += fmt::format(" {:>12}", n);
+  return s;
+}
+
+int run_explore(const ExploreOptions& opt) {
+  std::string size_error;
+  const uint64_t max_memory = opt.max_memory.empty() ? 0 : parse_size(opt.max_memory, size_error);
+  if (!size_error.empty()) {
+    fmt::print(stderr, "rulebook explore: --max-memory: {}\n", size_error);
+    return kExitUsage;
+  }
+  OpenedGame game;
+  if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
+  std::vector<uint8_t> root;
+  if (int code = setup_state(game, opt.seed, opt.setups, root); code != kExitOk) return code;
+  const ir::Program& p = *game.program;
+  const engine::Engine& e = *game.engine;
+  if (!opt.quiet) fmt::print(stderr, "engine: {}\n", game.engine_note);
+
+  explorer::SymmetryGroup group;
+  if (opt.no_symmetry) {
+    group.elements = {explorer::board_transforms(p).empty()
+                          ? explorer::Transform{"identity", std::vector<std::vector<uint32_t>>(p.domains.size())}
+                          : explorer::board_transforms(p).front()};
+    group.note = "not searched (--no-symmetry)";
+  } else {
+    group = explorer::find_symmetries(p, game.sources, e, root.data());
+  }
+
+  explorer::ExploreOptions eo;
+  if (!opt.no_symmetry)
+    for (const explorer::Transform& t : explorer::board_transforms(p)) {
+      bool in_group = false;
+      for (const explorer::Transform& g : group.elements) in_group = in_group || g.name == t.name;
+      if (!in_group) eo.end_candidates.push_back(t);
+    }
+  eo.max_depth = opt.depth;
+  eo.max_states = opt.max_states;
+  eo.max_memory = max_memory;
+  eo.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  eo.interrupt = &g_interrupted;
+  if (!opt.quiet)
+    eo.progress = [](const explorer::Progress& pr) {
+      fmt::print(stderr, "depth {}: expanded {}/{} of depth {}, {} records, {:.0f} states/s, {:.1f} MB, {:.0f} s\n",
+                 pr.depth, pr.expanded, pr.frontier, pr.depth - 1, pr.records,
+                 pr.seconds > 0 ? double(pr.records) / pr.seconds : 0.0,
+                 double(pr.memory) / (1024.0 * 1024.0), pr.seconds);
+    };
+  g_interrupted = false;
+  auto previous = std::signal(SIGINT, on_sigint);
+  explorer::ExploreResult r = explorer::explore(p, e, root.data(), group.elements, eo);
+  std::signal(SIGINT, previous);
+
+  if (opt.json) {
+    nlohmann::json j;
+    j["title"] = p.title;
+    j["engine"] = opt.engine;
+    j["state_bytes"] = p.state_bytes;
+    j["packed_bits"] = r.key_bits;
+    j["packed_bytes"] = r.key_bytes;
+    j["constant"] = r.constant_vars;
+    nlohmann::json syms = nlohmann::json::array();
+    for (const explorer::SymmetryCheck& c : group.checks)
+      syms.push_back({{"name", c.transform.name}, {"kept", c.kept}, {"reason", c.reason}});
+    j["symmetries"] = syms;
+    std::vector<std::string> used;
+    for (const explorer::Transform& t : group.elements) used.push_back(t.name);
+    j["group"] = used;
+    if (!group.note.empty()) j["group_note"] = group.note;
+    nlohmann::json depths = nlohmann::json::array();
+    for (const explorer::DepthCount& d : r.depths) {
+      nlohmann::json phases;
+      for (size_t i = 0; i < d.per_phase.size(); ++i) phases[p.phases[i].name] = d.per_phase[i];
+      depths.push_back({{"depth", d.depth},
+                        {"paths", d.paths_known ? nlohmann::json(d.paths) : nlohmann::json(nullptr)},
+                        {"distinct", d.distinct},
+                        {"symmetric", d.symmetric},
+                        {"classes_whole", d.class_sum == d.distinct},
+                        {"terminal", d.terminal},
+                        {"terminal_symmetric", d.terminal_symmetric},
+                        {"phases", phases},
+                        {"end_symmetries", d.end_symmetries},
+                        {"terminal_end_classes", d.end_symmetries.empty()
+                                                     ? nlohmann::json(d.terminal_symmetric)
+                                                     : nlohmann::json(d.terminal_end_classes)}});
+    }
+    j["depths"] = depths;
+    j["complete"] = r.stopped.empty();
+    j["stopped"] = r.stopped;
+    if (!r.status.ok) j["error"] = r.status.message;
+    j["total_distinct"] = r.total_distinct;
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("{}\n", p.title);
+    fmt::print("state: {} bytes, packed in {} bits ({} bytes){}\n", p.state_bytes, r.key_bits,
+               r.key_bytes, r.constant_vars.empty() ? "" : "; constant during play:");
+    for (const std::string& v : r.constant_vars) fmt::print("  {}\n", v);
+    std::string used;
+    for (const explorer::Transform& t : group.elements) used += (used.empty() ? "" : ", ") + t.name;
+    fmt::print("symmetry group ({} elements): {}\n", group.elements.size(), used);
+    if (!group.note.empty()) fmt::print("  note: {}\n", group.note);
+    for (const explorer::SymmetryCheck& c : group.checks)
+      if (!c.kept) fmt::print("  {}: not used: {}\n", c.transform.name, c.reason);
+    fmt::print("\n{:>5} {:>14} {:>12} {:>12} {:>12} {:>12}", "depth", "paths", "distinct",
+               "symmetric", "terminal", "term. sym.");
+    for (const ir::Phase& ph : p.phases) fmt::print(" {:>12}", ph.name);
+    fmt::print("\n");
+    for (const explorer::DepthCount& d : r.depths) {
+      fmt::print("{:>5} {:>14} {:>12} {:>12} {:>12} {:>12}{}{}\n", d.depth,
+                 d.paths_known ? std::to_string(d.paths) : "overflow", d.distinct, d.symmetric,
+                 d.terminal, d.terminal_symmetric, phase_cells(d.per_phase),
+                 d.class_sum == d.distinct ? "" : "  (classes not whole)");
+    }
+    for (const explorer::DepthCount& d : r.depths) {
+      if (d.end_symmetries.empty()) continue;
+      std::string names;
+      for (const std::string& n : d.end_symmetries) names += ", " + n;
+      fmt::print("depth {}: the {} terminal states as a set are also kept by{}: {} classes\n",
+                 d.depth, d.terminal, names.substr(1), d.terminal_end_classes);
+    }
+    fmt::print("\ntotal distinct states: {}\n", r.total_distinct);
+    if (r.stopped.empty()) fmt::print("every reachable state was explored\n");
+    else if (r.stopped == "depth") fmt::print("stopped at the depth bound\n");
+    else if (r.stopped == "error") fmt::print("stopped by an engine error: {}\n", r.status.message);
+    else fmt::print("stopped ({}) while building depth {}; the depths above are complete\n", r.stopped,
+                    r.depths.size());
+  }
+  if (!opt.quiet)
+    fmt::print(stderr, "explore: {} states in {:.2f} s, {} bytes per record, peak {:.1f} MB\n",
+               r.total_distinct, r.seconds, r.record_bytes, double(r.peak_memory) / (1024.0 * 1024.0));
+  if (r.stopped == "error") return kExitInputError;
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_explore(CLI::App& app, int& result) {
+  auto opt = std::make_shared<ExploreOptions>();
+  CLI::App* cmd = app.add_subcommand("explore", "Count the states of a game by depth, with symmetry");
+  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("--depth", opt->depth, "Last depth to build (default: until no state is left)")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--max-states", opt->max_states, "Stop before holding more states");
+  cmd->add_option("--max-memory", opt->max_memory, "Budget for stored states (e.g. 512M, 4G)");
+  cmd->add_option("--setup", opt->setups, "Setup value name=value (repeatable)");
+  cmd->add_option("--seed", opt->seed, "Seed of the setup");
+  cmd->add_option("--engine", opt->engine, "compiled (generated C++) or interp (interpreter)")
+      ->check(CLI::IsMember({"compiled", "interp"}));
+  cmd->add_option("--threads", opt->threads, "Worker threads (default: the cores)")->check(CLI::Range(1, 256));
+  cmd->add_flag("--no-symmetry", opt->no_symmetry, "Do not look for symmetries");
+  cmd->add_flag("--json", opt->json, "Print the result as JSON");
+  cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
+  cmd->callback([opt, &result] { result = run_explore(*opt); });
+}
+
+}  // namespace rulebook::cli

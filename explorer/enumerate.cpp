@@ -1,0 +1,421 @@
+// Breadth-first enumeration: each depth is built from the one before by worker threads that
+// expand packed states and append their children to a partitioned store, merged at the end.
+#include "explorer/enumerate.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "explorer/layer_store.h"
+#include "explorer/pack.h"
+
+namespace rulebook::explorer {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int log2_exact(uint64_t n) {
+  int k = 0;
+  while ((uint64_t{1} << k) < n) ++k;
+  return k;
+}
+
+class Explorer {
+ public:
+  Explorer(const ir::Program& program, const engine::Engine& engine, const uint8_t* root,
+           const std::vector<Transform>& group, const ExploreOptions& options)
+      : program_(program), engine_(engine), options_(options), packer_(program, root),
+        action_(program, packer_, group), root_(root, root + program.state_bytes), group_(group) {
+    uint32_t parts = 1;
+    while (parts < options.partitions) parts <<= 1;
+    part_bits_ = uint32_t(log2_exact(parts));
+    parts_ = parts;
+    threads_ = std::max(1, options.threads);
+  }
+
+  ExploreResult run();
+
+ private:
+  /// What one thread needs, so the hot loop allocates nothing.
+  struct Worker {
+    std::vector<uint32_t> digits;
+    std::vector<uint64_t> values, parent_values;
+    std::vector<uint8_t> key, state, child;
+    std::vector<engine::Move> moves;
+    std::vector<uint8_t> staged;  ///< per partition, kStage records
+    std::vector<uint32_t> staged_count;
+    uint64_t made = 0;  ///< records made, not yet added to appended_
+  };
+  static constexpr uint32_t kStage = 32;
+  static constexpr uint32_t kMaxChanges = 64;
+
+  Worker make_worker() const {
+    Worker w;
+    const size_t n = packer_.elements().size();
+    w.digits.resize(n);
+    w.values.resize(packer_.chunks());
+    w.parent_values.resize(packer_.chunks());
+    w.key.resize(packer_.key_bytes());
+    w.state.resize(program_.state_bytes);
+    w.child.resize(program_.state_bytes);
+    w.staged.resize(size_t(parts_) * kStage * record_bytes());
+    w.staged_count.assign(parts_, 0);
+    return w;
+  }
+  uint32_t record_bytes() const { return packer_.key_bytes() + 8; }
+
+  /// Stages `state` for its partition: w.digits and w.values hold its digits and chunk
+  /// values, `hash` its class hash.
+  void add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths);
+  /// add() for a state not derived from the worker's parent.
+  void add_fresh(Worker& w, LayerStore& next, const uint8_t* state, uint64_t paths) {
+    packer_.gather(state, w.digits.data());
+    packer_.chunk_values(w.digits.data(), w.values.data());
+    add(w, next, state, action_.class_hash(w.digits.data()), paths);
+  }
+  void flush(Worker& w, LayerStore& next);
+  /// Expands blocks of `cur` into `next` until the work runs out or a stop is asked.
+  void expand(LayerStore& cur, LayerStore& next, const std::vector<std::pair<uint32_t, size_t>>& units);
+  /// Runs `body(thread)` on every thread while this thread reports progress.
+  void parallel(const std::function<void(int)>& body);
+  void stop(const std::string& why, const engine::Status& st = {}) {
+    std::lock_guard<std::mutex> lock(stop_mutex_);
+    if (stop_reason_.empty()) {
+      stop_reason_ = why;
+      stop_status_ = st;
+    }
+    stopping_ = true;
+  }
+  DepthCount count(const LayerStore& layer, int depth) const;
+  /// Fills d.end_symmetries and d.terminal_end_classes.
+  void end_symmetry(const LayerStore& layer, DepthCount& d);
+  /// Runs body(i) for i in [0, n) on every thread, in chunks, until done or stopping.
+  void parallel_for(size_t n, const std::function<void(size_t)>& body);
+
+  const ir::Program& program_;
+  const engine::Engine& engine_;
+  const ExploreOptions& options_;
+  Packer packer_;
+  KeyAction action_;
+  std::vector<uint8_t> root_;
+  std::vector<Transform> group_;
+  uint32_t parts_ = 1, part_bits_ = 0;
+  int threads_ = 1;
+
+  std::atomic<uint64_t> memory_{0};
+  std::atomic<bool> stopping_{false};
+  std::mutex stop_mutex_;
+  std::string stop_reason_;
+  engine::Status stop_status_;
+
+  std::atomic<size_t> next_unit_{0};
+  std::atomic<uint64_t> expanded_{0};
+  std::atomic<uint64_t> appended_{0};
+  uint64_t frontier_size_ = 0;
+  uint64_t counted_ = 0;  ///< distinct states of the complete depths
+  int depth_ = 0;
+  Clock::time_point start_;
+};
+
+void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths) {
+  packer_.compose(w.values.data(), w.key.data());
+  const uint32_t kb = packer_.key_bytes();
+  uint64_t least = 1, stabiliser = 1;
+  if (action_.size() > 1) {
+    // Least of its class when no image has smaller digits (a smaller key as a number).
+    for (size_t g = 1; g < action_.size(); ++g) {
+      bool fixed = false;
+      if (action_.compare(g, w.digits.data(), w.digits.data(), fixed) < 0) least = 0;
+      stabiliser += fixed;
+    }
+  }
+  // Every image of a state has the same class hash, so a partition holds whole classes.
+  hash ^= hash >> 31;
+  hash *= 0x94d049bb133111ebull;
+  hash ^= hash >> 29;
+  const uint32_t part = part_bits_ ? uint32_t(hash >> (64 - part_bits_)) : 0;
+  const uint64_t orbit = action_.size() / stabiliser;
+  const uint64_t m = (paths & meta::kPathMask) |
+                     uint64_t(engine_.phase(state) & 0xff) << meta::kPhaseShift |
+                     uint64_t(engine_.terminal(state)) << meta::kTerminalShift |
+                     least << meta::kLeastShift | uint64_t(log2_exact(orbit)) << meta::kOrbitShift;
+  uint8_t* slot = w.staged.data() + (size_t(part) * kStage + w.staged_count[part]) * record_bytes();
+  std::memcpy(slot, w.key.data(), kb);
+  std::memcpy(slot + kb, &m, 8);
+  if (++w.staged_count[part] == kStage) {
+    next.append(part, w.staged.data() + size_t(part) * kStage * record_bytes(), kStage);
+    w.staged_count[part] = 0;
+  }
+  if (++w.made == 256) {
+    appended_ += w.made;
+    w.made = 0;
+  }
+}
+
+void Explorer::flush(Worker& w, LayerStore& next) {
+  for (uint32_t p = 0; p < parts_; ++p) {
+    if (w.staged_count[p] == 0) continue;
+    next.append(p, w.staged.data() + size_t(p) * kStage * record_bytes(), w.staged_count[p]);
+    w.staged_count[p] = 0;
+  }
+  appended_ += w.made;
+  w.made = 0;
+}
+
+void Explorer::expand(LayerStore& cur, LayerStore& next,
+                      const std::vector<std::pair<uint32_t, size_t>>& units) {
+  Worker w = make_worker();
+  const uint32_t kb = packer_.key_bytes();
+  const size_t rb = record_bytes();
+  for (size_t u; !stopping_ && (u = next_unit_++) < units.size();) {
+    const auto [p, b] = units[u];
+    const uint8_t* block = cur.block(p, b);
+    const size_t n = cur.block_size(p, b);
+    for (size_t i = 0; i < n && !stopping_; ++i) {
+      const uint8_t* rec = block + i * rb;
+      uint64_t m;
+      std::memcpy(&m, rec + kb, 8);
+      ++expanded_;
+      if (meta::terminal(m)) continue;
+      packer_.unpack(rec, w.state.data(), w.digits.data());
+      packer_.chunk_values(w.digits.data(), w.parent_values.data());
+      const uint64_t parent_hash = action_.class_hash(w.digits.data());
+      w.moves.clear();
+      engine::Status st = engine_.legal_moves(w.state.data(), w.moves);
+      if (!st.ok) return stop("error", st);
+      for (const engine::Move& mv : w.moves) {
+        std::memcpy(w.child.data(), w.state.data(), w.state.size());
+        if (!(st = engine_.apply(w.child.data(), mv)).ok) return stop("error", st);
+        // A move changes few elements: update the parent's digits (in place, undone
+        // after), chunks and hash.
+        uint32_t changed[kMaxChanges], old[kMaxChanges];
+        std::memcpy(w.values.data(), w.parent_values.data(), w.values.size() * sizeof(uint64_t));
+        const uint32_t n_changed = packer_.update(w.state.data(), w.child.data(), w.digits.data(),
+                                                  w.values.data(), changed, old, kMaxChanges);
+        if (n_changed > kMaxChanges) {
+          add_fresh(w, next, w.child.data(), meta::paths(m));
+          packer_.gather(w.state.data(), w.digits.data());
+          continue;
+        }
+        uint64_t hash = parent_hash;
+        for (uint32_t k = 0; k < n_changed; ++k)
+          hash += action_.class_term(changed[k], w.digits[changed[k]]) -
+                  action_.class_term(changed[k], old[k]);
+        add(w, next, w.child.data(), hash, meta::paths(m));
+        for (uint32_t k = 0; k < n_changed; ++k) w.digits[changed[k]] = old[k];
+      }
+      if (options_.max_memory && memory_ > options_.max_memory) stop("memory");
+      if (options_.max_states && counted_ + appended_ > options_.max_states) stop("states");
+    }
+  }
+  flush(w, next);
+}
+
+void Explorer::parallel(const std::function<void(int)>& body) {
+  if (options_.interrupt && *options_.interrupt) stop("interrupted");
+  std::atomic<int> done{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads_; ++t)
+    pool.emplace_back([&, t] {
+      body(t);
+      ++done;
+    });
+  auto last = Clock::now();
+  while (done < threads_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (options_.interrupt && *options_.interrupt) stop("interrupted");
+    if (options_.progress && Clock::now() - last >= std::chrono::seconds(1)) {
+      last = Clock::now();
+      Progress pr;
+      pr.depth = depth_;
+      pr.expanded = expanded_;
+      pr.frontier = frontier_size_;
+      pr.records = appended_;
+      pr.memory = memory_;
+      pr.seconds = std::chrono::duration<double>(last - start_).count();
+      options_.progress(pr);
+    }
+  }
+  for (std::thread& th : pool) th.join();
+  if (options_.interrupt && *options_.interrupt) stop("interrupted");
+}
+
+DepthCount Explorer::count(const LayerStore& layer, int depth) const {
+  DepthCount d;
+  d.depth = depth;
+  d.per_phase.assign(program_.phases.size(), 0);
+  const uint32_t kb = packer_.key_bytes();
+  const size_t rb = record_bytes();
+  for (uint32_t p = 0; p < layer.partitions(); ++p)
+    for (size_t b = 0; b < layer.blocks(p); ++b) {
+      const uint8_t* block = layer.block(p, b);
+      for (size_t i = 0, n = layer.block_size(p, b); i < n; ++i) {
+        uint64_t m;
+        std::memcpy(&m, block + i * rb + kb, 8);
+        ++d.distinct;
+        if (meta::paths(m) == meta::kPathMask) d.paths_known = false;
+        d.paths += meta::paths(m);
+        const int ph = meta::phase(m);
+        if (size_t(ph) < d.per_phase.size()) ++d.per_phase[size_t(ph)];
+        d.terminal += meta::terminal(m);
+        if (meta::least(m)) {
+          ++d.symmetric;
+          d.class_sum += meta::orbit(m);
+          d.terminal_symmetric += meta::terminal(m);
+        }
+      }
+    }
+  return d;
+}
+
+void Explorer::parallel_for(size_t n, const std::function<void(size_t)>& body) {
+  std::atomic<size_t> next{0};
+  constexpr size_t kChunk = 4096;
+  parallel([&](int) {
+    for (size_t c; !stopping_ && (c = next.fetch_add(kChunk)) < n;)
+      for (size_t i = c; i < std::min(n, c + kChunk); ++i) body(i);
+  });
+}
+
+void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
+  if (options_.end_candidates.empty() || d.terminal == 0) return;
+  const uint32_t kb = packer_.key_bytes();
+  const size_t rb = record_bytes();
+  KeySet ends(kb);
+  for (uint32_t p = 0; p < layer.partitions(); ++p)
+    for (size_t b = 0; b < layer.blocks(p); ++b)
+      for (size_t i = 0, n = layer.block_size(p, b); i < n; ++i) {
+        const uint8_t* rec = layer.block(p, b) + i * rb;
+        uint64_t m;
+        std::memcpy(&m, rec + kb, 8);
+        if (meta::terminal(m)) ends.add(rec);
+      }
+  ends.seal();
+  const size_t n = packer_.elements().size();
+  std::vector<Transform> group = group_;
+  for (const Transform& t : options_.end_candidates) {
+    // Each candidate is checked on every terminal state: its image must be one of them.
+    KeyAction action(program_, packer_, {group_.front(), t});
+    std::atomic<bool> closed{true};
+    parallel_for(ends.size(), [&](size_t i) {
+      if (!closed) return;
+      thread_local std::vector<uint32_t> digits, image;
+      thread_local std::vector<uint8_t> key;
+      digits.resize(n);
+      image.resize(n);
+      key.resize(kb);
+      packer_.decode(ends.key(i), digits.data());
+      action.apply(1, digits.data(), image.data());
+      packer_.encode(image.data(), key.data());
+      if (!ends.contains(key.data())) closed = false;
+    });
+    if (stopping_) return;
+    if (closed) {
+      d.end_symmetries.push_back(t.name);
+      group.push_back(t);
+    }
+  }
+  // The transformations keeping a finite set are a group: count its classes by least keys.
+  KeyAction action(program_, packer_, group);
+  std::atomic<uint64_t> classes{0};
+  parallel_for(ends.size(), [&](size_t i) {
+    thread_local std::vector<uint32_t> digits;
+    digits.resize(n);
+    packer_.decode(ends.key(i), digits.data());
+    bool least = true, fixed = false;
+    for (size_t g = 1; g < action.size() && least; ++g)
+      least = action.compare(g, digits.data(), digits.data(), fixed) >= 0;
+    classes += least;
+  });
+  if (!stopping_) d.terminal_end_classes = classes;
+}
+
+ExploreResult Explorer::run() {
+  ExploreResult r;
+  start_ = Clock::now();
+  r.key_bytes = packer_.key_bytes();
+  r.key_bits = packer_.bits();
+  r.record_bytes = record_bytes();
+  r.constant_vars = packer_.constant_vars();
+  if (packer_.key_bytes() > kMaxKeyBytes) {
+    r.stopped = "error";
+    r.status = engine::Status::Error("the state needs more than " + std::to_string(kMaxKeyBytes) +
+                                     " bytes packed: too large to enumerate");
+    return r;
+  }
+  auto cur = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
+  {
+    Worker w = make_worker();
+    add_fresh(w, *cur, root_.data(), 1);
+    flush(w, *cur);
+    cur->dedup(0);
+    for (uint32_t p = 0; p < parts_; ++p) cur->dedup(p);
+  }
+  auto note_peak = [&](uint64_t records) {
+    if (memory_ > r.peak_memory) {
+      r.peak_memory = memory_;
+      r.peak_records = records;
+    }
+  };
+  bool few_duplicates = false;
+  for (int depth = 0;; ++depth) {
+    DepthCount d = count(*cur, depth);
+    end_symmetry(*cur, d);
+    counted_ += d.distinct;
+    r.depths.push_back(d);
+    if (d.distinct == d.terminal) break;  // nothing left to expand
+    if (options_.max_depth >= 0 && depth >= options_.max_depth) {
+      r.stopped = "depth";
+      break;
+    }
+    // Build depth + 1.
+    depth_ = depth + 1;
+    frontier_size_ = d.distinct;
+    expanded_ = 0;
+    appended_ = 0;
+    next_unit_ = 0;
+    std::vector<std::pair<uint32_t, size_t>> units;
+    for (uint32_t p = 0; p < parts_; ++p)
+      for (size_t b = 0; b < cur->blocks(p); ++b) units.emplace_back(p, b);
+    auto next = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
+    if (few_duplicates) next->set_merge_factor(16);
+    parallel([&](int) { expand(*cur, *next, units); });
+    if (!stopping_) {
+      std::atomic<uint32_t> part{0};
+      parallel([&](int) {
+        for (uint32_t p; !stopping_ && (p = part++) < parts_;) next->dedup(p);
+      });
+    }
+    // The last layer's duplicate rate predicts the next one's.
+    few_duplicates = depth > 0 && next->total_records() * 10 >= appended_ * 9;
+    note_peak(d.distinct + next->total_records());
+    if (!stopping_ && options_.max_states && counted_ + next->total_records() > options_.max_states)
+      stop("states");
+    if (stopping_) {
+      r.stopped = stop_reason_;
+      r.status = stop_status_;
+      break;
+    }
+    cur = std::move(next);
+  }
+  note_peak(cur->total_records());
+  for (const DepthCount& d : r.depths) r.total_distinct += d.distinct;
+  r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  return r;
+}
+
+}  // namespace
+
+ExploreResult explore(const ir::Program& program, const engine::Engine& engine, const uint8_t* root,
+                      const std::vector<Transform>& group, const ExploreOptions& options) {
+  std::vector<Transform> g = group;
+  if (g.empty()) {  // the identity
+    g.push_back(Transform{"identity", std::vector<std::vector<uint32_t>>(program.domains.size())});
+  }
+  Explorer e(program, engine, root, g, options);
+  return e.run();
+}
+
+}  // namespace rulebook::explorer

@@ -1,0 +1,82 @@
+// Breadth-first enumeration of a game's states by depth, with exact deduplication, over any
+// engine: paths, distinct states, states up to symmetry, terminal states and phases.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compiler/engine.h"
+#include "compiler/ir.h"
+#include "explorer/symmetry.h"
+
+namespace rulebook::explorer {
+
+/// The states reachable in exactly `depth` moves (each counted once however reached).
+struct DepthCount {
+  int depth = 0;
+  uint64_t paths = 0;       ///< move sequences of exactly `depth` moves (perft)
+  bool paths_known = true;  ///< false when a path count overflowed 2^48
+  uint64_t distinct = 0;
+  uint64_t symmetric = 0;   ///< classes of `distinct` under the group
+  /// Sum of the class sizes of the classes counted: equals `distinct` when every class is
+  /// whole at this depth, as it must be when the group fixes the initial state.
+  uint64_t class_sum = 0;
+  uint64_t terminal = 0;
+  uint64_t terminal_symmetric = 0;
+  std::vector<uint64_t> per_phase;  ///< distinct states by phase index
+  /// Symmetries of the terminal states of this depth as a set: the board transformations
+  /// (beyond the group) under which every terminal state's image is a terminal state of
+  /// the depth, each checked on all of them. Empty when none (or not searched).
+  std::vector<std::string> end_symmetries;
+  /// Classes of the terminal states under the group and end_symmetries together.
+  uint64_t terminal_end_classes = 0;
+};
+
+struct Progress {
+  int depth = 0;             ///< the depth being built
+  uint64_t expanded = 0;     ///< states of depth - 1 expanded so far
+  uint64_t frontier = 0;     ///< states of depth - 1 in all
+  uint64_t records = 0;      ///< records held for `depth` (before the last merge)
+  uint64_t memory = 0;       ///< bytes of state storage held
+  double seconds = 0;
+};
+
+struct ExploreOptions {
+  int max_depth = -1;          ///< -1: until no state is left
+  uint64_t max_states = 0;     ///< 0: no bound; else stop before holding more records
+  uint64_t max_memory = 0;     ///< bytes of state storage; 0: no bound
+  int threads = 1;
+  uint32_t partitions = 1024;
+  /// Set (e.g. by a SIGINT handler) to stop; the completed depths are kept.
+  const std::atomic<bool>* interrupt = nullptr;
+  /// Candidates for DepthCount::end_symmetries (board_transforms not in the group).
+  std::vector<Transform> end_candidates;
+  /// Called from the calling thread about once a second.
+  std::function<void(const Progress&)> progress;
+};
+
+struct ExploreResult {
+  std::vector<DepthCount> depths;  ///< depth 0 (the initial state) first; complete ones only
+  /// "" (every state explored), or why it stopped: "depth", "states", "memory",
+  /// "interrupted", "error".
+  std::string stopped;
+  engine::Status status;           ///< the engine's error when stopped == "error"
+  uint32_t key_bytes = 0;          ///< bytes of a packed state
+  uint32_t key_bits = 0;
+  uint32_t record_bytes = 0;       ///< key + the word of counts and flags
+  uint64_t peak_memory = 0;        ///< bytes of state storage at the peak
+  uint64_t peak_records = 0;       ///< records held at that moment
+  uint64_t total_distinct = 0;     ///< sum over the complete depths
+  double seconds = 0;
+  std::vector<std::string> constant_vars;
+};
+
+/// Enumerates from `root` under `group` (identity first; the identity alone counts without
+/// symmetry). Deterministic: the counts do not depend on the number of threads.
+ExploreResult explore(const ir::Program& program, const engine::Engine& engine, const uint8_t* root,
+                      const std::vector<Transform>& group, const ExploreOptions& options);
+
+}  // namespace rulebook::explorer

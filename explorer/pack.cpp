@@ -1,0 +1,190 @@
+// The minimal bit encoding of states: which elements are stored, the chunks, encode/decode.
+#include "explorer/pack.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace rulebook::explorer {
+namespace {
+
+void assigned_in(const ir::Block& block, std::vector<bool>& out) {
+  for (const ir::StmtPtr& s : block) {
+    if (s->op == ir::StmtOp::Assign && s->var >= 0) out[size_t(s->var)] = true;
+    assigned_in(s->body, out);
+    assigned_in(s->otherwise, out);
+  }
+}
+
+uint32_t bits_for(unsigned __int128 product) {
+  uint32_t b = 0;
+  while (b < 128 && (unsigned __int128)1 << b < product) ++b;
+  return b;
+}
+
+constexpr uint32_t kMaxWords = kMaxKeyBytes / 8;
+
+}  // namespace
+
+std::vector<bool> assigned_in_play(const ir::Program& program) {
+  std::vector<bool> assigned(program.vars.size(), false);
+  for (const ir::Move& m : program.moves) assigned_in(m.body, assigned);
+  for (const ir::Phase& ph : program.phases) assigned_in(ph.stuck, assigned);
+  return assigned;
+}
+
+Packer::Packer(const ir::Program& program, const uint8_t* root)
+    : root_(root, root + program.state_bytes), state_bytes_(program.state_bytes) {
+  const std::vector<bool> assigned = assigned_in_play(program);
+  for (size_t v = 0; v < program.vars.size(); ++v) {
+    const ir::StateVar& var = program.vars[v];
+    // Setup variables keep their set-up value unless play assigns them.
+    if (var.origin == ir::StateVar::Origin::Setup && !assigned[v]) {
+      constant_vars_.push_back(var.name);
+      continue;
+    }
+    const uint32_t radix = program.domains[size_t(var.domain)].size;
+    if (radix <= 1) continue;
+    for (uint32_t i = 0; i < var.count; ++i) {
+      elements_.push_back({int(v), i, radix});
+      offsets_.push_back(var.offset + i * var.width);
+      widths_.push_back(uint8_t(var.width));
+      if (var.width != 1) all_bytes_ = false;
+    }
+  }
+  // Greedy chunks: as many consecutive elements as keep the radix product within 64 bits.
+  uint32_t shift = 0;
+  for (uint32_t i = 0; i < elements_.size();) {
+    Chunk c;
+    c.first = i;
+    unsigned __int128 product = 1;
+    while (i < elements_.size() && product * elements_[i].radix <= ((unsigned __int128)1 << 64)) {
+      product *= elements_[i].radix;
+      ++i;
+    }
+    c.last = i;
+    uint64_t place = 1;
+    for (uint32_t k = c.first; k < c.last; ++k) {
+      place_.push_back(place);
+      chunk_of_.push_back(uint32_t(chunks_.size()));
+      place *= elements_[k].radix;  // wraps only after the last element of the chunk
+    }
+    c.bits = bits_for(product);
+    c.shift = shift;
+    shift += c.bits;
+    chunks_.push_back(c);
+  }
+  bits_ = shift;
+  element_at_.assign(state_bytes_, -1);
+  for (size_t e = 0; e < elements_.size(); ++e)
+    for (uint32_t b = 0; b < widths_[e]; ++b) element_at_[offsets_[e] + b] = int32_t(e);
+  key_bytes_ = (bits_ + 7) / 8;
+  if (key_bytes_ == 0) key_bytes_ = 1;  // a game of one state still needs a key
+}
+
+void Packer::gather(const uint8_t* state, uint32_t* digits) const {
+  const size_t n = elements_.size();
+  if (all_bytes_) {
+    for (size_t i = 0; i < n; ++i) digits[i] = state[offsets_[i]];
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* p = state + offsets_[i];
+    switch (widths_[i]) {
+      case 1: digits[i] = p[0]; break;
+      case 2: digits[i] = uint32_t(p[0]) | uint32_t(p[1]) << 8; break;
+      default: std::memcpy(&digits[i], p, 4); break;
+    }
+  }
+}
+
+void Packer::scatter(const uint32_t* digits, uint8_t* state) const {
+  const size_t n = elements_.size();
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t* p = state + offsets_[i];
+    for (uint32_t b = 0; b < widths_[i]; ++b) p[b] = uint8_t(digits[i] >> (8 * b));
+  }
+}
+
+void Packer::chunk_values(const uint32_t* digits, uint64_t* values) const {
+  for (size_t k = 0; k < chunks_.size(); ++k) {
+    // Place values instead of Horner's rule: independent multiplications, no chain.
+    uint64_t v = 0;
+    for (uint32_t i = chunks_[k].first; i < chunks_[k].last; ++i) v += digits[i] * place_[i];
+    values[k] = v;
+  }
+}
+
+void Packer::compose(const uint64_t* values, uint8_t* key) const {
+  uint64_t words[kMaxWords + 1];
+  const uint32_t used = (bits_ + 63) / 64 + 1;
+  for (uint32_t w = 0; w < used && w <= kMaxWords; ++w) words[w] = 0;
+  for (size_t k = 0; k < chunks_.size(); ++k) {
+    const Chunk& c = chunks_[k];
+    const uint32_t w = c.shift / 64, b = c.shift % 64;
+    words[w] |= values[k] << b;
+    if (b && b + c.bits > 64) words[w + 1] |= values[k] >> (64 - b);
+  }
+  std::memcpy(key, words, key_bytes_);
+}
+
+uint32_t Packer::update(const uint8_t* before, const uint8_t* after, uint32_t* digits,
+                        uint64_t* values, uint32_t* changed, uint32_t* old, uint32_t max) const {
+  uint32_t n = 0;
+  auto note = [&](uint32_t byte) {
+    const int32_t e = element_at_[byte];
+    if (e < 0 || (n > 0 && changed[n - 1] == uint32_t(e))) return true;
+    if (n == max) return false;
+    changed[n++] = uint32_t(e);
+    return true;
+  };
+  uint32_t i = 0;
+  for (; i + 8 <= state_bytes_; i += 8) {
+    uint64_t a, b;
+    std::memcpy(&a, before + i, 8);
+    std::memcpy(&b, after + i, 8);
+    for (uint64_t x = a ^ b; x; x &= x - 1)
+      if (!note(i + uint32_t(__builtin_ctzll(x)) / 8)) return max + 1;
+  }
+  for (; i < state_bytes_; ++i)
+    if (before[i] != after[i] && !note(i)) return max + 1;
+  // Bytes of one element may differ apart: drop repeats before applying the changes (an
+  // insertion sort: there are few).
+  for (uint32_t a = 1; a < n; ++a)
+    for (uint32_t b = a; b > 0 && changed[b - 1] > changed[b]; --b) std::swap(changed[b - 1], changed[b]);
+  n = uint32_t(std::unique(changed, changed + n) - changed);
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t e = changed[k];
+    const uint8_t* p = after + offsets_[e];
+    uint32_t d = p[0];
+    if (widths_[e] >= 2) d |= uint32_t(p[1]) << 8;
+    if (widths_[e] == 4) d |= uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+    old[k] = digits[e];
+    values[chunk_of_[e]] += (uint64_t(d) - uint64_t(digits[e])) * place_[e];  // exact mod 2^64
+    digits[e] = d;
+  }
+  return n;
+}
+
+void Packer::decode(const uint8_t* key, uint32_t* digits) const {
+  uint64_t words[kMaxWords + 1];
+  words[(key_bytes_ - 1) / 8] = 0;  // the last word may be partly filled
+  std::memcpy(words, key, key_bytes_);
+  for (const Chunk& c : chunks_) {
+    const uint32_t w = c.shift / 64, b = c.shift % 64;
+    uint64_t v = words[w] >> b;
+    if (b && b + c.bits > 64) v |= words[w + 1] << (64 - b);
+    if (c.bits < 64) v &= (uint64_t{1} << c.bits) - 1;
+    for (uint32_t i = c.first; i < c.last; ++i) {
+      digits[i] = uint32_t(v % elements_[i].radix);
+      v /= elements_[i].radix;
+    }
+  }
+}
+
+void Packer::unpack(const uint8_t* key, uint8_t* state, uint32_t* scratch) const {
+  std::memcpy(state, root_.data(), state_bytes_);
+  decode(key, scratch);
+  scatter(scratch, state);
+}
+
+}  // namespace rulebook::explorer

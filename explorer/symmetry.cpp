@@ -1,0 +1,510 @@
+// Board symmetries: candidates, the structural and behavioural tests, the group, its action.
+#include "explorer/symmetry.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "compiler/random.h"
+
+namespace rulebook::explorer {
+namespace {
+
+using ir::Domain;
+
+/// Fills the maps of records and optionals from those of their parts (identity stays empty).
+void complete_maps(const ir::Program& p, std::vector<std::vector<uint32_t>>& maps) {
+  std::vector<int> done(p.domains.size(), 0);
+  std::function<bool(int)> visit = [&](int d) -> bool {  // true when d's map is not identity
+    if (done[size_t(d)]) return !maps[size_t(d)].empty();
+    done[size_t(d)] = 1;
+    const Domain& dom = p.domains[size_t(d)];
+    if (dom.kind == Domain::Kind::Optional) {
+      if (visit(dom.inner)) {
+        const auto& in = maps[size_t(dom.inner)];
+        std::vector<uint32_t> m(dom.size);
+        m[0] = 0;
+        for (uint32_t i = 1; i < dom.size; ++i) m[i] = in[i - 1] + 1;
+        maps[size_t(d)] = std::move(m);
+      }
+    } else if (dom.kind == Domain::Kind::Record) {
+      bool any = false;
+      for (int f : dom.fields) any = visit(f) || any;
+      if (any) {
+        std::vector<uint32_t> m(dom.size);
+        for (uint32_t i = 0; i < dom.size; ++i) {
+          uint32_t out = 0;
+          for (size_t f = 0; f < dom.fields.size(); ++f) {
+            const int fd = dom.fields[f];
+            uint32_t idx = (i / dom.strides[f]) % p.domains[size_t(fd)].size;
+            if (!maps[size_t(fd)].empty()) idx = maps[size_t(fd)][idx];
+            out += idx * dom.strides[f];
+          }
+          m[i] = out;
+        }
+        maps[size_t(d)] = std::move(m);
+      }
+    }
+    return !maps[size_t(d)].empty();
+  };
+  for (size_t d = 0; d < p.domains.size(); ++d) visit(int(d));
+}
+
+uint32_t map_index(const Transform& t, int d, uint32_t i) {
+  if (d < 0 || size_t(d) >= t.index_map.size() || t.index_map[size_t(d)].empty()) return i;
+  return t.index_map[size_t(d)][i];
+}
+
+bool maps_domain(const Transform& t, int d) {
+  return d >= 0 && size_t(d) < t.index_map.size() && !t.index_map[size_t(d)].empty();
+}
+
+/// Element `i` of `var` after the transformation moves its keys.
+uint32_t map_element(const ir::Program& p, const Transform& t, const ir::StateVar& var, uint32_t i) {
+  uint32_t out = 0, rest = i, scale = 1;
+  for (size_t k = var.keys.size(); k-- > 0;) {
+    const uint32_t size = p.domains[size_t(var.keys[k])].size;
+    out += map_index(t, var.keys[k], rest % size) * scale;
+    rest /= size;
+    scale *= size;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- structural test
+
+/// A constant as comparable data, with the transformation applied or not.
+using Signature = std::vector<int64_t>;
+
+Signature signature(const ir::Program& p, const ir::Expr& e, const Transform* t) {
+  Signature s;
+  const int d = e.type ? e.type->domain : -1;
+  switch (e.op) {
+    case ir::Op::Const: {
+      s.push_back(0);
+      int64_t idx = ir::domain_index(p.domains, d, e.value);
+      if (t && idx >= 0 && maps_domain(*t, d))
+        s.push_back(ir::domain_value(p.domains, d, map_index(*t, d, uint32_t(idx))));
+      else
+        s.push_back(e.value);
+      break;
+    }
+    case ir::Op::ConstSet: {
+      s.push_back(1);
+      if (t && maps_domain(*t, d)) {
+        std::vector<uint64_t> bits(e.bits.size(), 0);
+        for (size_t w = 0; w < e.bits.size(); ++w)
+          for (uint64_t b = e.bits[w]; b; b &= b - 1) {
+            const uint32_t j = map_index(*t, d, uint32_t(w * 64 + size_t(__builtin_ctzll(b))));
+            bits[j / 64] |= uint64_t{1} << (j % 64);
+          }
+        s.insert(s.end(), bits.begin(), bits.end());
+      } else {
+        s.insert(s.end(), e.bits.begin(), e.bits.end());
+      }
+      break;
+    }
+    case ir::Op::ConstList: {
+      s.push_back(2);
+      for (const auto& a : e.args) {
+        Signature sub = signature(p, *a, t);
+        s.push_back(int64_t(sub.size()));
+        s.insert(s.end(), sub.begin(), sub.end());
+      }
+      break;
+    }
+    default:
+      s.push_back(-1);
+  }
+  return s;
+}
+
+class StructureWalk {
+ public:
+  StructureWalk(const ir::Program& p, const dsl::SourceSet& src, const Transform& t)
+      : p_(p), src_(src), t_(t) {}
+
+  std::string reason;
+
+  void expr(const ir::Expr* e) {
+    if (!e || !reason.empty()) return;
+    const int d = e->type ? e->type->domain : -1;
+    switch (e->op) {
+      case ir::Op::Const:
+      case ir::Op::ConstSet:
+        if (maps_domain(t_, d) && signature(p_, *e, nullptr) != signature(p_, *e, &t_))
+          fail(*e, "a constant of the rules is not mapped onto itself");
+        return;
+      case ir::Op::ConstList: {
+        // As a whole: the transformed members are the members (rows, lines, houses).
+        std::vector<Signature> a, b;
+        for (const auto& x : e->args) {
+          a.push_back(signature(p_, *x, nullptr));
+          b.push_back(signature(p_, *x, &t_));
+        }
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        if (a != b) fail(*e, "a constant list of the rules is not mapped onto itself");
+        return;
+      }
+      case ir::Op::At:
+        if (e->args.size() == 2 && e->args[0]->op == ir::Op::ConstList && e->args[1]->type) {
+          // A table indexed by a cell (a region function): the entry of the image cell is
+          // the image of the entry.
+          const int kd = e->args[1]->type->domain;
+          const ir::Expr& list = *e->args[0];
+          if (maps_domain(t_, kd) && list.args.size() == p_.domains[size_t(kd)].size) {
+            for (uint32_t i = 0; i < list.args.size(); ++i) {
+              if (signature(p_, *list.args[i], &t_) !=
+                  signature(p_, *list.args[map_index(t_, kd, i)], nullptr)) {
+                fail(*e, "a table indexed by cells is not mapped onto itself");
+                return;
+              }
+            }
+            expr(e->args[1].get());
+            return;
+          }
+        }
+        break;
+      case ir::Op::Builtin:
+        if ((e->builtin == dsl::BuiltinId::X || e->builtin == dsl::BuiltinId::Y ||
+             e->builtin == dsl::BuiltinId::CellAt) &&
+            (maps_domain(t_, ir::kCellDomain) || maps_domain(t_, ir::kPointDomain)))
+          fail(*e, "the rules read coordinates");
+        break;
+      default:
+        break;
+    }
+    for (const auto& a : e->args) expr(a.get());
+  }
+
+  void block(const ir::Block& b) {
+    for (const ir::StmtPtr& s : b) {
+      for (const auto& k : s->keys) expr(k.get());
+      expr(s->value.get());
+      expr(s->where.get());
+      block(s->body);
+      block(s->otherwise);
+    }
+  }
+
+ private:
+  void fail(const ir::Expr& e, const char* what) {
+    if (reason.empty()) reason = fmt::format("{} ({})", what, ir::location(src_, e.span));
+  }
+  const ir::Program& p_;
+  const dsl::SourceSet& src_;
+  const Transform& t_;
+};
+
+// ---------------------------------------------------------------- behavioural test
+
+std::vector<engine::Move> sorted_moves(std::vector<engine::Move> v) {
+  std::sort(v.begin(), v.end(), [](const engine::Move& a, const engine::Move& b) {
+    return std::memcmp(&a, &b, sizeof(engine::Move)) < 0;
+  });
+  return v;
+}
+
+}  // namespace
+
+bool Transform::is_identity() const {
+  for (const auto& m : index_map)
+    if (!m.empty()) return false;
+  return true;
+}
+
+std::vector<Transform> board_transforms(const ir::Program& p) {
+  const int w = p.geometry.width, h = p.geometry.height;
+  struct Kind {
+    const char* name;
+    bool square_only, swaps;
+    int (*fx)(int x, int y, int mx, int my);
+    int (*fy)(int x, int y, int mx, int my);
+  };
+  static const Kind kinds[] = {
+      {"identity", false, false, [](int x, int, int, int) { return x; }, [](int, int y, int, int) { return y; }},
+      {"rotate 90", true, true, [](int, int y, int, int my) { return my - y; }, [](int x, int, int, int) { return x; }},
+      {"rotate 180", false, false, [](int x, int, int mx, int) { return mx - x; }, [](int, int y, int, int my) { return my - y; }},
+      {"rotate 270", true, true, [](int, int y, int, int) { return y; }, [](int x, int, int mx, int) { return mx - x; }},
+      {"mirror rows", false, false, [](int x, int, int, int) { return x; }, [](int, int y, int, int my) { return my - y; }},
+      {"mirror columns", false, false, [](int x, int, int mx, int) { return mx - x; }, [](int, int y, int, int) { return y; }},
+      {"transpose", true, true, [](int, int y, int, int) { return y; }, [](int x, int, int, int) { return x; }},
+      {"anti-transpose", true, true, [](int, int y, int, int my) { return my - y; }, [](int x, int, int mx, int) { return mx - x; }},
+  };
+  std::vector<Transform> out;
+  if (w <= 0 || h <= 0) return out;
+  for (const Kind& k : kinds) {
+    if (k.square_only && w != h) continue;
+    Transform t;
+    t.name = k.name;
+    t.index_map.assign(p.domains.size(), {});
+    if (out.empty()) {  // the identity
+      out.push_back(t);
+      continue;
+    }
+    auto grid = [&](int cols, int rows) {
+      std::vector<uint32_t> m(size_t(cols * rows));
+      for (int y = 0; y < rows; ++y)
+        for (int x = 0; x < cols; ++x)
+          m[size_t(y * cols + x)] =
+              uint32_t(k.fy(x, y, cols - 1, rows - 1) * cols + k.fx(x, y, cols - 1, rows - 1));
+      return m;
+    };
+    t.index_map[ir::kCellDomain] = grid(w, h);
+    if (p.domains[ir::kPointDomain].size == uint32_t((w + 1) * (h + 1)))
+      t.index_map[ir::kPointDomain] = grid(w + 1, h + 1);
+    if (k.swaps) t.index_map[ir::kOrientationDomain] = {1, 0};
+    complete_maps(p, t.index_map);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+void transform_state(const ir::Program& p, const Transform& t, const uint8_t* in, uint8_t* out) {
+  std::memcpy(out, in, p.state_bytes);
+  for (const ir::StateVar& var : p.vars) {
+    const bool keys_move = std::any_of(var.keys.begin(), var.keys.end(),
+                                       [&](int k) { return maps_domain(t, k); });
+    if (!keys_move && !maps_domain(t, var.domain)) continue;
+    for (uint32_t i = 0; i < var.count; ++i) {
+      const uint32_t j = keys_move ? map_element(p, t, var, i) : i;
+      ir::store_index(out, var, j, map_index(t, var.domain, ir::load_index(in, var, i)));
+    }
+  }
+}
+
+engine::Move transform_move(const ir::Program& p, const Transform& t, const engine::Move& m) {
+  engine::Move out = m;
+  if (m.kind < 0) return out;
+  const ir::Move& mv = p.moves[size_t(m.kind)];
+  for (size_t i = 0; i < mv.params.size() && i < size_t(engine::kMaxMoveArgs); ++i) {
+    const int d = mv.params[i].domain;
+    if (!maps_domain(t, d)) continue;
+    const int64_t idx = ir::domain_index(p.domains, d, m.args[i]);
+    if (idx >= 0) out.args[i] = int32_t(ir::domain_value(p.domains, d, map_index(t, d, uint32_t(idx))));
+  }
+  return out;
+}
+
+std::string check_structure(const ir::Program& p, const dsl::SourceSet& sources, const Transform& t) {
+  StructureWalk w(p, sources, t);
+  for (const ir::Function& f : p.functions) w.expr(f.body.get());
+  for (const ir::Rule& r : p.rules) w.expr(r.condition.get());
+  for (const ir::Move& m : p.moves) {
+    for (const auto& e : m.requires_) w.expr(e.get());
+    for (const ir::Check& c : m.checks) w.expr(c.condition.get());
+    w.block(m.body);
+  }
+  for (const ir::Phase& ph : p.phases) {
+    w.block(ph.stuck);
+    for (const ir::Transition& tr : ph.transitions) w.expr(tr.condition.get());
+  }
+  w.expr(p.end_when.get());
+  w.expr(p.score.value.get());
+  return w.reason;
+}
+
+std::vector<std::vector<uint8_t>> sample_states(const engine::Engine& engine, const uint8_t* root,
+                                                int games, size_t limit, uint64_t seed) {
+  const size_t bytes = engine.info().state_bytes;
+  std::vector<std::vector<uint8_t>> all;
+  std::vector<engine::Move> moves;
+  for (int g = 0; g < games; ++g) {
+    SplitMix64 rng(seed + uint64_t(g));
+    std::vector<uint8_t> s(root, root + bytes);
+    for (int ply = 0; ply < 2000; ++ply) {
+      all.push_back(s);
+      moves.clear();
+      if (engine.terminal(s.data()) || !engine.legal_moves(s.data(), moves).ok || moves.empty()) break;
+      if (!engine.apply(s.data(), moves[rng.below(moves.size())]).ok) break;
+    }
+  }
+  if (all.size() <= limit) return all;
+  // Evenly spaced, so late phases stay represented.
+  std::vector<std::vector<uint8_t>> out;
+  for (size_t i = 0; i < limit; ++i) out.push_back(std::move(all[i * all.size() / limit]));
+  return out;
+}
+
+std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const Transform& t,
+                            const std::vector<std::vector<uint8_t>>& samples) {
+  const size_t bytes = p.state_bytes;
+  std::vector<uint8_t> image(bytes), after(bytes), after_image(bytes), image_after(bytes);
+  std::vector<engine::Move> moves, image_moves, mapped;
+  std::vector<int64_t> sa, sb;
+  for (size_t n = 0; n < samples.size(); ++n) {
+    const uint8_t* s = samples[n].data();
+    transform_state(p, t, s, image.data());
+    const std::string where = fmt::format("at sampled state {}:\n{}", n, e.board_text(s));
+    if (e.terminal(s) != e.terminal(image.data())) return "the terminal test differs " + where;
+    if (e.phase(s) != e.phase(image.data())) return "the phase differs " + where;
+    if (map_index(t, ir::kPlayerDomain, uint32_t(e.to_move(s))) != uint32_t(e.to_move(image.data())))
+      return "the player to move differs " + where;
+    if (e.scores(s, sa).ok != e.scores(image.data(), sb).ok || sa != sb)
+      return "the scores differ " + where;
+    sa.clear();
+    sb.clear();
+    moves.clear();
+    image_moves.clear();
+    if (!e.legal_moves(s, moves).ok || !e.legal_moves(image.data(), image_moves).ok)
+      return "the engine failed " + where;
+    mapped.clear();
+    for (const engine::Move& m : moves) mapped.push_back(transform_move(p, t, m));
+    if (sorted_moves(mapped) != sorted_moves(image_moves))
+      return "the legal moves do not correspond " + where;
+    // Playing a move and then transforming is transforming and then playing its image.
+    const size_t step = std::max<size_t>(1, moves.size() / 12);
+    for (size_t i = 0; i < moves.size(); i += step) {
+      std::memcpy(after.data(), s, bytes);
+      std::memcpy(image_after.data(), image.data(), bytes);
+      if (!e.apply(after.data(), moves[i]).ok || !e.apply(image_after.data(), mapped[i]).ok)
+        return "the engine failed " + where;
+      transform_state(p, t, after.data(), after_image.data());
+      if (std::memcmp(after_image.data(), image_after.data(), bytes) != 0)
+        return fmt::format("playing {} does not commute with it ", e.move_text(moves[i])) + where;
+    }
+  }
+  return "";
+}
+
+SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& sources,
+                              const engine::Engine& e, const uint8_t* root) {
+  SymmetryGroup g;
+  const std::vector<Transform> candidates = board_transforms(p);
+  std::vector<std::vector<uint8_t>> samples;
+  std::vector<uint8_t> image(p.state_bytes);
+  for (const Transform& t : candidates) {
+    SymmetryCheck c{t, false, ""};
+    if (t.is_identity()) {
+      c.kept = true;
+      g.checks.push_back(c);
+      g.elements.push_back(t);
+      continue;
+    }
+    c.reason = check_structure(p, sources, t);
+    if (c.reason.empty()) {
+      if (samples.empty()) samples = sample_states(e, root, 24, 400, 1);
+      c.reason = check_behaviour(p, e, t, samples);
+    }
+    if (c.reason.empty()) {
+      transform_state(p, t, root, image.data());
+      if (std::memcmp(image.data(), root, p.state_bytes) != 0)
+        c.reason = "a symmetry of the rules, but it moves the initial state (its setup)";
+    }
+    c.kept = c.reason.empty();
+    g.checks.push_back(c);
+    if (c.kept) g.elements.push_back(t);
+  }
+  // Kept elements must form a group: the composition of two is one of them.
+  auto compose = [&](const Transform& a, const Transform& b) {
+    Transform ab;
+    ab.index_map.assign(p.domains.size(), {});
+    for (size_t d = 0; d < p.domains.size(); ++d) {
+      if (a.index_map[d].empty() && b.index_map[d].empty()) continue;
+      ab.index_map[d].resize(p.domains[d].size);
+      for (uint32_t i = 0; i < p.domains[d].size; ++i)
+        ab.index_map[d][i] = map_index(a, int(d), map_index(b, int(d), i));
+    }
+    return ab;
+  };
+  auto same = [&](const Transform& a, const Transform& b) {
+    for (size_t d = 0; d < p.domains.size(); ++d)
+      for (uint32_t i = 0; i < p.domains[d].size; ++i)
+        if (map_index(a, int(d), i) != map_index(b, int(d), i)) return false;
+    return true;
+  };
+  for (const Transform& a : g.elements)
+    for (const Transform& b : g.elements) {
+      const Transform ab = compose(a, b);
+      if (std::none_of(g.elements.begin(), g.elements.end(),
+                       [&](const Transform& x) { return same(x, ab); })) {
+        g.note = fmt::format("'{}' after '{}' is not kept: the kept ones are no group; counting "
+                             "without symmetry", b.name, a.name);
+        g.elements.resize(1);
+        return g;
+      }
+    }
+  return g;
+}
+
+KeyAction::KeyAction(const ir::Program& p, const Packer& packer, const std::vector<Transform>& group) {
+  const auto& els = packer.elements();
+  // Where each (variable, element) sits among the packed elements.
+  std::vector<int64_t> base(p.vars.size(), -1);
+  for (size_t i = 0; i < els.size(); ++i)
+    if (base[size_t(els[i].var)] < 0) base[size_t(els[i].var)] = int64_t(i) - int64_t(els[i].index);
+  tables_.reserve(group.size() * p.domains.size());
+  for (const Transform& t : group) {
+    std::vector<const uint32_t*> values(p.domains.size(), nullptr);
+    for (size_t d = 0; d < p.domains.size(); ++d)
+      if (!t.index_map[d].empty()) {
+        tables_.push_back(t.index_map[d]);
+        values[d] = tables_.back().data();
+      }
+    std::vector<ElementMap> m(els.size());
+    for (size_t i = 0; i < els.size(); ++i) {
+      const ir::StateVar& var = p.vars[size_t(els[i].var)];
+      m[i].target = uint32_t(base[size_t(els[i].var)] + map_element(p, t, var, els[i].index));
+      m[i].values = values[size_t(var.domain)];
+    }
+    std::vector<ElementMap> src(els.size());
+    for (size_t i = 0; i < els.size(); ++i) src[m[i].target] = {uint32_t(i), m[i].values};
+    sources_.push_back(std::move(src));
+    maps_.push_back(std::move(m));
+  }
+  // Orbits of the elements (least member), then the class-hash terms.
+  std::vector<uint32_t> orbit(els.size());
+  for (size_t i = 0; i < els.size(); ++i) {
+    uint32_t least = uint32_t(i);
+    for (const auto& m : maps_) least = std::min(least, m[i].target);
+    orbit[i] = least;
+  }
+  for (bool changed = true; changed;) {  // close: the least member of the whole orbit
+    changed = false;
+    for (size_t i = 0; i < els.size(); ++i)
+      for (const auto& m : maps_)
+        if (orbit[m[i].target] != orbit[i]) {
+          const uint32_t least = std::min(orbit[m[i].target], orbit[i]);
+          changed = changed || orbit[m[i].target] != least || orbit[i] != least;
+          orbit[m[i].target] = orbit[i] = least;
+        }
+  }
+  for (size_t i = 0; i < els.size(); ++i) {
+    base_.push_back(terms_.size());
+    for (uint32_t v = 0; v < els[i].radix; ++v) {
+      uint32_t rep = v;
+      for (const auto& m : maps_) rep = std::min(rep, m[i].values ? m[i].values[v] : v);
+      SplitMix64 mix((uint64_t(orbit[i]) << 32) ^ rep);
+      terms_.push_back(mix.next());
+    }
+  }
+}
+
+int KeyAction::compare(size_t g, const uint32_t* digits, const uint32_t* best, bool& fixed) const {
+  const std::vector<ElementMap>& src = sources_[g];
+  int order = 0;
+  bool fixed_known = false;
+  fixed = true;
+  for (size_t j = src.size(); j-- > 0;) {
+    const uint32_t d = digits[src[j].target];
+    const uint32_t v = src[j].values ? src[j].values[d] : d;
+    if (!fixed_known && v != digits[j]) {
+      fixed = false;
+      fixed_known = true;
+    }
+    if (order == 0 && v != best[j]) order = v < best[j] ? -1 : 1;
+    if (order != 0 && fixed_known) break;
+  }
+  return order;
+}
+
+void KeyAction::apply(size_t g, const uint32_t* digits, uint32_t* out) const {
+  const std::vector<ElementMap>& m = maps_[g];
+  for (size_t i = 0; i < m.size(); ++i)
+    out[m[i].target] = m[i].values ? m[i].values[digits[i]] : digits[i];
+}
+
+}  // namespace rulebook::explorer
