@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   add_report(app, result);
   add_compile(app, result);
   add_play(app, result);
+  add_prove(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

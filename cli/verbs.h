@@ -20,5 +20,6 @@ void add_fmt(CLI::App& app, int& result);
 void add_report(CLI::App& app, int& result);
 void add_compile(CLI::App& app, int& result);
 void add_play(CLI::App& app, int& result);
+void add_prove(CLI::App& app, int& result);
 
 }  // namespace rulebook::cli
