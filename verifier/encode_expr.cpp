@@ -22,6 +22,15 @@ SymP Encoder::s_not(const SymP& a0) {
     for (const SymP& x : a->items) e.push_back(x->k == K::Val ? (x->v ? false_ : true_) : x);
     return from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
   }
+  if (a->k == K::Disj) {
+    // Remembers the OR it negates, so that a count over it can be regrouped too.
+    auto n = std::make_shared<Sym>();
+    n->k = K::Bool;
+    n->term = !to_bool(a);
+    n->v = 1;
+    n->items.push_back(a);
+    return n;
+  }
   return with_err(boolean(!to_bool(a)), err_of(a));
 }
 
@@ -218,7 +227,17 @@ SymP Encoder::member(const SymP& x0, const SymP& s0, int d) {
     return with_err(i < 0 ? false_ : el->items[size_t(i)], err_of(el));
   }
   auto cases = to_cases(x);
-  if (!cases) throw Unsupported("membership of a number computed from the state");
+  if (!cases) {
+    // A number: equal to one of the set's members that is in it.
+    z3::expr xi = to_int(x);
+    z3::expr_vector any(z3_);
+    for (uint32_t i = 0; i < el->items.size(); ++i) {
+      z3::expr m = to_bool(el->items[i]);
+      if (!m.is_false()) any.push_back(m && xi == z3_.int_val(int64_t(ir::domain_value(p_.domains, d, i))));
+    }
+    return with_err(boolean(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)),
+                    (err_of(x) || err_of(el)).simplify());
+  }
   z3::expr_vector any(z3_);
   for (auto& [v, g] : *cases) {
     int64_t i = ir::domain_index(p_.domains, d, v);

@@ -140,7 +140,9 @@ z3::expr Encoder::to_int(const SymP& s0) {
       return z3_.int_val(int64_t(s->v));
     case K::Err: return z3_.int_val(0);
     case K::Int: return *s->term;
-    case K::Bool: return indicator(*s->term);
+    case K::Bool:
+      if (regroup && s->v == 1 && s->items.size() == 1) return 1 - to_int(s->items[0]);
+      return indicator(*s->term);
     case K::Table: {
       if (s->int_cache) return *s->int_cache;
       // Grouped by value: one indicator per selector index, weighted.
