@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add_draw(app, result);
   add_tree(app, result);
   add_explore(app, result);
+  add_prove(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

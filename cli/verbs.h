@@ -23,5 +23,6 @@ void add_play(CLI::App& app, int& result);
 void add_draw(CLI::App& app, int& result);
 void add_tree(CLI::App& app, int& result);
 void add_explore(CLI::App& app, int& result);
+void add_prove(CLI::App& app, int& result);
 
 }  // namespace rulebook::cli

@@ -1,0 +1,106 @@
+// `rulebook prove FILE`: checks the file's properties with Z3 and prints what was shown.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/open_game.h"
+#include "cli/verbs.h"
+#include "verifier/verify.h"
+
+namespace rulebook::cli {
+namespace {
+
+struct ProveOptions {
+  std::string file;
+  std::vector<std::string> properties;
+  double timeout = 60;
+  bool json = false;
+  bool no_times = false;
+};
+
+nlohmann::json board_json(const verifier::Board& b) {
+  nlohmann::json j;
+  j["text"] = b.text;
+  if (!b.move.empty()) j["move"] = b.move;
+  std::string hex;
+  for (uint8_t x : b.state) hex += fmt::format("{:02x}", x);
+  j["state"] = hex;
+  return j;
+}
+
+int run_prove(const ProveOptions& opt) {
+  OpenedGame game;
+  if (int code = open_program(opt.file, game); code != kExitOk) return code;
+  for (const std::string& n : opt.properties) {
+    bool found = false;
+    for (const ir::Property& p : game.program->properties) found = found || p.name == n;
+    if (!found) {
+      fmt::print(stderr, "{}: no property named '{}'\n", opt.file, n);
+      return kExitInputError;
+    }
+  }
+  verifier::Options vo;
+  vo.timeout_seconds = opt.timeout;
+  vo.only = opt.properties;
+  vo.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  std::vector<verifier::Result> results = verifier::verify(*game.program, game.sources, vo);
+  int code = kExitOk;
+  int unknown = 0;
+  for (const auto& r : results) {
+    if (r.failed()) code = kExitInputError;
+    if (!r.definite()) ++unknown;
+  }
+  if (opt.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : results) {
+      nlohmann::json j;
+      j["name"] = r.name;
+      j["kind"] = r.kind;
+      j["verdict"] = r.verdict;
+      j["set"] = r.set;
+      j["detail"] = r.detail;
+      if (r.value) j["value"] = *r.value;
+      if (r.board) j["board"] = board_json(*r.board);
+      if (r.kind == "depends") {
+        j["needs"] = r.needs;
+        nlohmann::json drops = nlohmann::json::array();
+        for (const auto& d : r.drops) {
+          nlohmann::json dj;
+          dj["rule"] = d.rule;
+          dj["verdict"] = d.verdict;
+          if (d.board) dj["board"] = board_json(*d.board);
+          drops.push_back(dj);
+        }
+        j["without"] = drops;
+      }
+      if (!opt.no_times) j["seconds"] = r.seconds;
+      out.push_back(j);
+    }
+    fmt::print("{}\n", out.dump(2));
+  } else {
+    for (const auto& r : results) fmt::print("{}\n", verifier::result_text(r, !opt.no_times));
+  }
+  if (unknown > 0)
+    fmt::print(stderr, "{}: {} propert{} without a definite verdict (timeout {} s per property, or not encodable)\n",
+               opt.file, unknown, unknown == 1 ? "y" : "ies", opt.timeout);
+  if (code == kExitOk && unknown > 0) code = kExitInputError;
+  return code;
+}
+
+}  // namespace
+
+void add_prove(CLI::App& app, int& result) {
+  auto opt = std::make_shared<ProveOptions>();
+  CLI::App* cmd = app.add_subcommand("prove", "Prove, refute, bound and explain the properties of a rules file with Z3");
+  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("--property", opt->properties, "Check only this property (repeatable; lemmas are always checked)");
+  cmd->add_option("--timeout", opt->timeout, "Seconds per property (Z3 timeout)")->check(CLI::PositiveNumber);
+  cmd->add_flag("--json", opt->json, "Print the results as JSON");
+  cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
+  cmd->callback([opt, &result] { result = run_prove(*opt); });
+}
+
+}  // namespace rulebook::cli

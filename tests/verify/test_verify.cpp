@@ -1,0 +1,117 @@
+// The verifier against brute force: every state of a tiny file is enumerated with the
+// interpreter's own evaluation of the same expressions, and the verdicts must agree;
+// a broken copy of the rules must be refuted with a counterexample.
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "compiler/interpret_internal.h"
+#include "compiler/lower.h"
+#include "verifier/verify.h"
+
+using namespace rulebook;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::optional<ir::Program> load(const std::string& path, dsl::SourceSet& sources) {
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program(path, sources, diags);
+  REQUIRE(!diags.has_errors());
+  return p;
+}
+
+const verifier::Result& named(const std::vector<verifier::Result>& rs, const std::string& n) {
+  for (const auto& r : rs)
+    if (r.name == n) return r;
+  FAIL("no result " << n);
+  return rs.front();
+}
+
+/// Brute force over every value of the `fleet` variable: board rules and where as the
+/// interpreter evaluates them; returns, per property, min/max/any/all of its expression.
+struct Brute {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  bool any = false, all = true;
+};
+
+Brute brute(const ir::Program& p, const dsl::SourceSet& sources, const ir::Property& prop) {
+  compiler::interp::Machine m(p, sources);
+  std::vector<uint8_t> state(p.state_bytes, 0);
+  const ir::StateVar* fleet = nullptr;
+  for (const auto& v : p.vars)
+    if (v.name == "fleet") fleet = &v;
+  REQUIRE(fleet);
+  const uint32_t n = p.domains[size_t(fleet->domain)].size;
+  Brute b;
+  for (uint32_t a = 0; a < n; ++a)
+    for (uint32_t c = 0; c < n; ++c) {
+      ir::store_index(state.data(), *fleet, 0, a);
+      ir::store_index(state.data(), *fleet, 1, c);
+      compiler::interp::Run run(m, state.data());
+      run.push_frame(64);
+      bool in = true;
+      for (const auto& r : p.rules)
+        if (r.board_rule) in = in && run.truth(*r.condition);
+      if (in && prop.where) in = run.truth(*prop.where);
+      if (!in) continue;
+      int64_t v = run.scalar(*prop.expr);
+      b.lo = std::min(b.lo, v);
+      b.hi = std::max(b.hi, v);
+      b.any = b.any || v != 0;
+      b.all = b.all && v != 0;
+    }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("verdicts agree with brute-force enumeration on a tiny fleet") {
+  dsl::SourceSet sources;
+  auto p = load(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules", sources);
+  verifier::Options o;
+  o.timeout_seconds = 30;
+  auto rs = verifier::verify(*p, sources, o);
+  for (const ir::Property& prop : p->properties) {
+    Brute b = brute(*p, sources, prop);
+    const auto& r = named(rs, prop.name);
+    INFO(prop.name << ": " << verifier::result_text(r, false));
+    if (prop.kind == "prove") CHECK(r.verdict == (b.all ? "proved" : "refuted"));
+    if (prop.kind == "find") CHECK(r.verdict == (b.any ? "found" : "none"));
+    if (prop.kind == "bound") {
+      REQUIRE(r.verdict == "bound");
+      CHECK(*r.value == (prop.maximize ? b.hi : b.lo));
+      REQUIRE(r.board);
+    }
+  }
+}
+
+TEST_CASE("a broken copy of the rules refutes the proved property with a counterexample") {
+  const std::string dir = std::string(RULEBOOK_BINARY_DIR) + "/tests/verify";
+  std::string text = slurp(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules");
+  // Without the corner rule two ships may overlap.
+  auto at = text.find("no a in ship_cells(s), b in ship_cells(t): b == a or b in king(a);");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, std::string("no a in ship_cells(s), b in ship_cells(t): b == a or b in king(a);").size(), "true;");
+  const std::string path = dir + "/tiny_fleet_broken.rules";
+  std::ofstream(path) << text;
+  dsl::SourceSet sources;
+  auto p = load(path, sources);
+  verifier::Options o;
+  o.only = {"apart"};
+  auto rs = verifier::verify(*p, sources, o);
+  const auto& r = named(rs, "apart");
+  CHECK(r.verdict == "refuted");
+  REQUIRE(r.board);
+  CHECK(r.board->text.find("fleet") != std::string::npos);
+  Brute b = brute(*p, sources, p->properties[0]);
+  CHECK_FALSE(b.all);
+}

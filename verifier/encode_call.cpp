@@ -1,0 +1,520 @@
+// The encoder's calls, built-ins, `can`, connectivity and the statements of move bodies.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "verifier/encode_internal.h"
+
+namespace rulebook::verifier {
+
+using K = Sym::K;
+using ir::Op;
+namespace ip = compiler::interp;
+using B = dsl::BuiltinId;
+
+namespace {
+
+SymP bits_sym(const ip::Bits& b, int domain) {
+  auto s = std::make_shared<Sym>();
+  s->k = K::Bits;
+  s->domain = domain;
+  s->bits.assign(b.data(), b.data() + b.size());
+  return s;
+}
+
+bool reads_state(const ir::Expr& e, const std::function<bool(int)>& impure_call) {
+  if (e.op == Op::Read || e.op == Op::Mover || e.op == Op::Phase || e.op == Op::Can) return true;
+  if (e.op == Op::Builtin && (e.builtin == B::Out || e.builtin == B::Mover || e.builtin == B::Can)) return true;
+  if (e.op == Op::Call && impure_call(e.function)) return true;
+  for (const auto& a : e.args)
+    if (a && reads_state(*a, impure_call)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Encoder::pure(int function) {
+  if (pure_.empty()) pure_.assign(p_.functions.size(), -1);
+  int& known = pure_[size_t(function)];
+  if (known < 0) {
+    known = 0;  // while being computed (the language has no recursion)
+    known = reads_state(*p_.functions[size_t(function)].body, [&](int g) { return !pure(g); }) ? 0 : 1;
+  }
+  return known == 1;
+}
+
+SymP Encoder::builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args) {
+  for (const SymP& x : args)
+    if (x->k == K::Err) return x;
+  const int d = e.type->domain;
+  auto cell = [&](size_t i, int64_t& c) {
+    c = args[i]->v;
+    return c >= 0 && c < m_.cells;
+  };
+  auto bad = [&](const std::string& what) { return err_sym(where(e.span) + ": " + what); };
+  int64_t c = 0;
+  switch (e.builtin) {
+    case B::Width: return val(m_.width);
+    case B::Height: return val(m_.height);
+    case B::Cells: return bits_sym(m_.all_cells, d);
+    case B::Edge: return bits_sym(m_.edge, d);
+    case B::CornerCells: return bits_sym(m_.corner_cells, d);
+    case B::InnerPoints: return bits_sym(m_.inner_points, d);
+    case B::RimPoints: return bits_sym(m_.rim_points, d);
+    case B::Points: {
+      ip::Bits b(ip::words(uint32_t(m_.points)), 0);
+      for (int i = 0; i < m_.points; ++i) ip::set_bit(b, i);
+      return bits_sym(b, d);
+    }
+    case B::Players:
+    case B::Teams: {
+      uint32_t n = e.builtin == B::Players ? uint32_t(p_.players) : uint32_t(p_.geometry.teams.size());
+      ip::Bits b(ip::words(n), 0);
+      for (uint32_t i = 0; i < n; ++i) ip::set_bit(b, i);
+      return bits_sym(b, d);
+    }
+    case B::Rows:
+    case B::Columns:
+    case B::Lines: {
+      const auto& l = e.builtin == B::Rows ? m_.rows : e.builtin == B::Columns ? m_.columns : m_.lines;
+      auto out = std::make_shared<Sym>();
+      out->k = K::List;
+      for (const auto& v : l) out->items.push_back(bits_sym(v.set, ir::kCellDomain));
+      return out;
+    }
+    case B::Row: case B::Column: case B::Orth: case B::Diag: case B::King: case B::Corners: {
+      if (!cell(0, c)) return bad("not a cell");
+      const auto& t = e.builtin == B::Row ? m_.row : e.builtin == B::Column ? m_.column
+                    : e.builtin == B::Orth ? m_.orth : e.builtin == B::Diag ? m_.diag
+                    : e.builtin == B::King ? m_.king : m_.corners;
+      return bits_sym(t[size_t(c)], d);
+    }
+    case B::Around: {
+      int64_t pt = args[0]->v;
+      if (pt < 0 || pt >= m_.points) return bad("not a point");
+      return bits_sym(m_.around[size_t(pt)], d);
+    }
+    case B::X:
+    case B::Y: {
+      if (e.args[0]->type->domain == ir::kPointDomain) {
+        int64_t pt = args[0]->v;
+        if (pt < 0 || pt >= m_.points) return bad("not a point");
+        return val(e.builtin == B::X ? pt % (m_.width + 1) : pt / (m_.width + 1));
+      }
+      if (!cell(0, c)) return bad("not a cell");
+      return val(e.builtin == B::X ? c % m_.width : c / m_.width);
+    }
+    case B::CellAt: {
+      int64_t y = args[0]->v, x = args[1]->v;
+      return val(y >= 0 && y < m_.height && x >= 0 && x < m_.width ? y * m_.width + x : ir::kNone);
+    }
+    case B::Segment:
+    case B::Ends: {
+      if (!cell(0, c)) return bad("not a cell");
+      const int64_t o = args[1]->v, n = args[2]->v;
+      ip::Bits out(ip::words(uint32_t(m_.cells)), 0);
+      const int64_t x = c % m_.width, y = c / m_.width, dx = o == 0 ? 1 : 0, dy = o == 0 ? 0 : 1;
+      if (n > 0 && x + dx * (n - 1) < m_.width && y + dy * (n - 1) < m_.height)
+        for (int64_t i = 0; i < n; ++i)
+          if (e.builtin == B::Segment || i == 0 || i == n - 1) ip::set_bit(out, (y + dy * i) * m_.width + x + dx * i);
+      return bits_sym(out, d);
+    }
+    case B::Abs: return val(args[0]->v < 0 ? -args[0]->v : args[0]->v);
+    case B::Min: return val(std::min(args[0]->v, args[1]->v));
+    case B::Max: return val(std::max(args[0]->v, args[1]->v));
+    case B::Seat:
+    case B::Next:
+    case B::TeamOf:
+    case B::Members: {
+      int64_t q = args[0]->v;
+      if (e.builtin == B::Members) {
+        if (q < 0 || size_t(q) >= p_.geometry.teams.size()) return bad("not a team");
+        ip::Bits b(ip::words(uint32_t(p_.players)), 0);
+        for (int m : p_.geometry.teams[size_t(q)]) ip::set_bit(b, m);
+        return bits_sym(b, d);
+      }
+      if (q < 0 || q >= p_.players) return bad("not a player");
+      if (e.builtin == B::Seat) return val(q + 1);
+      if (e.builtin == B::Next) return val((q + 1) % p_.players);
+      for (size_t t = 0; t < p_.geometry.teams.size(); ++t)
+        for (int m : p_.geometry.teams[t])
+          if (m == q) return val(int64_t(t));
+      return bad(p_.player_names[size_t(q)] + " is in no team");
+    }
+    case B::Horizontal: return val(0);
+    case B::Vertical: return val(1);
+    default: throw Unsupported(where(e.span) + ": built-in '" + std::string(dsl::builtin(e.builtin).name) + "' on values computed from the state");
+  }
+}
+
+SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
+  const auto& a = e.args;
+  if (e.builtin == B::Mover) return mover_override ? mover_override : read_slot(ir::kVarMover, 0);
+  if (e.builtin == B::Size && a[0]->op == Op::Builtin && a[0]->builtin == B::Components) {
+    SymP s = resolve(eval(*a[0]->args[0], f));
+    if (!concrete(*s)) return components_count(s);
+  }
+  std::vector<SymP> args;
+  for (const auto& x : a) args.push_back(resolve(eval(*x, f)));
+  if (e.builtin == B::Size) {
+    SymP s = args[0];
+    if (s->k == K::List) return val(int64_t(s->items.size()));
+    if (s->k == K::Bits) return val(ip::count(ip::Bits(s->bits)));
+    if (s->k == K::Table) {
+      std::vector<SymP> out;
+      for (const SymP& x : s->items) out.push_back(x->k == K::Err ? x : val(ip::count(ip::Bits(x->bits))));
+      return from_table(s->sel, std::move(out), e.type);
+    }
+    SymP el = set_elements(s, a[0]->type->domain);
+    SymP acc = val(0);
+    z3::expr_vector terms(z3_);
+    for (const SymP& m0 : el->items) {
+      SymP m = resolve(m0);
+      if (m->k == K::Val) {
+        acc = lift2(Op::Add, acc, m, e);
+        continue;
+      }
+      if (m->k == K::Table && (concrete(*acc) || (acc->k == K::Table && acc->sel == m->sel))) {
+        acc = lift2(Op::Add, acc, m, e);
+        continue;
+      }
+      terms.push_back(to_int(m));
+    }
+    z3::expr err = err_of(el);
+    if (terms.empty()) return with_err(acc, err);
+    terms.push_back(to_int(acc));
+    return with_err(integer(z3::sum(terms)), err);
+  }
+  if (e.builtin == B::Out)
+    return split(args[0], e.type, [&](const SymP& q) -> SymP {
+      if (q->k == K::Err) return q;
+      if (q->v < 0 || q->v >= p_.players) return err_sym(where(e.span) + ": not a player");
+      return read_slot(ir::kVarOut, uint32_t(q->v));
+    });
+  if (e.builtin == B::Components || e.builtin == B::LargestGroup) {
+    SymP s = args[0];
+    auto groups = [&](const Sym& set) -> std::vector<ip::Bits> {
+      std::vector<ip::Bits> out;
+      ip::Bits b(set.bits), seen(b.size(), 0);
+      for (int c = 0; c < m_.cells; ++c) {
+        if (!ip::test(b, c) || ip::test(seen, c)) continue;
+        ip::Bits g(b.size(), 0);
+        std::vector<int> queue{c};
+        ip::set_bit(seen, c);
+        while (!queue.empty()) {
+          int x = queue.back();
+          queue.pop_back();
+          ip::set_bit(g, x);
+          for (int y = 0; y < m_.cells; ++y)
+            if (ip::test(m_.orth[size_t(x)], y) && ip::test(b, y) && !ip::test(seen, y)) {
+              ip::set_bit(seen, y);
+              queue.push_back(y);
+            }
+        }
+        out.push_back(g);
+      }
+      return out;
+    };
+    auto one = [&](const SymP& set) -> SymP {
+      if (set->k == K::Err) return set;
+      auto gs = groups(*set);
+      if (e.builtin == B::LargestGroup) {
+        int64_t best = 0;
+        for (const auto& g : gs) best = std::max(best, ip::count(g));
+        return val(best);
+      }
+      auto out = std::make_shared<Sym>();
+      out->k = K::List;
+      for (const auto& g : gs) out->items.push_back(bits_sym(g, ir::kCellDomain));
+      return out;
+    };
+    if (s->k == K::Bits) return one(s);
+    if (s->k == K::Table && e.builtin == B::LargestGroup) {
+      std::vector<SymP> out;
+      for (const SymP& x : s->items) out.push_back(one(x));
+      return from_table(s->sel, std::move(out), e.type);
+    }
+    throw Unsupported(where(e.span) + ": '" + std::string(dsl::builtin(e.builtin).name) +
+                      "' of a set computed from the state (only size(components(...)) is encoded)");
+  }
+  if (e.builtin == B::Abs || e.builtin == B::Min || e.builtin == B::Max) {
+    bool raw = false;
+    for (const SymP& x : args) raw = raw || (x->k != K::Val && x->k != K::Table && x->k != K::Err);
+    if (raw || (args.size() == 2 && args[0]->k == K::Table && args[1]->k == K::Table && args[0]->sel != args[1]->sel)) {
+      z3::expr err = z3_.bool_val(false);
+      for (const SymP& x : args) err = err || err_of(x);
+      z3::expr x = to_int(args[0]);
+      if (e.builtin == B::Abs) return with_err(integer(z3::ite(x < 0, -x, x)), err.simplify());
+      z3::expr y = to_int(args[1]);
+      return with_err(integer(e.builtin == B::Min ? z3::ite(x < y, x, y) : z3::ite(x > y, x, y)), err.simplify());
+    }
+  }
+  std::function<SymP(size_t, std::vector<SymP>&)> go = [&](size_t i, std::vector<SymP>& cs) -> SymP {
+    if (i == args.size()) return builtin_concrete(e, cs);
+    return split(args[i], e.type, [&](const SymP& c) -> SymP {
+      cs.push_back(c);
+      SymP r = go(i + 1, cs);
+      cs.pop_back();
+      return r;
+    });
+  };
+  std::vector<SymP> cs;
+  return go(0, cs);
+}
+
+namespace {
+
+void key_of(const Sym& s, std::string& out, std::vector<SymP>& keep, const SymP& self) {
+  switch (s.k) {
+    case K::Val: out += fmt::format("v{},", s.v); return;
+    case K::Bits:
+      out += 'b';
+      for (uint64_t w : s.bits) out += fmt::format("{:x}.", w);
+      out += ',';
+      return;
+    default:
+      keep.push_back(self);
+      out += fmt::format("p{},", static_cast<const void*>(&s));
+  }
+}
+
+}  // namespace
+
+SymP Encoder::call(const ir::Expr& e, Frame& f) {
+  const ir::Function& fn = p_.functions[size_t(e.function)];
+  std::vector<SymP> args;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    SymP x = resolve(eval(*e.args[i], f));
+    if (e.args[i]->type->kind == ir::Type::Kind::Set) x = convert_set(x, e.args[i]->type->domain, fn.params[i]->domain);
+    args.push_back(x);
+  }
+  auto body = [&](const std::vector<SymP>& xs) -> SymP {
+    std::string key = fmt::format("F{}|o{}|r{}|", e.function, overlay_, regroup ? 1 : 0);
+    std::vector<SymP> keep;
+    for (const SymP& x : xs) key_of(*x, key, keep, x);
+    if (mover_override) key_of(*mover_override, key, keep, mover_override);
+    auto context = [&](const std::vector<int>& deps) {
+      std::string k = key + "|";
+      for (int d : deps) k += fmt::format("{}={},", d, fixed_[size_t(d)]);
+      return k;
+    };
+    auto dit = memo_deps_.find(key);
+    if (dit != memo_deps_.end())
+      for (const auto& deps : dit->second) {
+        auto it = memo_.find(context(deps));
+        if (it != memo_.end()) {
+          if (touched_) touched_->insert(touched_->end(), deps.begin(), deps.end());
+          return it->second;
+        }
+      }
+    Frame nf(size_t(std::max(fn.locals, int(xs.size()))), nullptr);
+    for (size_t i = 0; i < xs.size(); ++i) nf[i] = xs[i];
+    std::vector<int> deps, *outer = touched_;
+    touched_ = &deps;
+    SymP r = eval(*fn.body, nf);
+    if (fn.body->type->kind == ir::Type::Kind::Set) r = convert_set(r, fn.body->type->domain, fn.result->domain);
+    touched_ = outer;
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    if (touched_) touched_->insert(touched_->end(), deps.begin(), deps.end());
+    keep_.insert(keep_.end(), keep.begin(), keep.end());
+    auto& known = memo_deps_[key];
+    if (std::find(known.begin(), known.end(), deps) == known.end()) known.push_back(deps);
+    memo_.emplace(context(deps), r);
+    return r;
+  };
+  // Arguments that depend on the state: one selector (or a few small choices) is split
+  // into concrete calls; anything larger is passed on symbolically.
+  std::vector<size_t> open;
+  size_t product = 1;
+  bool scalar_only = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (concrete(*args[i])) continue;
+    open.push_back(i);
+    scalar_only = scalar_only && (args[i]->k == K::Table || args[i]->k == K::Cases) &&
+                  e.args[i]->type->kind == ir::Type::Kind::Scalar;
+    product *= args[i]->k == K::Table ? args[i]->items.size() : args[i]->cases.size();
+  }
+  if (open.empty() || !scalar_only || (open.size() > 1 && product > 256)) return body(args);
+  std::function<SymP(size_t)> go = [&](size_t j) -> SymP {
+    if (j == open.size()) return body(args);
+    const size_t i = open[j];
+    SymP saved = args[i];
+    SymP r = split(saved, e.type, [&](const SymP& c) -> SymP {
+      if (c->k == K::Err) return c;
+      args[i] = c;
+      return go(j + 1);
+    });
+    args[i] = saved;
+    return r;
+  };
+  return go(0);
+}
+
+SymP Encoder::can(int m, const SymP& player) {
+  const ir::Move& mv = p_.moves[size_t(m)];
+  bool board_rules = false;
+  for (const ir::Rule& r : p_.rules) board_rules = board_rules || r.board_rule;
+  if (board_rules) throw Unsupported(where(mv.span) + ": can(" + mv.name + ") in a game with board rules");
+  size_t product = 1;
+  for (const ir::MoveParam& q : mv.params) product *= p_.domains[size_t(q.domain)].size;
+  if (product > 100000) throw Unsupported(where(mv.span) + ": can(" + mv.name + ") over too many instances");
+  SymP saved = mover_override;
+  mover_override = player;
+  SymP any = false_;
+  std::vector<uint32_t> idx(mv.params.size(), 0);
+  for (size_t n = 0; n < product; ++n) {
+    Frame fr(size_t(std::max(mv.locals, int(mv.params.size()))), nullptr);
+    size_t rest = n;
+    for (size_t i = mv.params.size(); i-- > 0;) {
+      const uint32_t sz = p_.domains[size_t(mv.params[i].domain)].size;
+      fr[i] = val(ir::domain_value(p_.domains, mv.params[i].domain, int64_t(rest % sz)));
+      rest /= sz;
+    }
+    SymP ok = true_;
+    for (const auto& r : mv.requires_) ok = s_and(ok, eval(*r, fr));
+    for (const auto& c : mv.checks) ok = s_and(ok, eval(*c.condition, fr));
+    any = s_or(any, ok);
+  }
+  mover_override = saved;
+  return any;
+}
+
+SymP Encoder::components_count(const SymP& s) {
+  // Each component has one root: the cell whose index is the component's label. Labels
+  // agree across neighbours, and every non-root cell has a neighbour one level nearer a
+  // root; so the roots counted are exactly the components.
+  SymP el = set_elements(s, ir::kCellDomain);
+  const int id = fresh_++;
+  std::vector<z3::expr> in, label, level;
+  for (int c = 0; c < m_.cells; ++c) {
+    in.push_back(to_bool(el->items[size_t(c)]));
+    label.push_back(z3_.int_const(fmt::format("label{}#{}", id, c).c_str()));
+    level.push_back(z3_.int_const(fmt::format("level{}#{}", id, c).c_str()));
+  }
+  z3::expr_vector roots(z3_);
+  for (int c = 0; c < m_.cells; ++c) {
+    z3::expr root = in[size_t(c)] && label[size_t(c)] == c;
+    facts_.push_back(z3::implies(in[size_t(c)], label[size_t(c)] >= 0 && label[size_t(c)] <= c && level[size_t(c)] >= 0));
+    z3::expr_vector nearer(z3_);
+    for (int d = 0; d < m_.cells; ++d) {
+      if (!ip::test(m_.orth[size_t(c)], d)) continue;
+      facts_.push_back(z3::implies(in[size_t(c)] && in[size_t(d)], label[size_t(c)] == label[size_t(d)]));
+      nearer.push_back(in[size_t(d)] && level[size_t(d)] < level[size_t(c)]);
+    }
+    facts_.push_back(z3::implies(in[size_t(c)] && !root, nearer.empty() ? z3_.bool_val(false) : z3::mk_or(nearer)));
+    roots.push_back(z3::ite(root, z3_.int_val(1), z3_.int_val(0)));
+  }
+  return with_err(integer(z3::sum(roots)), err_of(el));
+}
+
+// ------------------------------------------------------------------ statements
+
+void Encoder::assign(const ir::Stmt& s, Frame& f, const z3::expr& path) {
+  const ir::StateVar& v = p_.vars[size_t(s.var)];
+  std::vector<std::vector<std::pair<int64_t, z3::expr>>> keys;
+  for (const auto& k : s.keys) {
+    SymP ks = eval(*k, f);
+    auto c = to_cases(ks);
+    if (!c) throw Unsupported(where(k->span) + ": a key computed as a number from the state");
+    keys.push_back(*c);
+  }
+  SymP value = eval(*s.value, f);
+  std::vector<int64_t> chosen;
+  std::function<void(size_t, const z3::expr&)> go = [&](size_t i, const z3::expr& g) {
+    if (i < keys.size()) {
+      for (auto& [kv, kg] : keys[i]) {
+        chosen.push_back(kv);
+        go(i + 1, kg.is_true() ? g : g && kg);
+        chosen.pop_back();
+      }
+      return;
+    }
+    int64_t at = 0;
+    for (size_t j = 0; j < chosen.size(); ++j) {
+      int64_t idx = ir::domain_index(p_.domains, v.keys[j], chosen[j]);
+      if (idx < 0) {
+        auto& o = overlays_[size_t(overlay_)];
+        o.err = o.err || g;
+        return;
+      }
+      at = at * p_.domains[size_t(v.keys[j])].size + idx;
+    }
+    if (chosen.size() != v.keys.size()) {
+      if (!(v.is_set && chosen.size() + 1 == v.keys.size()) || s.assign != 0)
+        throw Unsupported(where(s.span) + ": assignment of a whole map");
+      const uint32_t n = p_.domains[size_t(v.keys.back())].size;
+      SymP el = set_elements(convert_set(value, s.value->type->domain, v.keys.back()), v.keys.back());
+      for (uint32_t i = 0; i < n; ++i) store_slot(s.var, uint32_t(at * n + i), el->items[i], g);
+      return;
+    }
+    SymP now = value;
+    if (s.assign != 0) now = lift2(s.assign > 0 ? Op::Add : Op::Sub, read_slot(s.var, uint32_t(at)), value, *s.value);
+    store_slot(s.var, uint32_t(at), now, g);
+  };
+  go(0, path);
+}
+
+void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
+  for (const ir::StmtPtr& sp : block) {
+    const ir::Stmt& s = *sp;
+    auto& o = overlays_[size_t(overlay_)];
+    switch (s.op) {
+      case ir::StmtOp::Assign: assign(s, f, path); break;
+      case ir::StmtOp::Let: f[size_t(s.slot)] = eval(*s.value, f); break;
+      case ir::StmtOp::If: {
+        SymP c = resolve(eval(*s.value, f));
+        o.err = (o.err || (path && err_of(c))).simplify();
+        if (c->k == K::Val && !c->err) {
+          exec(c->v ? s.body : s.otherwise, f, path);
+          break;
+        }
+        z3::expr b = to_bool(c);
+        exec(s.body, f, path && b);
+        exec(s.otherwise, f, path && !b);
+        break;
+      }
+      case ir::StmtOp::For: {
+        SymP dom = resolve(eval(*s.value, f));
+        std::vector<std::pair<SymP, z3::expr>> elems;
+        if (dom->k == K::List) {
+          for (const SymP& it : dom->items) elems.emplace_back(it, z3_.bool_val(true));
+        } else {
+          const int d = s.value->type->domain;
+          const bool plain = d < 0 || (p_.domains[size_t(d)].kind != ir::Domain::Kind::Range &&
+                                       p_.domains[size_t(d)].kind != ir::Domain::Kind::Optional);
+          SymP el = set_elements(dom, d);
+          for (uint32_t i = 0; i < el->items.size(); ++i) {
+            z3::expr m = to_bool(el->items[i]);
+            if (!m.is_false()) elems.emplace_back(val(plain ? int64_t(i) : ir::domain_value(p_.domains, d, i)), m);
+          }
+        }
+        for (auto& [x, m] : elems) {
+          f[size_t(s.slot)] = x;
+          z3::expr g = m;
+          if (s.where) {
+            SymP w = eval(*s.where, f);
+            o.err = (o.err || (path && m && err_of(w))).simplify();
+            g = g && to_bool(w);
+          }
+          g = g.simplify();
+          if (g.is_false()) continue;
+          exec(s.body, f, g.is_true() ? path : path && g);
+        }
+        break;
+      }
+      case ir::StmtOp::Again: break;  // the turn's order is not part of the state after
+      case ir::StmtOp::Goto: store_slot(ir::kVarPhase, 0, val(s.phase), path); break;
+      case ir::StmtOp::End: store_slot(ir::kVarOver, 0, val(1), path); break;
+      case ir::StmtOp::Eliminate: {
+        auto c = to_cases(eval(*s.value, f));
+        if (!c) throw Unsupported(where(s.span) + ": eliminating a player computed as a number");
+        for (auto& [q, g] : *c)
+          if (q >= 0 && q < p_.players) store_slot(ir::kVarOut, uint32_t(q), val(1), path && g);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace rulebook::verifier

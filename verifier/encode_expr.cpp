@@ -1,0 +1,311 @@
+// The encoder's expressions: operators lifted over concrete values and tables, Z3 terms
+// where selectors mix, quantifiers and aggregates unrolled over the finite domains.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "compiler/lower_internal.h"
+#include "verifier/encode_internal.h"
+
+namespace rulebook::verifier {
+
+using K = Sym::K;
+using ir::Op;
+namespace ip = compiler::interp;
+
+SymP Encoder::s_not(const SymP& a0) {
+  SymP a = resolve(a0);
+  if (a->k == K::Val) return a->v ? false_ : true_;
+  if (a->k == K::Err) return a;
+  if (a->k == K::Table) {
+    std::vector<SymP> e;
+    for (const SymP& x : a->items) e.push_back(x->k == K::Val ? (x->v ? false_ : true_) : x);
+    return from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
+  }
+  if (a->k == K::Disj) {
+    // Remembers the OR it negates, so that a count over it can be regrouped too.
+    auto n = std::make_shared<Sym>();
+    n->k = K::Bool;
+    n->term = !to_bool(a);
+    n->v = 1;
+    n->items.push_back(a);
+    return n;
+  }
+  return with_err(boolean(!to_bool(a)), err_of(a));
+}
+
+SymP Encoder::s_and(const SymP& a0, const SymP& b0) {
+  SymP a = resolve(a0), b = resolve(b0);
+  if (a->k == K::Val && !a->err) return a->v ? b : false_;
+  if (b->k == K::Val && !b->err && !a->err && a->k != K::Err) return b->v ? a : false_;
+  if (a->k == K::Table && b->k == K::Table && a->sel == b->sel) {
+    std::vector<SymP> e;
+    for (size_t k = 0; k < a->items.size(); ++k) {
+      const SymP& x = a->items[k];
+      e.push_back(x->k == K::Err ? x : x->v ? b->items[k] : false_);
+    }
+    return from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
+  }
+  z3::expr ta = to_bool(a), tb = to_bool(b);
+  z3::expr err = (err_of(a) || (ta && err_of(b))).simplify();
+  return with_err(boolean(ta && tb), err);
+}
+
+SymP Encoder::s_or(const SymP& a0, const SymP& b0) {
+  SymP a = resolve(a0), b = resolve(b0);
+  if (a->k == K::Val && !a->err) return a->v ? true_ : b;
+  if (b->k == K::Val && !b->err && !a->err && a->k != K::Err) return b->v ? true_ : a;
+  if (a->k == K::Table && b->k == K::Table && a->sel == b->sel) {
+    std::vector<SymP> e;
+    for (size_t k = 0; k < a->items.size(); ++k) {
+      const SymP& x = a->items[k];
+      e.push_back(x->k == K::Err ? x : x->v ? true_ : b->items[k]);
+    }
+    return from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
+  }
+  // An OR of tables of different selectors stays structured (see Encoder::regroup).
+  auto parts = [&](const SymP& s, std::vector<SymP>& out) {
+    if (s->err) return false;
+    if (s->k == K::Table) out.push_back(s);
+    else if (s->k == K::Disj) out.insert(out.end(), s->items.begin(), s->items.end());
+    else return false;
+    return true;
+  };
+  std::vector<SymP> pa, pb;
+  if (parts(a, pa) && parts(b, pb)) {
+    for (const SymP& t : pb) {
+      auto it = std::find_if(pa.begin(), pa.end(), [&](const SymP& x) { return x->sel == t->sel; });
+      if (it == pa.end()) pa.push_back(t);
+      else *it = s_or(*it, t);
+    }
+    if (pa.size() == 1) return pa[0];
+    std::sort(pa.begin(), pa.end(), [](const SymP& x, const SymP& y) { return x->sel < y->sel; });
+    auto d = std::make_shared<Sym>();
+    d->k = K::Disj;
+    d->items = std::move(pa);
+    return d;
+  }
+  z3::expr ta = to_bool(a), tb = to_bool(b);
+  z3::expr err = (err_of(a) || (!ta && err_of(b))).simplify();
+  return with_err(boolean(ta || tb), err);
+}
+
+SymP Encoder::concrete_binary(Op op, const Sym& a, const Sym& b, const ir::Expr& e) {
+  if (a.k == K::Err) return std::make_shared<Sym>(a);
+  if (b.k == K::Err) return std::make_shared<Sym>(b);
+  const int64_t x = a.v, y = b.v;
+  switch (op) {
+    case Op::Add: return val(x + y);
+    case Op::Sub: return val(x - y);
+    case Op::Mul: return val(x * y);
+    case Op::Div:
+    case Op::Mod:
+      if (y == 0) return err_sym(where(e.span) + (op == Op::Div ? ": division by zero" : ": '%' by zero"));
+      return val(op == Op::Div ? compiler::floor_div(x, y) : compiler::floor_mod(x, y));
+    case Op::Lt: return val(x < y);
+    case Op::Le: return val(x <= y);
+    case Op::Gt: return val(x > y);
+    case Op::Ge: return val(x >= y);
+    case Op::Eq: return val(x == y);
+    case Op::Ne: return val(x != y);
+    default: throw Unsupported(where(e.span) + ": internal: not a binary operator");
+  }
+}
+
+SymP Encoder::raw_binary(Op op, const SymP& a, const SymP& b, const ir::Expr& e) {
+  z3::expr err = (err_of(a) || err_of(b)).simplify();
+  z3::expr x = to_int(a), y = to_int(b);
+  switch (op) {
+    case Op::Add: return with_err(integer(x + y), err);
+    case Op::Sub: return with_err(integer(x - y), err);
+    case Op::Mul: return with_err(integer(x * y), err);
+    case Op::Div:
+    case Op::Mod: {
+      int64_t d;
+      if (!y.is_numeral_i64(d) || d <= 0)
+        throw Unsupported(where(e.span) + ": division by a number computed from the state");
+      // Z3's div/mod round towards minus infinity for a positive divisor, as `floor`.
+      return with_err(integer(op == Op::Div ? x / y : z3::mod(x, y)), err);
+    }
+    case Op::Lt: return with_err(boolean(x < y), err);
+    case Op::Le: return with_err(boolean(x <= y), err);
+    case Op::Gt: return with_err(boolean(x > y), err);
+    case Op::Ge: return with_err(boolean(x >= y), err);
+    default: throw Unsupported(where(e.span) + ": internal: not an arithmetic operator");
+  }
+}
+
+SymP Encoder::lift2(Op op, const SymP& a0, const SymP& b0, const ir::Expr& e) {
+  SymP a = resolve(a0), b = resolve(b0);
+  const bool ca = concrete(*a), cb = concrete(*b);
+  if (ca && cb) return concrete_binary(op, *a, *b, e);
+  if ((a->k == K::Table || ca) && (b->k == K::Table || cb) &&
+      (ca || cb || a->sel == b->sel)) {
+    const Sym& t = ca ? *b : *a;
+    std::vector<SymP> out;
+    for (size_t k = 0; k < t.items.size(); ++k)
+      out.push_back(concrete_binary(op, ca ? *a : *a->items[k], cb ? *b : *b->items[k], e));
+    return from_table(t.sel, std::move(out), e.type);
+  }
+  return raw_binary(op, a, b, e);
+}
+
+SymP Encoder::s_eq(const SymP& a0, const SymP& b0, const ir::Expr& e) {
+  SymP a = resolve(a0), b = resolve(b0);
+  const bool ca = concrete(*a), cb = concrete(*b);
+  if ((a->k == K::Table || ca) && (b->k == K::Table || cb) && (ca || cb || a->sel == b->sel))
+    return lift2(Op::Eq, a, b, e);
+  z3::expr err = (err_of(a) || err_of(b)).simplify();
+  auto x = to_cases(a), y = to_cases(b);
+  if (x && y) {
+    z3::expr_vector any(z3_);
+    for (auto& [v, g] : *x)
+      for (auto& [w, h] : *y)
+        if (v == w) any.push_back(g && h);
+    return with_err(boolean(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)), err);
+  }
+  return with_err(boolean(to_int(a) == to_int(b)), err);
+}
+
+SymP Encoder::convert_set(const SymP& s0, int from, int to) {
+  SymP s = resolve(s0);
+  if (from == to || from < 0 || to < 0) return s;
+  const uint32_t n = p_.domains[size_t(to)].size;
+  if (s->k == K::Bits) {
+    auto out = std::make_shared<Sym>();
+    out->k = K::Bits;
+    out->domain = to;
+    out->bits.assign(ip::words(n), 0);
+    for (uint32_t i = 0; i < p_.domains[size_t(from)].size; ++i) {
+      if (!ip::test(s->bits, i)) continue;
+      int64_t j = ir::domain_index(p_.domains, to, ir::domain_value(p_.domains, from, i));
+      if (j >= 0) out->bits[size_t(j) >> 6] |= uint64_t(1) << (j & 63);
+    }
+    return out;
+  }
+  SymP el = set_elements(s, from);
+  auto out = std::make_shared<Sym>();
+  out->k = K::Set;
+  out->domain = to;
+  out->err = el->err;
+  out->items.assign(n, false_);
+  for (uint32_t i = 0; i < p_.domains[size_t(from)].size; ++i) {
+    int64_t j = ir::domain_index(p_.domains, to, ir::domain_value(p_.domains, from, i));
+    if (j >= 0) out->items[size_t(j)] = el->items[i];
+  }
+  return out;
+}
+
+SymP Encoder::member(const SymP& x0, const SymP& s0, int d) {
+  SymP x = resolve(x0), s = resolve(s0);
+  if (x->k == K::Err) return x;
+  if (concrete(*x) && (s->k == K::Bits || s->k == K::Table)) {
+    int64_t i = ir::domain_index(p_.domains, d, x->v);
+    if (s->k == K::Bits) return val(i >= 0 && ip::test(s->bits, i));
+    std::vector<SymP> e;
+    for (const SymP& b : s->items)
+      e.push_back(b->k == K::Err ? b : val(i >= 0 && ip::test(b->bits, i)));
+    return from_table(s->sel, std::move(e), scalar_type(ir::kBoolDomain));
+  }
+  if (x->k == K::Table && (s->k == K::Bits || (s->k == K::Table && s->sel == x->sel))) {
+    std::vector<SymP> e;
+    for (size_t k = 0; k < x->items.size(); ++k) {
+      const Sym& set = s->k == K::Bits ? *s : *s->items[k];
+      const SymP& xv = x->items[k];
+      if (xv->k == K::Err || set.k == K::Err) {
+        e.push_back(xv->k == K::Err ? xv : err_sym(set.msg));
+        continue;
+      }
+      int64_t i = ir::domain_index(p_.domains, d, xv->v);
+      e.push_back(val(i >= 0 && ip::test(set.bits, i)));
+    }
+    return from_table(x->sel, std::move(e), scalar_type(ir::kBoolDomain));
+  }
+  SymP el = set_elements(s, d);
+  if (concrete(*x)) {
+    int64_t i = ir::domain_index(p_.domains, d, x->v);
+    return with_err(i < 0 ? false_ : el->items[size_t(i)], err_of(el));
+  }
+  auto cases = to_cases(x);
+  if (!cases) {
+    // A number: equal to one of the set's members that is in it.
+    z3::expr xi = to_int(x);
+    z3::expr_vector any(z3_);
+    for (uint32_t i = 0; i < el->items.size(); ++i) {
+      z3::expr m = to_bool(el->items[i]);
+      if (!m.is_false()) any.push_back(m && xi == z3_.int_val(int64_t(ir::domain_value(p_.domains, d, i))));
+    }
+    return with_err(boolean(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)),
+                    (err_of(x) || err_of(el)).simplify());
+  }
+  z3::expr_vector any(z3_);
+  for (auto& [v, g] : *cases) {
+    int64_t i = ir::domain_index(p_.domains, d, v);
+    if (i >= 0) any.push_back(g && to_bool(el->items[size_t(i)]));
+  }
+  return with_err(boolean(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)),
+                  (err_of(x) || err_of(el)).simplify());
+}
+
+std::pair<z3::expr, z3::expr> Encoder::condition(const ir::Expr& e, Frame& f) {
+  SymP s = eval(e, f);
+  return {to_bool(s), err_of(s)};
+}
+
+SymP Encoder::read(const ir::Expr& e, Frame& f) {
+  std::vector<SymP> keys;
+  for (const auto& k : e.args) keys.push_back(resolve(eval(*k, f)));
+  // Keys computed from the state are split into their concrete values.
+  std::function<SymP(size_t, std::vector<int64_t>&)> go = [&](size_t i, std::vector<int64_t>& ks) -> SymP {
+    if (i == keys.size()) return read_at(e.var, ks);
+    return split(keys[i], e.type, [&](const SymP& c) -> SymP {
+      if (c->k == K::Err) return c;
+      ks.push_back(c->v);
+      SymP r = go(i + 1, ks);
+      ks.pop_back();
+      return r;
+    });
+  };
+  std::vector<int64_t> ks;
+  SymP r = go(0, ks);
+  if (r->k == K::Err) return err_sym(where(e.span) + ": " + r->msg);
+  return r;
+}
+
+SymP Encoder::read_at(int var, const std::vector<int64_t>& keys) {
+  const ir::StateVar& v = p_.vars[size_t(var)];
+  int64_t at = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    int64_t idx = ir::domain_index(p_.domains, v.keys[i], keys[i]);
+    if (idx < 0) return err_sym(fmt::format("key outside {} (in '{}')", p_.domains[size_t(v.keys[i])].name, v.name));
+    at = at * p_.domains[size_t(v.keys[i])].size + idx;
+  }
+  std::function<SymP(int64_t, size_t)> whole = [&](int64_t base, size_t key) -> SymP {
+    if (key == v.keys.size()) return read_slot(var, uint32_t(base));
+    const uint32_t n = p_.domains[size_t(v.keys[key])].size;
+    auto out = std::make_shared<Sym>();
+    if (v.is_set && key + 1 == v.keys.size()) {
+      out->k = K::Set;
+      out->domain = v.keys[key];
+      bool all = true;
+      for (uint32_t i = 0; i < n; ++i) {
+        out->items.push_back(read_slot(var, uint32_t(base * n + i)));
+        all = all && out->items.back()->k == K::Val;
+      }
+      if (all) {
+        out->k = K::Bits;
+        out->bits.assign(ip::words(n), 0);
+        for (uint32_t i = 0; i < n; ++i)
+          if (out->items[i]->v) out->bits[i >> 6] |= uint64_t(1) << (i & 63);
+        out->items.clear();
+      }
+      return out;
+    }
+    out->k = K::List;
+    for (uint32_t i = 0; i < n; ++i) out->items.push_back(whole(base * n + i, key + 1));
+    return out;
+  };
+  return whole(at, keys.size());
+}
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,450 @@
+// The encoder's values: selectors, conversions between symbolic forms, merging of values
+// computed under exclusive guards, and the states before and after a move.
+#include "verifier/encode_internal.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace rulebook::verifier {
+
+using K = Sym::K;
+
+Encoder::Encoder(const ir::Program& program, const dsl::SourceSet& sources, z3::context& ctx)
+    : p_(program), sources_(sources), z3_(ctx), m_(program, sources) {
+  for (int v = 0; v < 1024; ++v) {
+    auto s = std::make_shared<Sym>();
+    s->v = v;
+    small_.push_back(s);
+  }
+  true_ = small_[1];
+  false_ = small_[0];
+}
+
+std::string Encoder::where(dsl::Span span) const { return ir::location(sources_, span); }
+
+SymP Encoder::val(int64_t v) {
+  if (v >= 0 && v < 1024) return small_[size_t(v)];
+  auto s = std::make_shared<Sym>();
+  s->v = v;
+  return s;
+}
+
+SymP Encoder::boolean(const z3::expr& b) {
+  if (b.is_true()) return true_;
+  if (b.is_false()) return false_;
+  auto s = std::make_shared<Sym>();
+  s->k = K::Bool;
+  s->term = b;
+  return s;
+}
+
+SymP Encoder::integer(const z3::expr& i) {
+  int64_t v;
+  if (i.is_numeral_i64(v)) return val(v);
+  auto s = std::make_shared<Sym>();
+  s->k = K::Int;
+  s->term = i;
+  return s;
+}
+
+SymP Encoder::err_sym(const std::string& msg) {
+  auto s = std::make_shared<Sym>();
+  s->k = K::Err;
+  s->msg = msg;
+  return s;
+}
+
+SymP Encoder::with_err(SymP s, const z3::expr& err) {
+  if (err.is_false()) return s;
+  if (s->k == K::Err) return s;
+  auto c = std::make_shared<Sym>(*s);
+  c->err = c->err ? (*c->err || err).simplify() : err;
+  return c;
+}
+
+bool Encoder::concrete(const Sym& s) {
+  if (s.k == K::Val || s.k == K::Bits || s.k == K::Err) return !s.err;
+  if (s.k == K::List) {
+    if (s.err) return false;
+    for (const SymP& i : s.items)
+      if (!concrete(*i)) return false;
+    return true;
+  }
+  return false;
+}
+
+SymP Encoder::resolve(const SymP& s) {
+  if (touched_) {
+    if (s->k == K::Table) touched_->push_back(s->sel);
+    else if (s->k == K::Disj)
+      for (const SymP& t : s->items) touched_->push_back(t->sel);
+  }
+  if (s->k == K::Table && fixed_[size_t(s->sel)] >= 0) return s->items[size_t(fixed_[size_t(s->sel)])];
+  if (s->k == K::Disj) {
+    bool any = false;
+    for (const SymP& t : s->items) any = any || fixed_[size_t(t->sel)] >= 0;
+    if (!any) return s;
+    SymP acc = false_;
+    for (const SymP& t : s->items) acc = s_or(acc, resolve(t));
+    return acc;
+  }
+  return s;
+}
+
+z3::expr Encoder::err_of(const SymP& s0) {
+  SymP s = resolve(s0);
+  if (s->k == K::Err) return z3_.bool_val(true);
+  return s->err ? *s->err : z3_.bool_val(false);
+}
+
+z3::expr Encoder::to_bool(const SymP& s0) {
+  SymP s = resolve(s0);
+  switch (s->k) {
+    case K::Val: return z3_.bool_val(s->v != 0);
+    case K::Err: return z3_.bool_val(false);
+    case K::Bool: return *s->term;
+    case K::Table: {
+      if (s->bool_cache) return *s->bool_cache;
+      z3::expr_vector on(z3_), off(z3_);
+      const Selector& sel = sels_[size_t(s->sel)];
+      for (size_t k = 0; k < s->items.size(); ++k)
+        (s->items[k]->k == K::Val && s->items[k]->v != 0 ? on : off).push_back(sel.guard[k]);
+      z3::expr b = on.size() <= off.size() ? (on.empty() ? z3_.bool_val(false) : z3::mk_or(on))
+                                           : (off.empty() ? z3_.bool_val(true) : !z3::mk_or(off));
+      s->bool_cache = b;
+      return b;
+    }
+    case K::Disj: {
+      z3::expr_vector parts(z3_);
+      for (const SymP& t : s->items) parts.push_back(to_bool(t));
+      return z3::mk_or(parts);
+    }
+    case K::Cases: {
+      z3::expr_vector on(z3_);
+      for (auto& [v, g] : s->cases)
+        if (v != 0) on.push_back(g);
+      return on.empty() ? z3_.bool_val(false) : z3::mk_or(on);
+    }
+    case K::Int: return *s->term != 0;
+    default: throw Unsupported("a set or list used as a truth value");
+  }
+}
+
+z3::expr Encoder::to_int(const SymP& s0) {
+  SymP s = resolve(s0);
+  auto indicator = [&](const z3::expr& g) { return z3::ite(g, z3_.int_val(1), z3_.int_val(0)); };
+  switch (s->k) {
+    case K::Val:
+      if (s->v == ir::kNone) throw Unsupported("'none' used as a number");
+      return z3_.int_val(int64_t(s->v));
+    case K::Err: return z3_.int_val(0);
+    case K::Int: return *s->term;
+    case K::Bool:
+      if (regroup && s->v == 1 && s->items.size() == 1) return 1 - to_int(s->items[0]);
+      return indicator(*s->term);
+    case K::Table: {
+      if (s->int_cache) return *s->int_cache;
+      // Grouped by value: one indicator per selector index, weighted.
+      const Selector& sel = sels_[size_t(s->sel)];
+      z3::expr_vector terms(z3_);
+      for (size_t k = 0; k < s->items.size(); ++k) {
+        const Sym& e = *s->items[k];
+        if (e.k != K::Val || e.v == 0) continue;
+        if (e.v == ir::kNone) throw Unsupported("'none' used as a number");
+        terms.push_back(e.v == 1 ? indicator(sel.guard[k]) : z3_.int_val(int64_t(e.v)) * indicator(sel.guard[k]));
+      }
+      s->int_cache = terms.empty() ? z3_.int_val(0) : z3::sum(terms);
+      return *s->int_cache;
+    }
+    case K::Cases: {
+      z3::expr_vector terms(z3_);
+      for (auto& [v, g] : s->cases) {
+        if (v == 0) continue;
+        if (v == ir::kNone) throw Unsupported("'none' used as a number");
+        terms.push_back(z3_.int_val(int64_t(v)) * indicator(g));
+      }
+      return terms.empty() ? z3_.int_val(0) : z3::sum(terms);
+    }
+    case K::Disj: {
+      if (!regroup) return indicator(to_bool(s));
+      // Sum of the parts: equal to the OR's indicator when the parts are exclusive.
+      z3::expr_vector terms(z3_);
+      for (size_t i = 0; i < s->items.size(); ++i) {
+        terms.push_back(to_int(s->items[i]));
+        for (size_t j = 0; j < i; ++j) regroup_pairs.push_back(to_bool(s->items[i]) && to_bool(s->items[j]));
+      }
+      return z3::sum(terms);
+    }
+    default: throw Unsupported("a set or list used as a number");
+  }
+}
+
+std::optional<std::vector<std::pair<int64_t, z3::expr>>> Encoder::to_cases(const SymP& s0) {
+  SymP s = resolve(s0);
+  std::vector<std::pair<int64_t, z3::expr>> out;
+  switch (s->k) {
+    case K::Val: out.emplace_back(s->v, z3_.bool_val(true)); return out;
+    case K::Cases: return s->cases;
+    case K::Bool:
+      out.emplace_back(1, *s->term);
+      out.emplace_back(0, !*s->term);
+      return out;
+    case K::Disj: {
+      z3::expr b = to_bool(s);
+      out.emplace_back(1, b);
+      out.emplace_back(0, !b);
+      return out;
+    }
+    case K::Table: {
+      const Selector& sel = sels_[size_t(s->sel)];
+      std::map<int64_t, z3::expr_vector> by;
+      for (size_t k = 0; k < s->items.size(); ++k) {
+        if (s->items[k]->k != K::Val) continue;
+        auto it = by.try_emplace(s->items[k]->v, z3_).first;
+        it->second.push_back(sel.guard[k]);
+      }
+      for (auto& [v, gs] : by) out.emplace_back(v, gs.size() == 1 ? gs[0] : z3::mk_or(gs));
+      return out;
+    }
+    default: return std::nullopt;
+  }
+}
+
+ir::TypePtr Encoder::scalar_type(int domain) {
+  auto t = std::make_shared<ir::Type>();
+  t->domain = domain;
+  return t;
+}
+
+SymP Encoder::from_table(int sel, std::vector<SymP> entries, const ir::TypePtr& type) {
+  bool all_concrete = true, same = true;
+  for (const SymP& e : entries) {
+    all_concrete = all_concrete && concrete(*e);
+    same = same && e->k == K::Val && entries[0]->k == K::Val && e->v == entries[0]->v;
+  }
+  if (!all_concrete) {
+    std::vector<z3::expr> guards(sels_[size_t(sel)].guard.begin(), sels_[size_t(sel)].guard.end());
+    return merge(guards, entries, type);
+  }
+  if (same && !entries.empty()) return entries[0];
+  if (type->kind != ir::Type::Kind::Scalar) {
+    // Tables of sets and lists are kept only when every entry is concrete; merge() turns
+    // them into per-element values when they meet other selectors.
+    bool simple = true;
+    for (const SymP& e : entries) simple = simple && (e->k == K::Bits || e->k == K::Err);
+    if (!simple) {
+      std::vector<z3::expr> guards(sels_[size_t(sel)].guard.begin(), sels_[size_t(sel)].guard.end());
+      return merge(guards, entries, type);
+    }
+  }
+  auto t = std::make_shared<Sym>();
+  t->k = K::Table;
+  t->sel = sel;
+  t->domain = type->domain;
+  z3::expr_vector errs(z3_);
+  for (size_t k = 0; k < entries.size(); ++k)
+    if (entries[k]->k == K::Err) errs.push_back(sels_[size_t(sel)].guard[k]);
+  if (!errs.empty()) t->err = z3::mk_or(errs);
+  t->items = std::move(entries);
+  return t;
+}
+
+SymP Encoder::set_elements(const SymP& s0, int domain) {
+  SymP s = resolve(s0);
+  if (s->k == K::Set) return s;
+  const uint32_t n = p_.domains[size_t(domain)].size;
+  auto out = std::make_shared<Sym>();
+  out->k = K::Set;
+  out->domain = domain;
+  out->err = s->err;
+  if (s->k == K::Bits) {
+    for (uint32_t i = 0; i < n; ++i) out->items.push_back(val(compiler::interp::test(s->bits, i) ? 1 : 0));
+    return out;
+  }
+  if (s->k == K::Table) {
+    if (s->set_cache) return s->set_cache;
+    for (uint32_t i = 0; i < n; ++i) {
+      std::vector<SymP> e;
+      for (const SymP& x : s->items)
+        e.push_back(val(x->k == K::Bits && compiler::interp::test(x->bits, i) ? 1 : 0));
+      out->items.push_back(from_table(s->sel, std::move(e), scalar_type(ir::kBoolDomain)));
+    }
+    s->set_cache = out;
+    return out;
+  }
+  if (s->k == K::Err) {
+    for (uint32_t i = 0; i < n; ++i) out->items.push_back(false_);
+    out->err = z3_.bool_val(true);
+    return out;
+  }
+  throw Unsupported("a set of an unexpected form");
+}
+
+SymP Encoder::merge(const std::vector<z3::expr>& guards, const std::vector<SymP>& values,
+                    const ir::TypePtr& type) {
+  z3::expr_vector errs(z3_);
+  bool same = true;
+  for (size_t k = 0; k < values.size(); ++k) {
+    z3::expr e = err_of(values[k]);
+    if (!e.is_false()) errs.push_back(guards[k] && e);
+    same = same && values[k] == values[0];
+  }
+  z3::expr err = errs.empty() ? z3_.bool_val(false) : z3::mk_or(errs);
+  if (same) return with_err(values[0], err);
+  if (type->kind == ir::Type::Kind::Scalar) {
+    const int d = type->domain;
+    const auto kind = d < 0 ? ir::Domain::Kind::Range : p_.domains[size_t(d)].kind;
+    if (kind == ir::Domain::Kind::Bool) {
+      z3::expr_vector on(z3_);
+      for (size_t k = 0; k < values.size(); ++k) {
+        z3::expr b = to_bool(values[k]);
+        if (!b.is_false()) on.push_back(b.is_true() ? guards[k] : guards[k] && b);
+      }
+      return with_err(boolean(on.empty() ? z3_.bool_val(false) : z3::mk_or(on)), err);
+    }
+    if (kind != ir::Domain::Kind::Range) {
+      std::map<int64_t, z3::expr_vector> by;
+      bool ok = true;
+      for (size_t k = 0; k < values.size() && ok; ++k) {
+        auto c = to_cases(values[k]);
+        if (!c) {
+          ok = false;
+          break;
+        }
+        for (auto& [v, g] : *c) by.try_emplace(v, z3_).first->second.push_back(g.is_true() ? guards[k] : guards[k] && g);
+      }
+      if (ok) {
+        auto out = std::make_shared<Sym>();
+        out->k = K::Cases;
+        out->domain = d;
+        for (auto& [v, gs] : by) out->cases.emplace_back(v, (gs.size() == 1 ? gs[0] : z3::mk_or(gs)).simplify());
+        return with_err(out, err);
+      }
+    }
+    z3::expr acc = to_int(values.back());
+    for (size_t k = values.size() - 1; k-- > 0;) acc = z3::ite(guards[k], to_int(values[k]), acc);
+    return with_err(integer(acc), err);
+  }
+  if (type->kind == ir::Type::Kind::Set) {
+    const int d = type->domain;
+    std::vector<SymP> sets;
+    for (const SymP& v : values) sets.push_back(set_elements(v, d));
+    auto out = std::make_shared<Sym>();
+    out->k = K::Set;
+    out->domain = d;
+    auto bt = scalar_type(ir::kBoolDomain);
+    for (uint32_t i = 0; i < p_.domains[size_t(d)].size; ++i) {
+      std::vector<SymP> e;
+      for (const SymP& s : sets) e.push_back(s->items[i]);
+      out->items.push_back(merge(guards, e, bt));
+    }
+    return with_err(out, err);
+  }
+  size_t n = values[0]->items.size();
+  for (const SymP& v : values)
+    if (v->k != K::List || v->items.size() != n) throw Unsupported("a list whose length depends on the state");
+  auto out = std::make_shared<Sym>();
+  out->k = K::List;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<SymP> e;
+    for (const SymP& v : values) e.push_back(v->items[i]);
+    out->items.push_back(merge(guards, e, type->elem));
+  }
+  return with_err(out, err);
+}
+
+// ------------------------------------------------------------------ selectors and states
+
+int Encoder::fresh_selector(int d, const std::string& name) {
+  const ir::Domain& dom = p_.domains[size_t(d)];
+  Selector s;
+  s.name = name;
+  if (dom.size == 2) {
+    z3::expr b = z3_.bool_const(name.c_str());
+    s.guard = {!b, b};
+  } else {
+    z3::expr_vector all(z3_), ind(z3_);
+    for (uint32_t k = 0; k < dom.size; ++k) {
+      z3::expr b = z3_.bool_const(fmt::format("{}={}", name, k).c_str());
+      s.guard.push_back(b);
+      all.push_back(b);
+      ind.push_back(z3::ite(b, z3_.int_val(1), z3_.int_val(0)));
+    }
+    facts_.push_back(z3::mk_or(all));
+    facts_.push_back(z3::sum(ind) == 1);
+  }
+  for (uint32_t k = 0; k < dom.size; ++k) s.values.push_back(ir::domain_value(p_.domains, d, k));
+  sels_.push_back(std::move(s));
+  fixed_.push_back(-1);
+  identities_.push_back(nullptr);
+  return int(sels_.size()) - 1;
+}
+
+int Encoder::base_selector(int var, uint32_t element) {
+  auto key = std::make_pair(var, element);
+  auto it = base_sels_.find(key);
+  if (it != base_sels_.end()) return it->second;
+  const ir::StateVar& v = p_.vars[size_t(var)];
+  int s = fresh_selector(v.domain, fmt::format("{}#{}", v.name, element));
+  sels_[size_t(s)].var = var;
+  sels_[size_t(s)].element = element;
+  base_sels_[key] = s;
+  return s;
+}
+
+SymP Encoder::identity(int s) {
+  if (!identities_[size_t(s)]) {
+    std::vector<SymP> e;
+    for (int64_t v : sels_[size_t(s)].values) e.push_back(val(v));
+    auto t = std::make_shared<Sym>();
+    t->k = K::Table;
+    t->sel = s;
+    t->items = std::move(e);
+    identities_[size_t(s)] = t;
+  }
+  return identities_[size_t(s)];
+}
+
+int Encoder::new_overlay() {
+  overlays_.push_back(Overlay{{}, z3_.bool_val(false)});
+  return int(overlays_.size()) - 1;
+}
+
+SymP Encoder::read_slot(int var, uint32_t element) {
+  if (overlay_ >= 0) {
+    auto& o = overlays_[size_t(overlay_)];
+    auto it = o.slots.find({var, element});
+    if (it != o.slots.end()) return resolve(it->second);
+  }
+  return resolve(identity(base_selector(var, element)));
+}
+
+void Encoder::store_slot(int var, uint32_t element, SymP value, const z3::expr& guard) {
+  const ir::StateVar& v = p_.vars[size_t(var)];
+  auto t = scalar_type(v.domain);
+  // A value outside the variable's domain is an error (semantics.md, Errors).
+  SymP rv = resolve(value), checked;
+  const ir::Domain& dom = p_.domains[size_t(v.domain)];
+  if (rv->k == K::Int) {
+    if (dom.kind != ir::Domain::Kind::Range) throw Unsupported("a number stored in '" + v.name + "'");
+    z3::expr x = *rv->term;
+    checked = with_err(rv, !(x >= z3_.int_val(int64_t(dom.lo)) && x <= z3_.int_val(int64_t(dom.lo + dom.size - 1))));
+  } else if (rv->k == K::Bool || rv->k == K::Disj) {
+    checked = rv;
+  } else {
+    checked = split(rv, t, [&](const SymP& c) -> SymP {
+      if (c->k == K::Err) return c;
+      if (ir::domain_index(p_.domains, v.domain, c->v) < 0)
+        return err_sym(fmt::format("value outside {} (stored in '{}')", dom.name, v.name));
+      return c;
+    });
+  }
+  SymP old = read_slot(var, element);
+  SymP now = guard.is_true() ? checked : merge({guard, !guard}, {checked, old}, t);
+  auto& o = overlays_[size_t(overlay_)];
+  o.err = (o.err || (guard && err_of(checked))).simplify();
+  o.slots[{var, element}] = now;
+}
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,193 @@
+// IR expressions and statements as Z3 terms, grounded over the finite domains.
+//
+// Every state element is a one-hot "selector" over its domain. A value that depends on one
+// selector only is kept as a Table (one concrete value per selector index), so geometry,
+// counting and comparisons on it are computed concretely; values that mix selectors become
+// Z3 terms (ints as linear sums of 0/1 indicators, bools, or Cases: a guard per value).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <z3++.h>
+
+#include "compiler/interpret_internal.h"
+#include "compiler/ir.h"
+#include "dsl/source.h"
+
+namespace rulebook::verifier {
+
+/// A construct the encoding cannot express exactly (reported, never approximated).
+struct Unsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Sym;
+using SymP = std::shared_ptr<const Sym>;
+
+/// A symbolic value. `err`, when set, is the condition under which evaluating it is a
+/// run-time error of the rules (semantics.md: field of none, max of nothing, ...).
+struct Sym {
+  enum class K : uint8_t {
+    Val,    ///< concrete scalar `v`
+    Bits,   ///< concrete set `bits` over `domain`
+    List,   ///< list of `items` (each any kind)
+    Err,    ///< a concrete evaluation error (`msg`)
+    Table,  ///< items[k]: the (concrete) value when selector `sel` is k
+    Int,    ///< Z3 int `term`
+    Bool,   ///< Z3 bool `term`
+    Cases,  ///< finite scalar: `cases` (value, guard), guards exclusive and exhaustive
+    Disj,   ///< bool: OR of items, each a bool Table of its own selector (regroupable)
+    Set,    ///< symbolic set over `domain`: items[i] a bool value per domain index
+  };
+  K k = K::Val;
+  int64_t v = 0;
+  int sel = -1;
+  int domain = -1;
+  std::vector<uint64_t> bits;
+  std::vector<SymP> items;
+  std::optional<z3::expr> term;
+  std::vector<std::pair<int64_t, z3::expr>> cases;
+  std::optional<z3::expr> err;
+  std::string msg;
+  // Conversions computed once per value (values are immutable once built).
+  mutable std::optional<z3::expr> bool_cache, int_cache;
+  mutable SymP set_cache;
+};
+
+/// A one-hot choice: exactly one guard holds; `values[k]` is the domain value of index k.
+struct Selector {
+  std::vector<z3::expr> guard;
+  std::vector<int64_t> values;
+  int var = -1;           ///< a state element of the state before: var, element
+  uint32_t element = 0;
+  std::string name;
+};
+
+class Encoder {
+ public:
+  Encoder(const ir::Program& program, const dsl::SourceSet& sources, z3::context& ctx);
+
+  z3::context& ctx() { return z3_; }
+  const ir::Program& program() const { return p_; }
+
+  // ------------------------------------------------ values and conversions
+  SymP val(int64_t v);
+  SymP boolean(const z3::expr& b);
+  SymP integer(const z3::expr& i);
+  static bool concrete(const Sym& s);
+  z3::expr to_bool(const SymP& s);
+  z3::expr to_int(const SymP& s);
+  /// The error condition of a value (false when it never errs).
+  z3::expr err_of(const SymP& s);
+  /// Guards per value of a finite scalar, or nullopt for a Z3 int.
+  std::optional<std::vector<std::pair<int64_t, z3::expr>>> to_cases(const SymP& s);
+
+  // ------------------------------------------------ evaluation
+  using Frame = std::vector<SymP>;
+  SymP eval(const ir::Expr& e, Frame& f);
+  /// Evaluates a condition as a Z3 bool and its error condition.
+  std::pair<z3::expr, z3::expr> condition(const ir::Expr& e, Frame& f);
+
+  // ------------------------------------------------ states
+  /// Selects the state read by Read: -1 the state before (base selectors), else an overlay.
+  struct Overlay {
+    std::map<std::pair<int, uint32_t>, SymP> slots;
+    z3::expr err;
+  };
+  int new_overlay();
+  void use_overlay(int o) { overlay_ = o; }
+  int overlay() const { return overlay_; }
+  Overlay& overlay_at(int o) { return overlays_[size_t(o)]; }
+  /// The selector of a base state element (created on first use).
+  int base_selector(int var, uint32_t element);
+  /// A fresh one-hot selector over domain `d` (for move parameters).
+  int fresh_selector(int d, const std::string& name);
+  const std::vector<Selector>& selectors() const { return sels_; }
+  /// The Table that is the identity on selector `s` (its value per index).
+  SymP identity(int s);
+  /// Facts every model must satisfy (one-hot constraints of the selectors made so far).
+  const std::vector<z3::expr>& facts() const { return facts_; }
+
+  /// Executes a block on the current overlay (move bodies).
+  void exec(const ir::Block& b, Frame& f, const z3::expr& path);
+  /// Whether move `m` has a legal instance for player `player` in the current state.
+  SymP can(int m, const SymP& player);
+
+  // ------------------------------------------------ regrouping of sums
+  /// When on, a count over an OR of tables of different selectors is written as a sum of
+  /// their indicators; each pair of them is recorded in `regroup_pairs` (exactness needs
+  /// every recorded pair to be exclusive).
+  bool regroup = false;
+  std::vector<z3::expr> regroup_pairs;
+
+  std::string where(dsl::Span span) const;
+  /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
+  SymP mover_override;
+
+ private:
+  SymP resolve(const SymP& s);
+  SymP err_sym(const std::string& msg);
+  SymP with_err(SymP s, const z3::expr& err);
+  SymP from_table(int sel, std::vector<SymP> entries, const ir::TypePtr& type);
+  /// Combines values computed under exclusive, exhaustive guards.
+  SymP merge(const std::vector<z3::expr>& guards, const std::vector<SymP>& values, const ir::TypePtr& type);
+  /// Runs `fn` on each concrete value of `s` and merges (fixing Table selectors).
+  template <class F> SymP split(const SymP& s, const ir::TypePtr& type, F&& fn);
+  SymP lift2(ir::Op op, const SymP& a, const SymP& b, const ir::Expr& e);
+  SymP concrete_binary(ir::Op op, const Sym& a, const Sym& b, const ir::Expr& e);
+  SymP raw_binary(ir::Op op, const SymP& a, const SymP& b, const ir::Expr& e);
+  SymP s_not(const SymP& a);
+  SymP s_and(const SymP& a, const SymP& b);
+  SymP s_or(const SymP& a, const SymP& b);
+  SymP s_eq(const SymP& a, const SymP& b, const ir::Expr& e);
+  SymP member(const SymP& x, const SymP& set, int set_domain);
+  SymP set_elements(const SymP& s, int domain);
+  SymP convert_set(const SymP& s, int from, int to);
+  SymP aggregate(const ir::Expr& e, Frame& f);
+  SymP aggregate_over(const ir::Expr& e, Frame& f, const SymP& dom);
+  SymP aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom);
+  SymP builtin(const ir::Expr& e, Frame& f);
+  SymP builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args);
+  SymP call(const ir::Expr& e, Frame& f);
+  SymP read(const ir::Expr& e, Frame& f);
+  SymP read_at(int var, const std::vector<int64_t>& keys);
+  SymP read_slot(int var, uint32_t element);
+  SymP components_count(const SymP& set);
+  void assign(const ir::Stmt& s, Frame& f, const z3::expr& path);
+  void store_slot(int var, uint32_t element, SymP value, const z3::expr& guard);
+  ir::TypePtr scalar_type(int domain);
+
+  const ir::Program& p_;
+  const dsl::SourceSet& sources_;
+  z3::context& z3_;
+  compiler::interp::Machine m_;
+  std::vector<Selector> sels_;
+  std::vector<int> fixed_;  ///< per selector: its index while expanded, else -1
+  std::vector<SymP> identities_;
+  std::map<std::pair<int, uint32_t>, int> base_sels_;
+  std::vector<Overlay> overlays_;
+  int overlay_ = -1;
+  std::vector<z3::expr> facts_;
+  std::unordered_map<std::string, SymP> memo_;
+  std::vector<SymP> keep_;         ///< arguments named by address in memo keys
+  /// Per call key (without the expansion context): the sets of selectors examined by
+  /// its evaluations; a result depends on the context only through those.
+  std::unordered_map<std::string, std::vector<std::vector<int>>> memo_deps_;
+  std::vector<int>* touched_ = nullptr;
+  std::vector<int> pure_;          ///< per function: 1 when it reads no state, -1 unknown
+  bool pure(int function);
+  std::vector<SymP> small_;
+  SymP true_, false_;
+  int expand_depth_ = 0;
+  int fresh_ = 0;
+};
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,65 @@
+// Properties of a rules file checked with Z3: prove, lemma, find, bound, derive, depends,
+// consistent and redundant. Each result says what it ranges over and what was shown.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ir.h"
+#include "dsl/source.h"
+
+namespace rulebook::verifier {
+
+/// A concrete board: state bytes in the engines' layout (so it can be printed, drawn,
+/// loaded and played on), its text, and for a move property the move played from it.
+struct Board {
+  std::vector<uint8_t> state;
+  std::string text;
+  std::string move;
+};
+
+/// One rule dropped for `depends`: what became of the property without it.
+struct RuleDrop {
+  std::string rule;
+  std::string verdict;  ///< "refuted" (with board), "proved", "unknown"
+  std::optional<Board> board;
+};
+
+struct Result {
+  std::string name, kind, description;
+  /// proved, refuted, found, none, bound, empty, derived, not-constant, consistent,
+  /// inconsistent, redundant, not-redundant, depends, error, unknown, unsupported
+  std::string verdict;
+  std::string set;      ///< the set the property ranges over, in words
+  std::string detail;   ///< the value, the reason of an unknown, the error, ...
+  std::optional<int64_t> value;
+  std::optional<Board> board;
+  std::vector<std::string> needs;  ///< depends: a minimal set of named rules
+  std::vector<RuleDrop> drops;     ///< depends: each needed rule dropped from all rules
+  double seconds = 0;
+  /// Whether the verdict is definite (not unknown or unsupported).
+  bool definite() const { return verdict != "unknown" && verdict != "unsupported"; }
+  /// A refuted prove or lemma, or an evaluation error.
+  bool failed() const {
+    return verdict == "error" || ((kind == "prove" || kind == "lemma") && verdict == "refuted") ||
+           (kind == "derive" && verdict == "not-constant");
+  }
+};
+
+struct Options {
+  double timeout_seconds = 60;       ///< per property
+  std::vector<std::string> only;     ///< property names to check (empty: all)
+  std::function<void(const std::string&)> progress;  ///< lines for stderr
+};
+
+/// Checks the properties of `program` in file order (lemmas first proved, then used).
+std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sources,
+                           const Options& options);
+
+/// The result as text (verdict, set, time unless `times` is false, and the board).
+std::string result_text(const Result& r, bool times);
+
+}  // namespace rulebook::verifier
