@@ -1,7 +1,6 @@
 // The report of one variant: what is analysed (ReportPlan), the result objects (JSON) and
-// the HTML page made from them. Sections computed by other analyses plug in through
-// ReportSections: each is a JSON-able result object, rendered generically, and a section
-// left empty says "not computed" on the page.
+// the HTML page made from them. The state-space and proof sections come from the explorer
+// and the verifier (cli/report_sections.cpp); a plan can leave either out.
 #pragma once
 
 #include <atomic>
@@ -11,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/open_game.h"
 #include "render/annotate.h"
 
 namespace rulebook::cli {
@@ -26,20 +26,30 @@ struct ReportPlan {
   int threads = 2;
   std::vector<render::Layer> layers;  ///< annotations of the board diagrams
   std::vector<std::string> layer_texts;
+  bool explore = true;              ///< count the states by depth
+  int explore_depth = 4;            ///< the state-space table's last depth (-1: every depth)
+  uint64_t explore_states = 2000000;  ///< stop before a depth holds more states
+  bool prove = true;                ///< check the rule file's properties
+  double prove_timeout = 20;        ///< seconds per property
 };
 
-/// Results of other analyses, as JSON-able objects, that a variant's page shows:
-///   proofs       the verifier's results, e.g. [{"property": ..., "kind": ..., "verdict": ...,
-///                "over": ..., "witness": "<svg ...>" or board text}, ...]
-///   enumeration  the explorer's counts, e.g. {"depths": [{"depth": 1, "paths": ...,
-///                "distinct": ..., "up_to_symmetry": ..., "terminal": ...}, ...], ...}
-/// An array of objects is drawn as a table (one column per key, in first-seen order; a
-/// string value starting with "<svg" is inlined as a diagram); an object as a table of
-/// its keys, nested values as JSON text. std::nullopt: the page says "not computed".
-struct ReportSections {
-  std::optional<nlohmann::json> proofs;
-  std::optional<nlohmann::json> enumeration;
+/// A section of a variant's page computed by another analysis: the JSON behind it, its
+/// HTML, and its figure for the index. Empty json: not computed (the page says so).
+struct Section {
+  nlohmann::json json;
+  std::string html;
+  std::string figure;
 };
+
+/// The states reachable from `root` by depth, exactly and up to the symmetries found and
+/// checked for this game, within the plan's depth and state bounds.
+Section enumeration_section(const OpenedGame& game, const uint8_t* root, const ReportPlan& plan,
+                            const std::atomic<bool>* stop);
+
+/// The verifier's verdicts on the rule file's properties, with witness and counterexample
+/// boards drawn (with `layers` when given).
+Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::Annotator* annotator,
+                       const std::vector<render::Layer>& layers);
 
 /// Everything computed for one variant: `json` is the object written to VARIANT.json
 /// (`analysis`), `html` the page's sections between the summary and the rules.
@@ -52,12 +62,16 @@ struct VariantAnalysis {
 };
 
 /// Opens `path` with a compiled engine and analyses it as `plan` says. Progress goes to
-/// stderr; `stop` (Ctrl-C) cuts playouts short, and the page says how many were played.
-VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan, const ReportSections& sections,
-                                const std::atomic<bool>* stop);
+/// stderr; `stop` (Ctrl-C) cuts playouts and the enumeration short, and the page says how
+/// far they got.
+VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan, const std::atomic<bool>* stop);
 
-/// A generic HTML view of a JSON result object (see ReportSections).
+/// A generic HTML view of a JSON result object: an array of objects as a table (a string
+/// starting with "<svg" inlined as a diagram), an object as a table of its keys.
 std::string json_to_html(const nlohmann::json& value);
+
+/// A table of `rows` (JSON objects) with the given columns in that order.
+std::string table_html(const std::vector<std::string>& columns, const nlohmann::json& rows);
 
 std::string html_escape(const std::string& s);
 

@@ -160,52 +160,59 @@ std::string metrics_html(const explorer::PlayoutStats& st) {
   return h + "</div>\n";
 }
 
-std::string section_html(const char* id, const char* title, const std::optional<nlohmann::json>& value,
-                         const char* what) {
+std::string section_html(const char* id, const char* title, const Section& section, const char* why_not) {
   std::string h = fmt::format("<h2 id=\"{}\">{}</h2>\n", id, title);
-  if (!value) return h + fmt::format("<p class=\"none\">Not computed: {}.</p>\n", what);
-  return h + json_to_html(*value);
+  if (section.json.is_null()) return h + fmt::format("<p class=\"none\">Not computed: {}.</p>\n", why_not);
+  return h + section.html;
 }
 
 }  // namespace
 
 std::string html_escape(const std::string& s) { return render::xml_escape(s); }
 
+namespace {
+
+std::string cell_html(const nlohmann::json& x) {
+  if (x.is_string()) {
+    const std::string& s = x.get_ref<const std::string&>();
+    return s.rfind("<svg", 0) == 0 ? s : html_escape(s);
+  }
+  return html_escape(x.dump());
+}
+
+}  // namespace
+
+std::string table_html(const std::vector<std::string>& columns, const nlohmann::json& rows) {
+  std::string h = "<table>\n<tr>";
+  for (const std::string& k : columns) h += "<th>" + html_escape(k) + "</th>";
+  h += "</tr>\n";
+  for (const auto& row : rows) {
+    h += "<tr>";
+    for (const std::string& k : columns) h += "<td>" + (row.contains(k) ? cell_html(row[k]) : std::string()) + "</td>";
+    h += "</tr>\n";
+  }
+  return h + "</table>\n";
+}
+
 std::string json_to_html(const nlohmann::json& v) {
-  auto cell = [](const nlohmann::json& x) {
-    if (x.is_string()) {
-      const std::string& s = x.get_ref<const std::string&>();
-      return s.rfind("<svg", 0) == 0 ? s : html_escape(s);
-    }
-    return html_escape(x.dump());
-  };
   if (v.is_array() && !v.empty() && v[0].is_object()) {
     std::vector<std::string> keys;
     for (const auto& row : v)
       for (const auto& [k, _] : row.items())
         if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-    std::string h = "<table>\n<tr>";
-    for (const std::string& k : keys) h += "<th>" + html_escape(k) + "</th>";
-    h += "</tr>\n";
-    for (const auto& row : v) {
-      h += "<tr>";
-      for (const std::string& k : keys) h += "<td>" + (row.contains(k) ? cell(row[k]) : std::string()) + "</td>";
-      h += "</tr>\n";
-    }
-    return h + "</table>\n";
+    return table_html(keys, v);
   }
   if (v.is_object()) {
     std::string h = "<table>\n";
     for (const auto& [k, x] : v.items())
-      h += "<tr><th>" + html_escape(k) + "</th><td>" + (x.is_array() || x.is_object() ? json_to_html(x) : cell(x)) +
+      h += "<tr><th>" + html_escape(k) + "</th><td>" + (x.is_array() || x.is_object() ? json_to_html(x) : cell_html(x)) +
            "</td></tr>\n";
     return h + "</table>\n";
   }
   return "<pre>" + html_escape(v.dump(2)) + "</pre>\n";
 }
 
-VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan, const ReportSections& sections,
-                                const std::atomic<bool>* stop) {
+VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan, const std::atomic<bool>* stop) {
   VariantAnalysis a;
   OpenedGame game;
   if (open_game(path, "compiled", game) != kExitOk) {
@@ -305,10 +312,12 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   } else {
     a.json["greedy_playouts"] = nullptr;
   }
-  a.html += section_html("proofs", "Properties and verdicts", sections.proofs, "the verifier's results are not part of this report yet");
-  a.html += section_html("enumeration", "State space", sections.enumeration, "the enumeration's counts are not part of this report yet");
-  a.json["proofs"] = sections.proofs ? *sections.proofs : nlohmann::json();
-  a.json["enumeration"] = sections.enumeration ? *sections.enumeration : nlohmann::json();
+  Section proofs = proofs_section(game, plan, plan.layers.empty() ? nullptr : &annotator, plan.layers);
+  a.html += section_html("proofs", "Properties and verdicts", proofs, "left out by the report's settings");
+  a.json["proofs"] = proofs.json;
+  Section states = enumeration_section(game, start.after.data(), plan, stop);
+  a.html += section_html("enumeration", "State space", states, "left out by the report's settings");
+  a.json["enumeration"] = states.json;
 
   a.key_figures = {{"players", std::to_string(info.players)},
                    {"mean length", random.length.count ? fmt::format("{:.1f}", random.length.mean) : "–"},
@@ -321,6 +330,8 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   if (random.finished && !random.wins.empty() && random.wins[top].count > 0)
     best = fmt::format("{} {}", random.subjects[top], pct(random.wins[top].share));
   a.key_figures.push_back({"top win share", best});
+  if (!states.figure.empty()) a.key_figures.push_back({"states", states.figure});
+  if (!proofs.figure.empty()) a.key_figures.push_back({"properties decided", proofs.figure});
   return a;
 }
 

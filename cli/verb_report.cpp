@@ -49,6 +49,11 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("tree_depth")) plan.tree_depth = j["tree_depth"].get<int>();
     if (j.contains("tree_breadth")) plan.tree_breadth = j["tree_breadth"].get<int>();
     if (j.contains("threads")) plan.threads = j["threads"].get<int>();
+    if (j.contains("explore")) plan.explore = j["explore"].get<bool>();
+    if (j.contains("explore_depth")) plan.explore_depth = j["explore_depth"].get<int>();
+    if (j.contains("explore_states")) plan.explore_states = j["explore_states"].get<uint64_t>();
+    if (j.contains("prove")) plan.prove = j["prove"].get<bool>();
+    if (j.contains("prove_timeout")) plan.prove_timeout = j["prove_timeout"].get<double>();
     if (j.contains("layers")) {
       plan.layers.clear();
       plan.layer_texts.clear();
@@ -77,7 +82,7 @@ bool plan_for(const nlohmann::json& config, const std::string& game, const std::
               std::string& error) {
   if (config.contains("defaults") && !apply_plan(config["defaults"], plan, error)) return false;
   if (!config.contains("variants")) return true;
-  for (const std::string key : {game, game + "/" + stem})
+  for (const std::string& key : {game, game + "/" + stem})
     if (config["variants"].contains(key) && !apply_plan(config["variants"][key], plan, error)) {
       error = key + ": " + error;
       return false;
@@ -179,9 +184,7 @@ int run_report(const ReportOptions& opt) {
         fmt::print(stderr, "{}: error: {}\n", opt.config, error);
         return kExitInputError;
       }
-      // Other analyses (verifier, enumeration) fill these once they report results.
-      ReportSections sections;
-      analysis = analyse_variant(file.generic_string(), plan, sections, &interrupted);
+      analysis = analyse_variant(file.generic_string(), plan, &interrupted);
       if (!analysis->ok) {
         fmt::print(stderr, "{}: error: {}\n", file.generic_string(), analysis->error);
         result = kExitInputError;

@@ -1,0 +1,175 @@
+// The report's state-space and proof sections: a bounded enumeration from the start of the
+// example game under the symmetries found for it, and the verifier's verdicts on the rule
+// file's properties with their boards. Both are deterministic: the enumeration's counts do
+// not depend on threads, and the verifier runs on a resource budget, not on wall time.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/report.h"
+#include "explorer/enumerate.h"
+#include "explorer/symmetry.h"
+#include "render/board.h"
+#include "verifier/verify.h"
+
+namespace rulebook::cli {
+namespace {
+
+std::string group_names(const std::vector<explorer::Transform>& elements) {
+  std::string s;
+  for (const explorer::Transform& t : elements) s += (s.empty() ? "" : ", ") + t.name;
+  return s;
+}
+
+}  // namespace
+
+Section enumeration_section(const OpenedGame& game, const uint8_t* root, const ReportPlan& plan,
+                            const std::atomic<bool>* stop) {
+  Section s;
+  const ir::Program& p = *game.program;
+  const engine::Engine& e = *game.engine;
+  if (!plan.explore) return s;
+  fmt::print(stderr, "report:   states to {} (at most {} per depth)\n",
+             plan.explore_depth < 0 ? std::string("the end") : fmt::format("depth {}", plan.explore_depth),
+             plan.explore_states);
+  explorer::SymmetryGroup group = explorer::find_symmetries(p, game.sources, e, root);
+  explorer::ExploreOptions eo;
+  eo.max_depth = plan.explore_depth;
+  eo.max_states = plan.explore_states;
+  eo.threads = std::max(1, plan.threads);
+  eo.interrupt = stop;
+  // The board transformations outside the group may still map the set of terminal states
+  // of a depth onto itself (e.g. a fill order that reads coordinates, ending in a set of
+  // grids closed under the square's symmetries); each is checked on every terminal state.
+  for (const explorer::Transform& t : explorer::board_transforms(p)) {
+    bool in_group = false;
+    for (const explorer::Transform& g : group.elements) in_group = in_group || g.name == t.name;
+    if (!in_group) eo.end_candidates.push_back(t);
+  }
+  explorer::ExploreResult r = explorer::explore(p, e, root, group.elements, eo);
+
+  nlohmann::json rows = nlohmann::json::array();
+  std::vector<std::string> columns = {"depth", "move paths", "distinct states", "up to symmetry", "terminal",
+                                      "terminal up to symmetry"};
+  bool end_columns = false;
+  for (const explorer::DepthCount& d : r.depths) {
+    nlohmann::json row = {{"depth", d.depth},
+                          {"move paths", d.paths_known ? nlohmann::json(d.paths) : nlohmann::json("overflow")},
+                          {"distinct states", d.distinct},
+                          {"up to symmetry", d.symmetric},
+                          {"terminal", d.terminal},
+                          {"terminal up to symmetry", d.terminal_symmetric}};
+    if (!d.end_symmetries.empty()) {
+      if (!end_columns) columns.insert(columns.end(), {"terminal set also kept by", "terminal up to those too"});
+      end_columns = true;
+      row["terminal set also kept by"] = fmt::format("{}", fmt::join(d.end_symmetries, ", "));
+      row["terminal up to those too"] = d.terminal_end_classes;
+    }
+    for (size_t i = 0; i < d.per_phase.size() && p.phases.size() > 1; ++i)
+      row["phase " + p.phases[i].name] = d.per_phase[i];
+    rows.push_back(std::move(row));
+  }
+  nlohmann::json checks = nlohmann::json::array();
+  for (const explorer::SymmetryCheck& c : group.checks)
+    checks.push_back({{"transformation", c.transform.name}, {"used", c.kept}, {"why not", c.reason}});
+  std::string stopped = r.stopped.empty()                ? "every reachable state was counted"
+                        : r.stopped == "depth"           ? fmt::format("stopped at depth {}", plan.explore_depth)
+                        : r.stopped == "states"          ? fmt::format("stopped: more than {} states at the next depth", plan.explore_states)
+                        : r.stopped == "error"           ? "stopped by an engine error: " + r.status.message
+                                                         : "stopped (" + r.stopped + ")";
+  s.json = {{"max_depth", plan.explore_depth},
+            {"max_states", plan.explore_states},
+            {"group", group_names(group.elements)},
+            {"group_note", group.note},
+            {"symmetries", checks},
+            {"depths", rows},
+            {"complete", r.stopped.empty()},
+            {"stopped", stopped},
+            {"packed_bits", r.key_bits},
+            {"record_bytes", r.record_bytes},
+            {"total_distinct", r.total_distinct}};
+  s.html = fmt::format(
+      "<p>Breadth-first from the start above, each state counted once however it is reached; up to symmetry "
+      "counts the classes under the group <b>{}</b> ({} element{}, each checked on the rules). Here {}. A state "
+      "packs into {} bits.</p>\n",
+      html_escape(group_names(group.elements)), group.elements.size(), group.elements.size() == 1 ? "" : "s",
+      html_escape(stopped), r.key_bits);
+  if (!group.note.empty()) s.html += "<p>" + html_escape(group.note) + "</p>\n";
+  for (size_t i = 0; i < p.phases.size() && p.phases.size() > 1; ++i) columns.push_back("phase " + p.phases[i].name);
+  s.html += table_html(columns, rows);
+  if (!checks.empty())
+    s.html += "<h3>Board transformations tried</h3>\n" + table_html({"transformation", "used", "why not"}, checks);
+  s.figure = r.depths.empty() ? "–" : fmt::format("{} to depth {}", r.total_distinct, r.depths.back().depth);
+  return s;
+}
+
+Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::Annotator* annotator,
+                       const std::vector<render::Layer>& layers) {
+  Section s;
+  const ir::Program& p = *game.program;
+  if (!plan.prove || p.properties.empty()) {
+    if (p.properties.empty()) {
+      s.json = nlohmann::json::array();
+      s.html = "<p>The rule file states no properties.</p>\n";
+    }
+    return s;
+  }
+  fmt::print(stderr, "report:   {} properties\n", p.properties.size());
+  verifier::Options vo;
+  vo.timeout_seconds = plan.prove_timeout;
+  vo.progress = [](const std::string& line) { fmt::print(stderr, "report:   {}\n", line); };
+  std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
+
+  auto draw = [&](const verifier::Board& b, const std::string& title) {
+    render::Annotations notes;
+    render::DrawOptions o;
+    o.title = title;
+    o.cell = 24;
+    if (annotator && !layers.empty() && annotator->draw(layers, b.state.data(), notes).ok) o.annotations = &notes;
+    return render::board_svg(p, b.state.data(), o);
+  };
+  nlohmann::json data = nlohmann::json::array(), view = nlohmann::json::array();
+  int definite = 0;
+  for (const verifier::Result& r : results) {
+    definite += r.definite() ? 1 : 0;
+    nlohmann::json d = {{"property", r.name}, {"kind", r.kind},     {"verdict", r.verdict},
+                        {"over", r.set},      {"detail", r.detail}, {"description", r.description}};
+    if (r.value) d["value"] = *r.value;
+    if (!r.needs.empty()) d["needs"] = r.needs;
+    std::string boards;
+    if (r.board) {
+      d["board"] = {{"text", r.board->text}, {"move", r.board->move}};
+      boards += draw(*r.board, r.board->move.empty() ? r.verdict : r.verdict + ": " + r.board->move);
+    }
+    nlohmann::json drops = nlohmann::json::array();
+    for (const verifier::RuleDrop& drop : r.drops) {
+      nlohmann::json dj = {{"rule", drop.rule}, {"verdict", drop.verdict}};
+      if (drop.board) {
+        dj["board"] = drop.board->text;
+        boards += draw(*drop.board, "without " + drop.rule);
+      }
+      drops.push_back(std::move(dj));
+    }
+    if (!drops.empty()) d["without_each"] = drops;
+    data.push_back(d);
+    std::string result = r.detail;
+    if (!r.needs.empty()) result += (result.empty() ? "" : "; ") + fmt::format("needs {}", fmt::join(r.needs, ", "));
+    view.push_back({{"property", r.name},
+                    {"kind", r.kind},
+                    {"verdict", r.verdict},
+                    {"over", r.set},
+                    {"result", result},
+                    {"board", boards}});
+  }
+  s.json = data;
+  s.html = fmt::format(
+      "<p>Each property of the rule file checked with Z3 on a budget of {} s per property; \"unknown\" means the "
+      "budget ran out, never that the property holds. Boards are the witnesses and counterexamples, drawn from the "
+      "same state the engines use.</p>\n",
+      plan.prove_timeout);
+  s.html += table_html({"property", "kind", "verdict", "over", "result", "board"}, view);
+  s.figure = fmt::format("{}/{}", definite, results.size());
+  return s;
+}
+
+}  // namespace rulebook::cli
