@@ -378,6 +378,14 @@ ExploreResult Explorer::run() {
     DepthCount d = count(*cur, depth);
     end_symmetry(*cur, d);
     counted_ += d.distinct;
+    if (stopping_) {  // the depth's counts are complete, its end symmetries are not
+      d.end_symmetries.clear();
+      d.terminal_end_classes = 0;
+      r.depths.push_back(d);
+      r.stopped = stop_reason_;
+      r.status = stop_status_;
+      break;
+    }
     r.depths.push_back(d);
     if (d.distinct == d.terminal) break;  // nothing left to expand
     if (options_.max_depth >= 0 && depth >= options_.max_depth) {
