@@ -7,10 +7,10 @@
 #include <vector>
 
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/open_game.h"
 #include "cli/verbs.h"
+#include "dsl/diagnostics.h"
 #include "explorer/enumerate.h"
 #include "explorer/symmetry.h"
 
@@ -81,30 +81,15 @@ int run_explore(const ExploreOptions& opt) {
   const engine::Engine& e = *game.engine;
   if (!opt.quiet) fmt::print(stderr, "engine: {}\n", game.engine_note);
 
-  explorer::SymmetryGroup group;
-  if (opt.no_symmetry) {
-    group.elements = {explorer::board_transforms(p).empty()
-                          ? explorer::Transform{"identity", std::vector<std::vector<uint32_t>>(p.domains.size())}
-                          : explorer::board_transforms(p).front()};
-    group.note = "not searched (--no-symmetry)";
-  } else {
-    group = explorer::find_symmetries(p, game.sources, e, root.data());
-  }
-
-  explorer::ExploreOptions eo;
-  if (!opt.no_symmetry)
-    for (const explorer::Transform& t : explorer::board_transforms(p)) {
-      bool in_group = false;
-      for (const explorer::Transform& g : group.elements) in_group = in_group || g.name == t.name;
-      if (!in_group) eo.end_candidates.push_back(t);
-    }
-  eo.max_depth = opt.depth;
-  eo.max_states = opt.max_states;
-  eo.max_memory = max_memory;
-  eo.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-  eo.interrupt = &g_interrupted;
+  explorer::SurveyOptions so;
+  so.symmetry = !opt.no_symmetry;
+  so.max_depth = opt.depth;
+  so.max_states = opt.max_states;
+  so.max_memory = max_memory;
+  so.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  so.interrupt = &g_interrupted;
   if (!opt.quiet)
-    eo.progress = [](const explorer::Progress& pr) {
+    so.progress = [](const explorer::Progress& pr) {
       fmt::print(stderr, "depth {}: expanded {}/{} of depth {}, {} records, {:.0f} states/s, {:.1f} MB, {:.0f} s\n",
                  pr.depth, pr.expanded, pr.frontier, pr.depth - 1, pr.records,
                  pr.seconds > 0 ? double(pr.records) / pr.seconds : 0.0,
@@ -112,48 +97,17 @@ int run_explore(const ExploreOptions& opt) {
     };
   g_interrupted = false;
   auto previous = std::signal(SIGINT, on_sigint);
-  explorer::ExploreResult r = explorer::explore(p, e, root.data(), group.elements, eo);
+  const explorer::Survey s = explorer::survey(p, game.sources, e, root.data(), so);
   std::signal(SIGINT, previous);
+  const explorer::SymmetryGroup& group = s.group;
+  const explorer::ExploreResult& r = s.result;
+  // A declared symmetry that the rules refute is a false statement in the rule file.
+  dsl::Diagnostics diags;
+  group.refutations(diags);
+  if (diags.has_errors()) fmt::print(stderr, "{}", diags.render(game.sources));
 
   if (opt.json) {
-    nlohmann::json j;
-    j["title"] = p.title;
-    j["engine"] = opt.engine;
-    j["state_bytes"] = p.state_bytes;
-    j["packed_bits"] = r.key_bits;
-    j["packed_bytes"] = r.key_bytes;
-    j["constant"] = r.constant_vars;
-    nlohmann::json syms = nlohmann::json::array();
-    for (const explorer::SymmetryCheck& c : group.checks)
-      syms.push_back({{"name", c.transform.name}, {"kept", c.kept}, {"reason", c.reason}});
-    j["symmetries"] = syms;
-    std::vector<std::string> used;
-    for (const explorer::Transform& t : group.elements) used.push_back(t.name);
-    j["group"] = used;
-    if (!group.note.empty()) j["group_note"] = group.note;
-    nlohmann::json depths = nlohmann::json::array();
-    for (const explorer::DepthCount& d : r.depths) {
-      nlohmann::json phases;
-      for (size_t i = 0; i < d.per_phase.size(); ++i) phases[p.phases[i].name] = d.per_phase[i];
-      depths.push_back({{"depth", d.depth},
-                        {"paths", d.paths_known ? nlohmann::json(d.paths) : nlohmann::json(nullptr)},
-                        {"distinct", d.distinct},
-                        {"symmetric", d.symmetric},
-                        {"classes_whole", d.class_sum == d.distinct},
-                        {"terminal", d.terminal},
-                        {"terminal_symmetric", d.terminal_symmetric},
-                        {"phases", phases},
-                        {"end_symmetries", d.end_symmetries},
-                        {"terminal_end_classes", d.end_symmetries.empty()
-                                                     ? nlohmann::json(d.terminal_symmetric)
-                                                     : nlohmann::json(d.terminal_end_classes)}});
-    }
-    j["depths"] = depths;
-    j["complete"] = r.stopped.empty();
-    j["stopped"] = r.stopped;
-    if (!r.status.ok) j["error"] = r.status.message;
-    j["total_distinct"] = r.total_distinct;
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", explorer::survey_json(p, s));
   } else {
     fmt::print("{}\n", p.title);
     fmt::print("state: {} bytes, packed in {} bits ({} bytes){}\n", p.state_bytes, r.key_bits,
@@ -164,7 +118,8 @@ int run_explore(const ExploreOptions& opt) {
     fmt::print("symmetry group ({} elements): {}\n", group.elements.size(), used);
     if (!group.note.empty()) fmt::print("  note: {}\n", group.note);
     for (const explorer::SymmetryCheck& c : group.checks)
-      if (!c.kept) fmt::print("  {}: not used: {}\n", c.transform.name, c.reason);
+      if (!c.kept) fmt::print("  {}{}: {}: {}\n", c.declared ? "declared " : "", c.transform.name,
+                              c.refuted ? "refuted" : "not used", c.reason);
     fmt::print("\n{:>5} {:>14} {:>12} {:>12} {:>12} {:>12}", "depth", "paths", "distinct",
                "symmetric", "terminal", "term. sym.");
     for (const ir::Phase& ph : p.phases) fmt::print(" {:>12}", ph.name);
@@ -173,7 +128,7 @@ int run_explore(const ExploreOptions& opt) {
       fmt::print("{:>5} {:>14} {:>12} {:>12} {:>12} {:>12}{}{}\n", d.depth,
                  d.paths_known ? std::to_string(d.paths) : "overflow", d.distinct, d.symmetric,
                  d.terminal, d.terminal_symmetric, phase_cells(d.per_phase),
-                 d.class_sum == d.distinct ? "" : "  (classes not whole)");
+                 d.class_sum == d.distinct ? "" : "  (classes not whole: no symmetry of these states)");
     }
     for (const explorer::DepthCount& d : r.depths) {
       if (d.end_symmetries.empty()) continue;
@@ -192,7 +147,7 @@ int run_explore(const ExploreOptions& opt) {
   if (!opt.quiet)
     fmt::print(stderr, "explore: {} states in {:.2f} s, {} bytes per record, peak {:.1f} MB\n",
                r.total_distinct, r.seconds, r.record_bytes, double(r.peak_memory) / (1024.0 * 1024.0));
-  if (r.stopped == "error") return kExitInputError;
+  if (r.stopped == "error" || diags.has_errors()) return kExitInputError;
   return kExitOk;
 }
 

@@ -305,6 +305,25 @@ struct Metric {
   dsl::Span span;
 };
 
+/// `symmetry NAME: swap a <-> b, c <-> d;`: the designer's claim that exchanging the named
+/// values (players, teams, enum members) and the contents of the named state variables
+/// everywhere maps the game onto itself. Not trusted: the explorer checks it on the rules.
+struct Symmetry {
+  struct Swap {
+    enum class Kind { Value, Var, Derived };
+    Kind kind = Kind::Value;
+    int domain = -1;             ///< Value: the domain of both values
+    Value a = 0, b = 0;          ///< Value: their values
+    int var_a = -1, var_b = -1;  ///< Var: the two variables (same layout)
+    /// Derived: names of defines or params, exchanged as a consequence of the others
+    std::string text;            ///< "p1 <-> p2", for messages
+    dsl::Span span;
+  };
+  std::string name;
+  std::vector<Swap> swaps;
+  dsl::Span span;
+};
+
 /// A whole lowered game.
 struct Program {
   std::string title;
@@ -332,6 +351,7 @@ struct Program {
   Score score;
   std::vector<Property> properties;
   std::vector<Metric> metrics;
+  std::vector<Symmetry> symmetries;
   int max_move_params = 0;
 };
 

@@ -182,6 +182,7 @@ std::optional<ir::Program> Lowering::run() {
   lower_setups();
   lower_end_and_score();
   lower_properties();
+  lower_symmetries();
   frame_ = nullptr;
   if (diags_.has_errors()) return std::nullopt;
   return std::move(prog_);
@@ -433,6 +434,67 @@ std::optional<ir::Program> load_program_text(const std::string& name, const std:
   dsl::Game game = dsl::check_game(dsl::load_game_source(id, sources, diags), sources, diags);
   if (diags.has_errors()) return std::nullopt;
   return lower_game(game, sources, diags);
+}
+
+// A swap of values becomes a pair of indices of one domain, a swap of state variables a
+// pair of variables of the same layout; defines and params change with them.
+void Lowering::lower_symmetries() {
+  using dsl::NameKind;
+  auto var_named = [&](const std::string& name) {
+    for (size_t v = 0; v < prog_.vars.size(); ++v)
+      if (prog_.vars[v].name == name && prog_.vars[v].origin != ir::StateVar::Origin::System)
+        return int(v);
+    return -1;
+  };
+  for (const dsl::Symmetry* s : game_.symmetries) {
+    ir::Symmetry sym;
+    sym.name = s->name.name;
+    sym.span = s->name.span;
+    for (const auto& [a, b] : s->swaps) {
+      const dsl::Symbol* sa = game_.global(a.name);
+      const dsl::Symbol* sb = game_.global(b.name);
+      if (!sa || !sb) continue;  // reported by the checker
+      ir::Symmetry::Swap sw;
+      sw.text = a.name + " <-> " + b.name;
+      sw.span = a.span;
+      switch (sa->kind) {
+        case NameKind::Player:
+          sw.domain = ir::kPlayerDomain;
+          break;
+        case NameKind::Team:
+          sw.domain = ir::kTeamDomain;
+          break;
+        case NameKind::EnumMember:
+          sw.domain = domain_of(sa->type);
+          break;
+        case NameKind::State:
+        case NameKind::Setup: {
+          sw.kind = ir::Symmetry::Swap::Kind::Var;
+          sw.var_a = var_named(a.name);
+          sw.var_b = var_named(b.name);
+          const ir::StateVar* va = sw.var_a >= 0 ? &prog_.vars[size_t(sw.var_a)] : nullptr;
+          const ir::StateVar* vb = sw.var_b >= 0 ? &prog_.vars[size_t(sw.var_b)] : nullptr;
+          if (!va || !vb || va->keys != vb->keys || va->domain != vb->domain ||
+              va->origin != vb->origin) {
+            error(a.span, fmt::format("cannot swap '{}' with '{}': they are not stored alike",
+                                      a.name, b.name));
+            continue;
+          }
+          break;
+        }
+        default:
+          sw.kind = ir::Symmetry::Swap::Kind::Derived;
+          break;
+      }
+      if (sw.kind == ir::Symmetry::Swap::Kind::Value) {
+        sw.a = sa->index;
+        sw.b = sb->index;
+        if (sw.domain < 0) continue;  // reported by domain_of
+      }
+      sym.swaps.push_back(std::move(sw));
+    }
+    prog_.symmetries.push_back(std::move(sym));
+  }
 }
 
 }  // namespace rulebook::compiler

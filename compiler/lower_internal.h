@@ -27,6 +27,7 @@ class Lowering {
   void lower_setups();
   void lower_end_and_score();
   void lower_properties();
+  void lower_symmetries();
 
   // ---------------------------------------------------------- domains and types (lower_types.cpp)
   void fixed_domains();

@@ -2,11 +2,14 @@
 // expand packed states and append their children to a partitioned store, merged at the end.
 #include "explorer/enumerate.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "explorer/layer_store.h"
 #include "explorer/pack.h"
@@ -33,6 +36,8 @@ class Explorer {
     part_bits_ = uint32_t(log2_exact(parts));
     parts_ = parts;
     threads_ = std::max(1, options.threads);
+    for (uint64_t k = 1; k <= action_.size(); ++k)
+      if (action_.size() % k == 0) divisors_.push_back(k);
   }
 
   ExploreResult run();
@@ -101,6 +106,7 @@ class Explorer {
   KeyAction action_;
   std::vector<uint8_t> root_;
   std::vector<Transform> group_;
+  std::vector<uint64_t> divisors_;  ///< of the group's order: the possible class sizes
   uint32_t parts_ = 1, part_bits_ = 0;
   int threads_ = 1;
 
@@ -137,10 +143,11 @@ void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t h
   hash ^= hash >> 29;
   const uint32_t part = part_bits_ ? uint32_t(hash >> (64 - part_bits_)) : 0;
   const uint64_t orbit = action_.size() / stabiliser;
+  const uint64_t orbit_index = uint64_t(std::lower_bound(divisors_.begin(), divisors_.end(), orbit) - divisors_.begin());
   const uint64_t m = (paths & meta::kPathMask) |
-                     uint64_t(engine_.phase(state) & 0xff) << meta::kPhaseShift |
+                     uint64_t(engine_.phase(state) & 0x3f) << meta::kPhaseShift |
                      uint64_t(engine_.terminal(state)) << meta::kTerminalShift |
-                     least << meta::kLeastShift | uint64_t(log2_exact(orbit)) << meta::kOrbitShift;
+                     least << meta::kLeastShift | orbit_index << meta::kOrbitShift;
   uint8_t* slot = w.staged.data() + (size_t(part) * kStage + w.staged_count[part]) * record_bytes();
   std::memcpy(slot, w.key.data(), kb);
   std::memcpy(slot + kb, &m, 8);
@@ -262,7 +269,7 @@ DepthCount Explorer::count(const LayerStore& layer, int depth) const {
         d.terminal += meta::terminal(m);
         if (meta::least(m)) {
           ++d.symmetric;
-          d.class_sum += meta::orbit(m);
+          d.class_sum += divisors_[meta::orbit_index(m)];
           d.terminal_symmetric += meta::terminal(m);
         }
       }
@@ -345,6 +352,13 @@ ExploreResult Explorer::run() {
                                      " bytes packed: too large to enumerate");
     return r;
   }
+  if (program_.phases.size() > size_t(meta::kMaxPhases) || divisors_.size() > 256) {
+    r.stopped = "error";
+    r.status = engine::Status::Error(fmt::format(
+        "{} phases and a group of {} elements: the explorer handles at most {} phases and class "
+        "sizes of at most 256 kinds", program_.phases.size(), action_.size(), meta::kMaxPhases));
+    return r;
+  }
   auto cur = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
   {
     Worker w = make_worker();
@@ -364,6 +378,14 @@ ExploreResult Explorer::run() {
     DepthCount d = count(*cur, depth);
     end_symmetry(*cur, d);
     counted_ += d.distinct;
+    if (stopping_) {  // the depth's counts are complete, its end symmetries are not
+      d.end_symmetries.clear();
+      d.terminal_end_classes = 0;
+      r.depths.push_back(d);
+      r.stopped = stop_reason_;
+      r.status = stop_status_;
+      break;
+    }
     r.depths.push_back(d);
     if (d.distinct == d.terminal) break;  // nothing left to expand
     if (options_.max_depth >= 0 && depth >= options_.max_depth) {
@@ -382,6 +404,9 @@ ExploreResult Explorer::run() {
     auto next = std::make_unique<LayerStore>(packer_.key_bytes(), parts_, &memory_);
     if (few_duplicates) next->set_merge_factor(16);
     parallel([&](int) { expand(*cur, *next, units); });
+    // Checked again on the final count, so whether a depth is complete does not depend on
+    // when the threads looked (appended_ is exact once they are done).
+    if (!stopping_ && options_.max_states && counted_ + appended_ > options_.max_states) stop("states");
     if (!stopping_) {
       std::atomic<uint32_t> part{0};
       parallel([&](int) {
@@ -391,8 +416,6 @@ ExploreResult Explorer::run() {
     // The last layer's duplicate rate predicts the next one's.
     few_duplicates = depth > 0 && next->total_records() * 10 >= appended_ * 9;
     note_peak(d.distinct + next->total_records());
-    if (!stopping_ && options_.max_states && counted_ + next->total_records() > options_.max_states)
-      stop("states");
     if (stopping_) {
       r.stopped = stop_reason_;
       r.status = stop_status_;

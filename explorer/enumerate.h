@@ -46,8 +46,12 @@ struct Progress {
 
 struct ExploreOptions {
   int max_depth = -1;          ///< -1: until no state is left
-  uint64_t max_states = 0;     ///< 0: no bound; else stop before holding more records
-  uint64_t max_memory = 0;     ///< bytes of state storage; 0: no bound
+  /// 0: no bound; else a depth is not built when the states of the complete depths plus the
+  /// records its expansion makes (duplicates included) pass it. Deterministic.
+  uint64_t max_states = 0;
+  /// Bytes of state storage; 0: no bound. Where it stops depends on when duplicates are
+  /// merged, so on the threads: the report uses max_states.
+  uint64_t max_memory = 0;
   int threads = 1;
   uint32_t partitions = 1024;
   /// Set (e.g. by a SIGINT handler) to stop; the completed depths are kept.
@@ -78,5 +82,36 @@ struct ExploreResult {
 /// symmetry). Deterministic: the counts do not depend on the number of threads.
 ExploreResult explore(const ir::Program& program, const engine::Engine& engine, const uint8_t* root,
                       const std::vector<Transform>& group, const ExploreOptions& options);
+
+/// A budget for survey(): the symmetries are found (unless `symmetry` is false), then the
+/// states enumerated within the bounds. No time bound, so the result is the same on every
+/// machine and for every thread count.
+struct SurveyOptions {
+  int max_depth = -1;
+  uint64_t max_states = 0;
+  uint64_t max_memory = 0;  ///< not deterministic (see ExploreOptions); 0 in reports
+  int threads = 1;
+  bool symmetry = true;
+  const std::atomic<bool>* interrupt = nullptr;
+  std::function<void(const Progress&)> progress;
+};
+
+/// What `rulebook explore` prints and a report shows for one game and setup.
+struct Survey {
+  SymmetryGroup group;
+  ExploreResult result;
+};
+
+/// Finds the symmetries (board transformations and the rules' declared symmetries, each
+/// checked) and enumerates under the group; the board transformations outside the group are
+/// tried on each depth's terminal states as a set (DepthCount::end_symmetries). A declared
+/// symmetry the rules refute is reported in `group.checks` (see SymmetryGroup::refutations)
+/// and not used.
+Survey survey(const ir::Program& program, const dsl::SourceSet& sources, const engine::Engine& engine,
+              const uint8_t* root, const SurveyOptions& options);
+
+/// The survey as JSON text (2-space indented): the same bytes for the same rules, setup
+/// and bounds, whatever the threads; no times or memory figures.
+std::string survey_json(const ir::Program& program, const Survey& survey);
 
 }  // namespace rulebook::explorer

@@ -91,7 +91,10 @@ void LayerStore::dedup(uint32_t p) {
 void LayerStore::dedup_locked(Part& part) {
   size_t cap = 16;
   while (cap < 2 * part.size) cap <<= 1;
-  std::vector<uint32_t> index(cap, 0);  // record number + 1; 0 is empty
+  // Record number + 1; 0 is empty. Kept per thread: a fresh table each time would be
+  // fresh pages from the kernel each time, which cost more than the merging itself.
+  thread_local std::vector<uint32_t> index;
+  index.assign(cap, 0);
   size_t kept = 0;
   for (size_t i = 0; i < part.size; ++i) {
     uint8_t* r = at(part, i);

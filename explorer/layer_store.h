@@ -12,19 +12,21 @@
 namespace rulebook::explorer {
 
 /// The word stored beside each key: paths to the state (low 48 bits, saturating) and what
-/// the state is, so statistics need no decoding: terminal, phase, whether the key is the
-/// least of its symmetry class, and log2 of the class size.
+/// the state is, so statistics need no decoding: phase, terminal, whether the key is the
+/// least of its symmetry class, and the class size as an index into the sorted divisors of
+/// the group's order (a class size divides it; a group of order <= 40320 has < 256 divisors).
 namespace meta {
 inline constexpr uint64_t kPathMask = (uint64_t{1} << 48) - 1;
-inline constexpr int kPhaseShift = 48;     // 8 bits
-inline constexpr int kTerminalShift = 56;  // 1 bit
-inline constexpr int kLeastShift = 57;     // 1 bit
-inline constexpr int kOrbitShift = 58;     // 4 bits: log2 of the class size
+inline constexpr int kPhaseShift = 48;     // 6 bits
+inline constexpr int kMaxPhases = 64;
+inline constexpr int kTerminalShift = 54;  // 1 bit
+inline constexpr int kLeastShift = 55;     // 1 bit
+inline constexpr int kOrbitShift = 56;     // 8 bits: index of the class size among the divisors
 inline uint64_t paths(uint64_t m) { return m & kPathMask; }
-inline int phase(uint64_t m) { return int((m >> kPhaseShift) & 0xff); }
+inline int phase(uint64_t m) { return int((m >> kPhaseShift) & 0x3f); }
 inline bool terminal(uint64_t m) { return (m >> kTerminalShift) & 1; }
 inline bool least(uint64_t m) { return (m >> kLeastShift) & 1; }
-inline uint64_t orbit(uint64_t m) { return uint64_t{1} << ((m >> kOrbitShift) & 0xf); }
+inline uint32_t orbit_index(uint64_t m) { return uint32_t(m >> kOrbitShift); }
 /// Adds paths, saturating at the mask (then the path count is reported as unknown).
 inline uint64_t add_paths(uint64_t m, uint64_t more) {
   uint64_t p = paths(m) + paths(more);

@@ -212,7 +212,56 @@ std::vector<engine::Move> sorted_moves(std::vector<engine::Move> v) {
 
 bool Transform::is_identity() const {
   for (const auto& m : index_map)
-    if (!m.empty()) return false;
+    for (uint32_t i = 0; i < m.size(); ++i)
+      if (m[i] != i) return false;
+  for (size_t v = 0; v < var_map.size(); ++v)
+    if (var_map[v] != int(v)) return false;
+  return true;
+}
+
+Transform declared_transform(const ir::Program& p, const ir::Symmetry& sym) {
+  Transform t;
+  t.name = sym.name;
+  t.index_map.assign(p.domains.size(), {});
+  for (const ir::Symmetry::Swap& sw : sym.swaps) {
+    if (sw.kind == ir::Symmetry::Swap::Kind::Value) {
+      auto& m = t.index_map[size_t(sw.domain)];
+      if (m.empty())
+        for (uint32_t i = 0; i < p.domains[size_t(sw.domain)].size; ++i) m.push_back(i);
+      const int64_t ia = ir::domain_index(p.domains, sw.domain, sw.a);
+      const int64_t ib = ir::domain_index(p.domains, sw.domain, sw.b);
+      if (ia >= 0 && ib >= 0) std::swap(m[size_t(ia)], m[size_t(ib)]);
+    } else if (sw.kind == ir::Symmetry::Swap::Kind::Var) {
+      if (t.var_map.empty())
+        for (size_t v = 0; v < p.vars.size(); ++v) t.var_map.push_back(int(v));
+      std::swap(t.var_map[size_t(sw.var_a)], t.var_map[size_t(sw.var_b)]);
+    }
+  }
+  complete_maps(p, t.index_map);
+  return t;
+}
+
+Transform compose(const ir::Program& p, const Transform& a, const Transform& b) {
+  Transform ab;
+  ab.name = b.name == "identity" ? a.name : a.name == "identity" ? b.name : a.name + " * " + b.name;
+  ab.index_map.assign(p.domains.size(), {});
+  for (size_t d = 0; d < p.domains.size(); ++d) {
+    if (a.index_map[d].empty() && b.index_map[d].empty()) continue;
+    ab.index_map[d].resize(p.domains[d].size);
+    for (uint32_t i = 0; i < p.domains[d].size; ++i)
+      ab.index_map[d][i] = map_index(a, int(d), map_index(b, int(d), i));
+  }
+  if (!a.var_map.empty() || !b.var_map.empty())
+    for (size_t v = 0; v < p.vars.size(); ++v) ab.var_map.push_back(a.var(b.var(int(v))));
+  return ab;
+}
+
+bool same_transform(const ir::Program& p, const Transform& a, const Transform& b) {
+  for (size_t d = 0; d < p.domains.size(); ++d)
+    for (uint32_t i = 0; i < p.domains[d].size; ++i)
+      if (map_index(a, int(d), i) != map_index(b, int(d), i)) return false;
+  for (size_t v = 0; v < p.vars.size(); ++v)
+    if (a.var(int(v)) != b.var(int(v))) return false;
   return true;
 }
 
@@ -265,13 +314,15 @@ std::vector<Transform> board_transforms(const ir::Program& p) {
 
 void transform_state(const ir::Program& p, const Transform& t, const uint8_t* in, uint8_t* out) {
   std::memcpy(out, in, p.state_bytes);
-  for (const ir::StateVar& var : p.vars) {
+  for (size_t v = 0; v < p.vars.size(); ++v) {
+    const ir::StateVar& var = p.vars[v];
+    const ir::StateVar& to = p.vars[size_t(t.var(int(v)))];
     const bool keys_move = std::any_of(var.keys.begin(), var.keys.end(),
                                        [&](int k) { return maps_domain(t, k); });
-    if (!keys_move && !maps_domain(t, var.domain)) continue;
+    if (!keys_move && !maps_domain(t, var.domain) && &to == &var) continue;
     for (uint32_t i = 0; i < var.count; ++i) {
       const uint32_t j = keys_move ? map_element(p, t, var, i) : i;
-      ir::store_index(out, var, j, map_index(t, var.domain, ir::load_index(in, var, i)));
+      ir::store_index(out, to, j, map_index(t, var.domain, ir::load_index(in, var, i)));
     }
   }
 }
@@ -335,16 +386,23 @@ std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const
   std::vector<uint8_t> image(bytes), after(bytes), after_image(bytes), image_after(bytes);
   std::vector<engine::Move> moves, image_moves, mapped;
   std::vector<int64_t> sa, sb;
-  for (size_t n = 0; n < samples.size(); ++n) {
-    const uint8_t* s = samples[n].data();
+  for (const std::vector<uint8_t>& sample : samples) {
+    const uint8_t* s = sample.data();
     transform_state(p, t, s, image.data());
-    const std::string where = fmt::format("at sampled state {}:\n{}", n, e.board_text(s));
+    const std::string where = fmt::format("in this state (reached by random play):\n{}", e.board_text(s));
     if (e.terminal(s) != e.terminal(image.data())) return "the terminal test differs " + where;
     if (e.phase(s) != e.phase(image.data())) return "the phase differs " + where;
     if (map_index(t, ir::kPlayerDomain, uint32_t(e.to_move(s))) != uint32_t(e.to_move(image.data())))
       return "the player to move differs " + where;
-    if (e.scores(s, sa).ok != e.scores(image.data(), sb).ok || sa != sb)
+    // Scores go with their players (or teams) when the transformation exchanges them.
+    if (e.scores(s, sa).ok != e.scores(image.data(), sb).ok || sa.size() != sb.size())
       return "the scores differ " + where;
+    const int width = std::max(1, e.info().score_width);
+    const int subjects = e.info().score_per_team ? ir::kTeamDomain : ir::kPlayerDomain;
+    for (size_t k = 0; k < sa.size(); ++k) {
+      const size_t to = map_index(t, subjects, uint32_t(k / size_t(width))) * size_t(width) + k % size_t(width);
+      if (to >= sb.size() || sa[k] != sb[to]) return "the scores differ " + where;
+    }
     sa.clear();
     sb.clear();
     moves.clear();
@@ -364,7 +422,8 @@ std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const
         return "the engine failed " + where;
       transform_state(p, t, after.data(), after_image.data());
       if (std::memcmp(after_image.data(), image_after.data(), bytes) != 0)
-        return fmt::format("playing {} does not commute with it ", e.move_text(moves[i])) + where;
+        return fmt::format("playing {} and then transforming differs from transforming and then playing {} ",
+                           e.move_text(moves[i]), e.move_text(mapped[i])) + where;
     }
   }
   return "";
@@ -373,61 +432,63 @@ std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const
 SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& sources,
                               const engine::Engine& e, const uint8_t* root) {
   SymmetryGroup g;
-  const std::vector<Transform> candidates = board_transforms(p);
+  std::vector<SymmetryCheck> candidates;
+  for (Transform& t : board_transforms(p)) candidates.push_back({std::move(t), false, "", false, {}, false});
+  if (candidates.empty())
+    candidates.push_back({Transform{"identity", std::vector<std::vector<uint32_t>>(p.domains.size()), {}},
+                          false, "", false, {}, false});
+  for (const ir::Symmetry& s : p.symmetries)
+    candidates.push_back({declared_transform(p, s), false, "", true, s.span, false});
   std::vector<std::vector<uint8_t>> samples;
-  std::vector<uint8_t> image(p.state_bytes);
-  for (const Transform& t : candidates) {
-    SymmetryCheck c{t, false, ""};
-    if (t.is_identity()) {
-      c.kept = true;
-      g.checks.push_back(c);
-      g.elements.push_back(t);
-      continue;
-    }
-    c.reason = check_structure(p, sources, t);
-    if (c.reason.empty()) {
-      if (samples.empty()) samples = sample_states(e, root, 24, 400, 1);
-      c.reason = check_behaviour(p, e, t, samples);
-    }
-    if (c.reason.empty()) {
-      transform_state(p, t, root, image.data());
-      if (std::memcmp(image.data(), root, p.state_bytes) != 0)
-        c.reason = "a symmetry of the rules, but it moves the initial state (its setup)";
-    }
-    c.kept = c.reason.empty();
-    g.checks.push_back(c);
-    if (c.kept) g.elements.push_back(t);
-  }
-  // Kept elements must form a group: the composition of two is one of them.
-  auto compose = [&](const Transform& a, const Transform& b) {
-    Transform ab;
-    ab.index_map.assign(p.domains.size(), {});
-    for (size_t d = 0; d < p.domains.size(); ++d) {
-      if (a.index_map[d].empty() && b.index_map[d].empty()) continue;
-      ab.index_map[d].resize(p.domains[d].size);
-      for (uint32_t i = 0; i < p.domains[d].size; ++i)
-        ab.index_map[d][i] = map_index(a, int(d), map_index(b, int(d), i));
-    }
-    return ab;
-  };
-  auto same = [&](const Transform& a, const Transform& b) {
-    for (size_t d = 0; d < p.domains.size(); ++d)
-      for (uint32_t i = 0; i < p.domains[d].size; ++i)
-        if (map_index(a, int(d), i) != map_index(b, int(d), i)) return false;
-    return true;
-  };
-  for (const Transform& a : g.elements)
-    for (const Transform& b : g.elements) {
-      const Transform ab = compose(a, b);
-      if (std::none_of(g.elements.begin(), g.elements.end(),
-                       [&](const Transform& x) { return same(x, ab); })) {
-        g.note = fmt::format("'{}' after '{}' is not kept: the kept ones are no group; counting "
-                             "without symmetry", b.name, a.name);
-        g.elements.resize(1);
-        return g;
+  // Generators: the candidates that keep the rules (the identity first).
+  std::vector<Transform> generators;
+  for (SymmetryCheck& c : candidates) {
+    if (!generators.empty()) {
+      // A declared exchange of labels meets the constants it exchanges in the rules (`if k
+      // == red ... if k == blue ...`), which is no fault when the rules treat both alike:
+      // only play can tell, and it is checked on more states than a board transformation.
+      if (!c.declared) c.reason = check_structure(p, sources, c.transform);
+      if (c.reason.empty()) {
+        if (samples.empty()) samples = sample_states(e, root, 24, 400, 1);
+        c.reason = check_behaviour(p, e, c.transform, samples);
+        if (c.reason.empty() && c.declared) c.reason = check_behaviour(p, e, c.transform, sample_states(e, root, 200, 4000, 2));
       }
+      c.refuted = c.declared && !c.reason.empty();
     }
+    if (c.reason.empty()) generators.push_back(c.transform);
+  }
+  g.checks = std::move(candidates);
+  // The group they generate, then the elements that fix the initial state (a subgroup).
+  std::vector<Transform> all = {generators.front()};
+  for (size_t i = 0; i < all.size() && all.size() <= kMaxGroup; ++i)
+    for (size_t k = 1; k < generators.size() && all.size() <= kMaxGroup; ++k) {
+      Transform x = compose(p, generators[k], all[i]);
+      if (std::none_of(all.begin(), all.end(), [&](const Transform& y) { return same_transform(p, x, y); }))
+        all.push_back(std::move(x));
+    }
+  if (all.size() > kMaxGroup) {
+    g.note = fmt::format("the symmetries generate more than {} elements: counting without symmetry", kMaxGroup);
+    all.resize(1);
+  }
+  std::vector<uint8_t> image(p.state_bytes);
+  for (const Transform& t : all) {
+    transform_state(p, t, root, image.data());
+    if (std::memcmp(image.data(), root, p.state_bytes) == 0) g.elements.push_back(t);
+  }
+  for (SymmetryCheck& c : g.checks) {
+    if (!c.reason.empty()) continue;
+    c.kept = std::any_of(g.elements.begin(), g.elements.end(),
+                         [&](const Transform& y) { return same_transform(p, c.transform, y); });
+    if (!c.kept) c.reason = all.size() == 1 ? g.note : "a symmetry of the rules, but it moves the initial state (its setup)";
+  }
   return g;
+}
+
+void SymmetryGroup::refutations(dsl::Diagnostics& diags) const {
+  for (const SymmetryCheck& c : checks)
+    if (c.refuted)
+      diags.error(c.span, fmt::format("symmetry '{}' does not map the game onto itself: {}",
+                                      c.transform.name, c.reason));
 }
 
 KeyAction::KeyAction(const ir::Program& p, const Packer& packer, const std::vector<Transform>& group) {
@@ -447,7 +508,7 @@ KeyAction::KeyAction(const ir::Program& p, const Packer& packer, const std::vect
     std::vector<ElementMap> m(els.size());
     for (size_t i = 0; i < els.size(); ++i) {
       const ir::StateVar& var = p.vars[size_t(els[i].var)];
-      m[i].target = uint32_t(base[size_t(els[i].var)] + map_element(p, t, var, els[i].index));
+      m[i].target = uint32_t(base[size_t(t.var(els[i].var))] + map_element(p, t, var, els[i].index));
       m[i].values = values[size_t(var.domain)];
     }
     std::vector<ElementMap> src(els.size());

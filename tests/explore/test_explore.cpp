@@ -244,3 +244,19 @@ TEST_CASE("4x4 fill: 288 complete grids, 39 up to the square's symmetries", "[ex
   CHECK(r.depths[10].terminal == 48);
   CHECK(r.depths[10].end_symmetries.empty());
 }
+
+TEST_CASE("the survey's JSON is the same bytes for any thread count", "[explore][survey]") {
+  Game& g = garnsi6();
+  explorer::SurveyOptions o;
+  o.max_depth = 4;
+  o.max_states = 200000;  // depth 3 fits, depth 4 (1,113,024 states) does not
+  o.threads = 1;
+  const explorer::Survey one = explorer::survey(*g.program, g.sources, *g.compiled, g.root.data(), o);
+  o.threads = 2;
+  const explorer::Survey two = explorer::survey(*g.program, g.sources, *g.interp, g.root.data(), o);
+  CHECK(one.result.stopped == "states");
+  REQUIRE(one.result.depths.size() == 4);
+  CHECK(one.result.depths[3].symmetric == 17952);
+  CHECK(explorer::survey_json(*g.program, one) == explorer::survey_json(*g.program, two));
+  CHECK(explorer::survey_json(*g.program, one).find("\"up_to_symmetry\": 17952") != std::string::npos);
+}

@@ -1,0 +1,81 @@
+// The survey of one game: its symmetries, then its states by depth within a budget, and the
+// JSON that `rulebook explore --json` prints and a report page shows.
+#include <nlohmann/json.hpp>
+
+#include "explorer/enumerate.h"
+
+namespace rulebook::explorer {
+
+Survey survey(const ir::Program& program, const dsl::SourceSet& sources, const engine::Engine& engine,
+              const uint8_t* root, const SurveyOptions& options) {
+  Survey s;
+  ExploreOptions eo;
+  if (options.symmetry) {
+    s.group = find_symmetries(program, sources, engine, root);
+    // The board transformations that play does not keep may still keep the set of end
+    // states of a depth (e.g. complete grids filled in a fixed order).
+    for (Transform& t : board_transforms(program)) {
+      bool in_group = false;
+      for (const Transform& g : s.group.elements) in_group = in_group || same_transform(program, g, t);
+      if (!in_group) eo.end_candidates.push_back(std::move(t));
+    }
+  } else {
+    s.group.elements = {Transform{"identity", std::vector<std::vector<uint32_t>>(program.domains.size()), {}}};
+    s.group.note = "not searched";
+  }
+  eo.max_depth = options.max_depth;
+  eo.max_states = options.max_states;
+  eo.max_memory = options.max_memory;
+  eo.threads = options.threads;
+  eo.interrupt = options.interrupt;
+  eo.progress = options.progress;
+  s.result = explore(program, engine, root, s.group.elements, eo);
+  return s;
+}
+
+std::string survey_json(const ir::Program& p, const Survey& s) {
+  using nlohmann::json;
+  const ExploreResult& r = s.result;
+  json j;
+  j["title"] = p.title;
+  j["state_bytes"] = p.state_bytes;
+  j["packed_bits"] = r.key_bits;
+  j["packed_bytes"] = r.key_bytes;
+  j["constant"] = r.constant_vars;
+  json syms = json::array();
+  for (const SymmetryCheck& c : s.group.checks)
+    syms.push_back({{"name", c.transform.name},
+                    {"declared", c.declared},
+                    {"kept", c.kept},
+                    {"refuted", c.refuted},
+                    {"reason", c.reason}});
+  j["symmetries"] = syms;
+  std::vector<std::string> used;
+  for (const Transform& t : s.group.elements) used.push_back(t.name);
+  j["group"] = used;
+  if (!s.group.note.empty()) j["group_note"] = s.group.note;
+  json depths = json::array();
+  for (const DepthCount& d : r.depths) {
+    json phases = json::object();
+    for (size_t i = 0; i < d.per_phase.size(); ++i) phases[p.phases[i].name] = d.per_phase[i];
+    depths.push_back({{"depth", d.depth},
+                      {"paths", d.paths_known ? json(d.paths) : json(nullptr)},
+                      {"distinct", d.distinct},
+                      {"up_to_symmetry", d.symmetric},
+                      {"classes_whole", d.class_sum == d.distinct},
+                      {"terminal", d.terminal},
+                      {"terminal_up_to_symmetry", d.terminal_symmetric},
+                      {"phases", phases},
+                      {"end_symmetries", d.end_symmetries},
+                      {"terminal_end_classes",
+                       d.end_symmetries.empty() ? json(d.terminal_symmetric) : json(d.terminal_end_classes)}});
+  }
+  j["depths"] = depths;
+  j["complete"] = r.stopped.empty();
+  j["stopped"] = r.stopped;
+  if (!r.status.ok) j["error"] = r.status.message;
+  j["total_distinct"] = r.total_distinct;
+  return j.dump(2);
+}
+
+}  // namespace rulebook::explorer
