@@ -32,21 +32,14 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
   fmt::print(stderr, "report:   states to {} (at most {} per depth)\n",
              plan.explore_depth < 0 ? std::string("the end") : fmt::format("depth {}", plan.explore_depth),
              plan.explore_states);
-  explorer::SymmetryGroup group = explorer::find_symmetries(p, game.sources, e, root);
-  explorer::ExploreOptions eo;
-  eo.max_depth = plan.explore_depth;
-  eo.max_states = plan.explore_states;
-  eo.threads = std::max(1, plan.threads);
-  eo.interrupt = stop;
-  // The board transformations outside the group may still map the set of terminal states
-  // of a depth onto itself (e.g. a fill order that reads coordinates, ending in a set of
-  // grids closed under the square's symmetries); each is checked on every terminal state.
-  for (const explorer::Transform& t : explorer::board_transforms(p)) {
-    bool in_group = false;
-    for (const explorer::Transform& g : group.elements) in_group = in_group || g.name == t.name;
-    if (!in_group) eo.end_candidates.push_back(t);
-  }
-  explorer::ExploreResult r = explorer::explore(p, e, root, group.elements, eo);
+  explorer::SurveyOptions so;
+  so.max_depth = plan.explore_depth;
+  so.max_states = plan.explore_states;
+  so.threads = std::max(1, plan.threads);
+  so.interrupt = stop;
+  explorer::Survey survey = explorer::survey(p, game.sources, e, root, so);
+  const explorer::SymmetryGroup& group = survey.group;
+  const explorer::ExploreResult& r = survey.result;
 
   nlohmann::json rows = nlohmann::json::array();
   std::vector<std::string> columns = {"depth", "move paths", "distinct states", "up to symmetry", "terminal",
@@ -71,23 +64,18 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
   }
   nlohmann::json checks = nlohmann::json::array();
   for (const explorer::SymmetryCheck& c : group.checks)
-    checks.push_back({{"transformation", c.transform.name}, {"used", c.kept}, {"why not", c.reason}});
+    checks.push_back({{"transformation", c.transform.name},
+                      {"declared in the rules", c.declared},
+                      {"used", c.kept},
+                      {"why not", c.reason}});
   std::string stopped = r.stopped.empty()                ? "every reachable state was counted"
                         : r.stopped == "depth"           ? fmt::format("stopped at depth {}", plan.explore_depth)
                         : r.stopped == "states"          ? fmt::format("stopped: more than {} states at the next depth", plan.explore_states)
                         : r.stopped == "error"           ? "stopped by an engine error: " + r.status.message
                                                          : "stopped (" + r.stopped + ")";
-  s.json = {{"max_depth", plan.explore_depth},
-            {"max_states", plan.explore_states},
-            {"group", group_names(group.elements)},
-            {"group_note", group.note},
-            {"symmetries", checks},
-            {"depths", rows},
-            {"complete", r.stopped.empty()},
-            {"stopped", stopped},
-            {"packed_bits", r.key_bits},
-            {"record_bytes", r.record_bytes},
-            {"total_distinct", r.total_distinct}};
+  s.json = nlohmann::json::parse(explorer::survey_json(p, survey));
+  s.json["max_depth"] = plan.explore_depth;
+  s.json["max_states"] = plan.explore_states;
   s.html = fmt::format(
       "<p>Breadth-first from the start above, each state counted once however it is reached; up to symmetry "
       "counts the classes under the group <b>{}</b> ({} element{}, each checked on the rules). Here {}. A state "
@@ -98,7 +86,7 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
   for (size_t i = 0; i < p.phases.size() && p.phases.size() > 1; ++i) columns.push_back("phase " + p.phases[i].name);
   s.html += table_html(columns, rows);
   if (!checks.empty())
-    s.html += "<h3>Board transformations tried</h3>\n" + table_html({"transformation", "used", "why not"}, checks);
+    s.html += "<h3>Board transformations tried</h3>\n" + table_html({"transformation", "declared in the rules", "used", "why not"}, checks);
   s.figure = r.depths.empty() ? "–" : fmt::format("{} to depth {}", r.total_distinct, r.depths.back().depth);
   return s;
 }

@@ -435,7 +435,7 @@ ExploreResult explore(const ir::Program& program, const engine::Engine& engine, 
                       const std::vector<Transform>& group, const ExploreOptions& options) {
   std::vector<Transform> g = group;
   if (g.empty()) {  // the identity
-    g.push_back(Transform{"identity", std::vector<std::vector<uint32_t>>(program.domains.size())});
+    g.push_back(Transform{"identity", std::vector<std::vector<uint32_t>>(program.domains.size()), {}});
   }
   Explorer e(program, engine, root, g, options);
   return e.run();
