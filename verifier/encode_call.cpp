@@ -311,6 +311,13 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     for (size_t i = 0; i < xs.size(); ++i) nf[i] = xs[i];
     std::vector<int> deps, *outer = touched_;
     touched_ = &deps;
+    // Restored however the body ends: an Unsupported thrown below must not leave the
+    // encoder pointing at this frame's vector when it encodes the next property.
+    struct Restore {
+      std::vector<int>*& slot;
+      std::vector<int>* value;
+      ~Restore() { slot = value; }
+    } restore{touched_, outer};
     SymP r = eval(*fn.body, nf);
     if (fn.body->type->kind == ir::Type::Kind::Set) r = convert_set(r, fn.body->type->domain, fn.result->domain);
     touched_ = outer;

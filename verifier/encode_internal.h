@@ -12,13 +12,21 @@ SymP Encoder::split(const SymP& s0, const ir::TypePtr& type, F&& fn) {
   if (s->k == Sym::K::Table) {
     const int sel = s->sel;
     std::vector<SymP> out;
+    // The selector is released however `fn` ends: an exception (an Unsupported construct)
+    // must not leave it fixed for the properties encoded afterwards.
+    struct Release {
+      Encoder& enc;
+      int sel;
+      ~Release() {
+        enc.fixed_[size_t(sel)] = -1;
+        --enc.expand_depth_;
+      }
+    } release{*this, sel};
     ++expand_depth_;
     for (size_t k = 0; k < s->items.size(); ++k) {
       fixed_[size_t(sel)] = int(k);
       out.push_back(fn(s->items[k]));
     }
-    fixed_[size_t(sel)] = -1;
-    --expand_depth_;
     return from_table(sel, std::move(out), type);
   }
   auto cases = to_cases(s);

@@ -115,3 +115,33 @@ TEST_CASE("a broken copy of the rules refutes the proved property with a counter
   Brute b = brute(*p, sources, p->properties[0]);
   CHECK_FALSE(b.all);
 }
+
+TEST_CASE("a property the encoding does not support leaves the next verdicts unchanged") {
+  // The unsupported construct is met deep inside the encoding of a set (a selector fixed,
+  // a call's dependencies being recorded); the properties after it must be encoded from a
+  // clean encoder, exactly as when they are checked alone.
+  std::string text = slurp(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules");
+  const std::string first = "bound most_water_points";
+  auto at = text.find(first);
+  REQUIRE(at != std::string::npos);
+  text.insert(at, "define has_pair: bool = some g in components(ship_area): size(g) == 2;\n"
+                  "find two_cell_island \"a group of two ship cells\" over boards where fleet_complete: has_pair;\n");
+  dsl::SourceSet sources, alone_sources;
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/with_unsupported.rules",
+                                       text, sources, diags);
+  REQUIRE_FALSE(diags.has_errors());
+  verifier::Options o;
+  o.only = {"two_cell_island", "most_water_points", "least_water_points", "all_moored"};
+  auto rs = verifier::verify(*p, sources, o);
+  REQUIRE(named(rs, "two_cell_island").verdict == "unsupported");
+  auto alone = load(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules", alone_sources);
+  o.only = {"most_water_points", "least_water_points", "all_moored"};
+  auto ref = verifier::verify(*alone, alone_sources, o);
+  for (const std::string& n : o.only) {
+    INFO(n);
+    CHECK(named(rs, n).verdict == named(ref, n).verdict);
+    CHECK(named(rs, n).value == named(ref, n).value);
+    CHECK(named(rs, n).definite());
+  }
+}
