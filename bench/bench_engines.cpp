@@ -2,7 +2,10 @@
 // phases for the generated engine, the interpreter and the hand-written baselines, all
 // measured in one run; prints medians and ratios, and bytes per state.
 //
-//   bench_engines [--runs N] [--quick]
+//   bench_engines [--runs N] [--quick] [--profile]
+//
+// --profile runs only the generated engines' native perft and playouts (no baselines, no
+// ratios): a steady load for `perf record`.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -174,10 +177,25 @@ void row(const char* what, const Timing& t, const char* unit) {
              unit, t.seconds);
 }
 
+bool g_profile = false;
+
 template <class HandGame, class Over>
 void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, int runs,
                 int depth, int interp_depth, int games, int interp_games, size_t hand_bytes) {
   fmt::print("{}\n", title);
+  if (g_profile) {
+    uint64_t nodes = 0, plies = 0;
+    for (int i = 0; i < runs; ++i) {
+      for (int d = 1; d <= depth; ++d) {
+        uint64_t c = 0;
+        r.compiled->perft(r.start.data(), d, c);
+        nodes += c;
+      }
+      plies += native_playouts(*r.compiled, r.start, games);
+    }
+    fmt::print("  generated only: {} perft nodes, {} playout moves\n", nodes, plies);
+    return;
+  }
   // Perft with the last ply counted, not played, in every engine.
   Timing gen = measure(runs, [&] {
     uint64_t nodes = 0;
@@ -259,6 +277,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--profile")) g_profile = true;
   }
   if (quick) runs = 1;
   fmt::print("median of {} runs\n", runs);
