@@ -398,6 +398,7 @@ void Emitter::abi_functions() {
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
+  w_.line("make_unions(g);");
   w_.line("*count = perft(g, depth);");
   w_.line("last.valid = true;");
   w_.line("return RB_OK;");
@@ -411,6 +412,7 @@ void Emitter::abi_functions() {
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
+  w_.line("make_unions(g);");
   w_.line("SplitMix64 r{*rng};");
   w_.linef("const Int start_phase = {};", sys(ir::kVarPhase));
   w_.line("uint64_t n = 0;");

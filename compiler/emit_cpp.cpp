@@ -294,7 +294,7 @@ void Emitter::state_layout() {
   w_.close("};");
   w_.blank();
 
-  if (!plane_unions_.empty()) w_.line("void make_unions(Game& g);");
+  w_.line("void make_unions(Game& g);");
   w_.open("void load(Game& g, const uint8_t* bytes) {");
   w_.line("std::memcpy(&g.s, bytes, sizeof(State));");
   for (const PlaneVar& p : planes_) {
@@ -313,7 +313,7 @@ void Emitter::state_layout() {
   }
   w_.line("g.can_known_ = 0;");
   w_.line("g.can_true_ = 0;");
-  if (!plane_unions_.empty()) w_.line("make_unions(g);");
+  for (const PlaneUnion& u : plane_unions_) w_.linef("g.{}_known_ = 0;", u.name);
   w_.close("}");
   w_.blank();
   w_.line("void save(const Game& g, uint8_t* bytes) { std::memcpy(bytes, &g.s, sizeof(State)); }");
@@ -355,12 +355,13 @@ void Emitter::stores() {
     w_.close();
     w_.blank();
   }
-  if (!plane_unions_.empty()) {
-    // Every plane's union at once, one key at a time: a copy of this game (perft's
-    // children) then inherits them all, where unions made on demand would be remade in
-    // every child whose mover the parent never asked about.
-    w_.line("/// Every union of every plane, from the planes' variables (when a state is loaded).");
-    w_.open("void make_unions(Game& g) {");
+  {
+    // A state loaded for one question makes the unions it needs on demand. Perft and
+    // playouts make every plane's union at once, one key at a time: the copies of the
+    // game they play on then inherit them all, where unions made on demand would be
+    // remade in every child whose mover the parent never asked about.
+    w_.line("/// Every union of every plane, from the planes' variables (before perft and playouts).");
+    w_.open("void make_unions([[maybe_unused]] Game& g) {");
     for (const PlaneUnion& u : plane_unions_) {
       const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
       const ir::StateVar& V = program_.vars[size_t(u.var)];
