@@ -316,7 +316,7 @@ int main(int argc, char** argv) {
   Hand6 hand6({0, 35});
   bench_game("Garnsi-Malom 6x6, placement phase, blocked (0,0) (5,5)", six, hand6,
              [](const hand::garnsi6::Position& p) { return p.over != 0; }, runs,
-             quick ? 4 : 6, quick ? 3 : 4, quick ? 2000 : 20000, quick ? 50 : 500,
+             quick ? 4 : 6, quick ? 3 : 4, quick ? 2000 : 100000, quick ? 50 : 500,
              sizeof(hand::garnsi6::Position));
 
   Rules nine;
@@ -324,7 +324,7 @@ int main(int argc, char** argv) {
   Hand9 hand9;
   bench_game("Garnsi-Malom 9x9, placement phase", nine, hand9,
              [](const hand::garnsi9::Position& p) { return p.left == 0; }, runs,
-             quick ? 3 : 5, quick ? 2 : 3, quick ? 200 : 2000, quick ? 5 : 50,
+             quick ? 3 : 5, quick ? 2 : 3, quick ? 200 : 20000, quick ? 5 : 50,
              sizeof(hand::garnsi9::Position));
   return 0;
 }
