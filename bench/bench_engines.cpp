@@ -1,15 +1,21 @@
 // Benchmark (not a test): perft nodes/s and random playouts/s of the Garnsi placement
 // phases for the generated engine, the interpreter and the hand-written baselines, all
-// measured in one run; prints medians and ratios, and bytes per state.
+// measured in one run, interleaved (each round runs every contestant once) in CPU time of
+// the measuring thread; prints medians and the median of the per-round ratios, and bytes
+// per state.
 //
-//   bench_engines [--runs N] [--quick]
+//   bench_engines [--runs N] [--quick] [--profile]
+//
+// --profile runs only the generated engines' native perft and playouts (no baselines, no
+// ratios): a steady load for `perf record`.
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -26,27 +32,50 @@ using namespace rulebook;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+/// CPU seconds of this thread: on a shared machine, time spent waiting for a core is not
+/// the engine's (wall time there swings by half from one run to the next).
+double thread_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
-/// Median seconds of `runs` calls of `work`; `work` returns the units it did (nodes,
-/// playouts), which must be the same every run.
-struct Timing {
-  double seconds = 0;
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/// One contestant: `work` returns the units it did (nodes, playouts), the same every run.
+struct Entry {
+  explicit Entry(std::function<uint64_t()> w) : work(std::move(w)) {}
+  std::function<uint64_t()> work;
+  std::vector<double> times;  ///< seconds of each run
   uint64_t units = 0;
-  double rate() const { return seconds > 0 ? static_cast<double>(units) / seconds : 0; }
+  double seconds() const { return median(times); }
+  double rate() const { return seconds() > 0 ? static_cast<double>(units) / seconds() : 0; }
 };
 
-Timing measure(int runs, const std::function<uint64_t()>& work) {
-  std::vector<double> times;
-  Timing t;
+/// Runs every entry once per round, `runs` rounds, so that a change in the machine's load
+/// falls on all of them alike.
+void measure(int runs, std::vector<Entry*> entries) {
   for (int i = 0; i < runs; ++i) {
-    auto t0 = Clock::now();
-    t.units = work();
-    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    for (Entry* e : entries) {
+      const double t0 = thread_seconds();
+      e->units = e->work();
+      e->times.push_back(thread_seconds() - t0);
+    }
   }
-  std::sort(times.begin(), times.end());
-  t.seconds = times[times.size() / 2];
-  return t;
+}
+
+/// Median over the rounds of a's time / b's time (each pair measured side by side).
+double time_ratio(const Entry& a, const Entry& b) {
+  std::vector<double> r;
+  for (size_t i = 0; i < a.times.size() && i < b.times.size(); ++i) {
+    const double ta = a.times[i] / static_cast<double>(std::max<uint64_t>(a.units, 1));
+    const double tb = b.times[i] / static_cast<double>(std::max<uint64_t>(b.units, 1));
+    if (tb > 0) r.push_back(ta / tb);
+  }
+  return median(r);
 }
 
 // ---------------------------------------------------------------- hand-written side
@@ -169,17 +198,32 @@ uint64_t native_playouts(const compiler::CompiledEngine& e, const std::vector<ui
   return plies;
 }
 
-void row(const char* what, const Timing& t, const char* unit) {
-  fmt::print("  {:<38} {:>14.0f} {}/s   ({} {} in {:.3f} s)\n", what, t.rate(), unit, t.units,
-             unit, t.seconds);
+void row(const char* what, const Entry& e, const char* unit) {
+  fmt::print("  {:<38} {:>14.0f} {}/s   ({} {} in {:.3f} s)\n", what, e.rate(), unit, e.units,
+             unit, e.seconds());
 }
+
+bool g_profile = false;
 
 template <class HandGame, class Over>
 void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, int runs,
                 int depth, int interp_depth, int games, int interp_games, size_t hand_bytes) {
   fmt::print("{}\n", title);
+  if (g_profile) {
+    uint64_t nodes = 0, plies = 0;
+    for (int i = 0; i < runs; ++i) {
+      for (int d = 1; d <= depth; ++d) {
+        uint64_t c = 0;
+        r.compiled->perft(r.start.data(), d, c);
+        nodes += c;
+      }
+      plies += native_playouts(*r.compiled, r.start, games);
+    }
+    fmt::print("  generated only: {} perft nodes, {} playout moves\n", nodes, plies);
+    return;
+  }
   // Perft with the last ply counted, not played, in every engine.
-  Timing gen = measure(runs, [&] {
+  Entry gen{[&] {
     uint64_t nodes = 0;
     for (int d = 1; d <= depth; ++d) {
       uint64_t c = 0;
@@ -187,11 +231,9 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
       nodes += c;
     }
     return nodes;
-  });
-  Timing gen_iface = measure(runs, [&] {
-    return sum(explorer::perft(*r.compiled, r.start.data(), depth).paths);
-  });
-  Timing interp = measure(runs, [&] {
+  }};
+  Entry gen_iface{[&] { return sum(explorer::perft(*r.compiled, r.start.data(), depth).paths); }};
+  Entry interp{[&] {
     uint64_t nodes = 0;
     for (int d = 1; d <= interp_depth; ++d) {
       uint64_t c = 0;
@@ -199,8 +241,8 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
       nodes += c;
     }
     return nodes;
-  });
-  Timing hand_t = measure(runs, [&] {
+  }};
+  Entry hand_t{[&] {
     uint64_t nodes = 0;
     for (int d = 1; d <= depth; ++d) {
       auto pos = hand.initial();
@@ -208,7 +250,8 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
       nodes += hand_perft(hand, pos, d, &ignored);
     }
     return nodes;
-  });
+  }};
+  measure(runs, {&hand_t, &gen, &gen_iface, &interp});
   row("perft, hand-written", hand_t, "nodes");
   row("perft, generated (native)", gen, "nodes");
   row("perft, generated (engine interface)", gen_iface, "nodes");
@@ -218,21 +261,22 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
   // Every driver plays the same games (one splitmix64 stream from seed 1, move
   // `next() % n`); the moves played are compared below.
   uint64_t hand_plies = 0, gen_plies = 0, iface_plies = 0;
-  Timing hp = measure(runs, [&] {
+  Entry hp{[&] {
     hand_plies = hand_playouts(hand, games, over);
     return hand_plies > 0 ? uint64_t(games) : 0;
-  });
-  Timing gp = measure(runs, [&] {
+  }};
+  Entry gp{[&] {
     gen_plies = native_playouts(*r.compiled, r.start, games);
     return gen_plies > 0 ? uint64_t(games) : 0;
-  });
-  Timing gp_iface = measure(runs, [&] {
+  }};
+  Entry gp_iface{[&] {
     iface_plies = engine_playouts(*r.compiled, r.start, games);
     return iface_plies > 0 ? uint64_t(games) : 0;
-  });
-  Timing ip = measure(runs, [&] {
+  }};
+  Entry ip{[&] {
     return engine_playouts(*r.interp, r.start, interp_games) > 0 ? uint64_t(interp_games) : 0;
-  });
+  }};
+  measure(runs, {&hp, &gp, &gp_iface, &ip});
   row("playouts, hand-written", hp, "games");
   row("playouts, generated (native)", gp, "games");
   row("playouts, generated (engine interface)", gp_iface, "games");
@@ -242,12 +286,13 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
                gen_plies, iface_plies);
   }
 
+  // Ratios are medians over the rounds of the two contestants' times in that round.
   fmt::print("  ratios: generated/hand time  perft {:.2f}x  playouts {:.2f}x   (target <= 1.5x)\n",
-             hand_t.rate() / gen.rate(), hp.rate() / gp.rate());
+             time_ratio(gen, hand_t), time_ratio(gp, hp));
   fmt::print("          generated/interpreter speed  perft {:.1f}x  playouts {:.1f}x   (target >= 20x)\n",
-             gen.rate() / interp.rate(), gp.rate() / ip.rate());
+             time_ratio(interp, gen), time_ratio(ip, gp));
   fmt::print("          playouts through the engine interface: generated/hand time {:.2f}x\n",
-             hp.rate() / gp_iface.rate());
+             time_ratio(gp_iface, hp));
   fmt::print("  bytes per state: generated {}  hand-written {}\n\n", r.program->state_bytes, hand_bytes);
 }
 
@@ -259,9 +304,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--profile")) g_profile = true;
   }
   if (quick) runs = 1;
-  fmt::print("median of {} runs\n", runs);
+  fmt::print("median of {} interleaved runs, CPU time of the measuring thread\n", runs);
 
   Rules six;
   engine::Setup blocked;
@@ -270,7 +316,7 @@ int main(int argc, char** argv) {
   Hand6 hand6({0, 35});
   bench_game("Garnsi-Malom 6x6, placement phase, blocked (0,0) (5,5)", six, hand6,
              [](const hand::garnsi6::Position& p) { return p.over != 0; }, runs,
-             quick ? 4 : 6, quick ? 3 : 4, quick ? 2000 : 20000, quick ? 50 : 500,
+             quick ? 4 : 6, quick ? 3 : 4, quick ? 2000 : 100000, quick ? 50 : 500,
              sizeof(hand::garnsi6::Position));
 
   Rules nine;
@@ -278,7 +324,7 @@ int main(int argc, char** argv) {
   Hand9 hand9;
   bench_game("Garnsi-Malom 9x9, placement phase", nine, hand9,
              [](const hand::garnsi9::Position& p) { return p.left == 0; }, runs,
-             quick ? 3 : 5, quick ? 2 : 3, quick ? 200 : 2000, quick ? 5 : 50,
+             quick ? 3 : 5, quick ? 2 : 3, quick ? 200 : 20000, quick ? 5 : 50,
              sizeof(hand::garnsi9::Position));
   return 0;
 }

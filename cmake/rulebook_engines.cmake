@@ -21,10 +21,11 @@
 # not recompile that engine. A tool that links TARGET cannot be the GENERATOR of the same
 # TARGET (a dependency cycle).
 #
-# RULEBOOK_ENGINES_OPT: the optimisation flag of the engines whatever the build type,
-# by default -O2, the flag of engines compiled at run time (see CompileOptions), so a
-# linked engine runs exactly as fast as the cached one it replaces.
-set(RULEBOOK_ENGINES_OPT "-O2" CACHE STRING "Optimisation flag of engines generated at build time")
+# RULEBOOK_ENGINES_OPTIMIZE: the optimisation flag of the engines whatever the build type,
+# by default -O3, the level the benchmark builds the baselines' inline play at (it counts the 6x6
+# perft in about 15% fewer instructions than -O2). Engines compiled at run time keep
+# -O2 (see CompileOptions): they are built while a designer waits, and -O3 doubles that.
+set(RULEBOOK_ENGINES_OPTIMIZE "-O3" CACHE STRING "Optimisation flag of engines generated at build time")
 
 function(rulebook_add_engines)
   cmake_parse_arguments(ENG "" "TARGET;GENERATOR" "RULES" ${ARGN})
@@ -51,5 +52,5 @@ function(rulebook_add_engines)
   endforeach()
   add_library(${ENG_TARGET} OBJECT ${generated})
   target_compile_definitions(${ENG_TARGET} PRIVATE RULEBOOK_ENGINE_REGISTER)
-  target_compile_options(${ENG_TARGET} PRIVATE $<$<NOT:$<CONFIG:Debug>>:${RULEBOOK_ENGINES_OPT}>)
+  target_compile_options(${ENG_TARGET} PRIVATE $<$<NOT:$<CONFIG:Debug>>:${RULEBOOK_ENGINES_OPTIMIZE}>)
 endfunction()

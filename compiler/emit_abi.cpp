@@ -272,7 +272,43 @@ void Emitter::abi_functions() {
   w_.close();
   w_.blank();
 
-  // Playing a move on a loaded state.
+  // Playing a move on a loaded state: one function per move, so that a sink which
+  // knows the kind of the move it takes (a constant where the generator calls it) plays
+  // it without a switch over every move.
+  for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
+    const ir::Move& M = program_.moves[mi];
+    std::string params, args;
+    for (size_t k = 0; k < M.params.size(); ++k) {
+      params += fmt::format(", Int a{}", k);
+      args += fmt::format(", a{}", k);
+    }
+    w_.linef("/// Plays move {} (not tested for legality): its block, the end and phase tests,", M.name);
+    w_.line("/// the turn and the stuck loop.");
+    w_.open(fmt::format("inline void play_{}(Game& g{}) {{", move_name(int(mi)), params));
+    w_.linef("{};", sys_put(ir::kVarPasses, "", std::to_string(ir::domain_index(
+                                 program_.domains, program_.vars[ir::kVarPasses].domain, 0))));
+    w_.line("g.again_ = false;");
+    w_.linef("apply_{}(g{});", move_name(int(mi)), args);
+    w_.line("finish_turn(g);");
+    w_.line("settle(g);");
+    w_.close();
+    w_.blank();
+  }
+  w_.line("/// Plays move `kind` with arguments `a` (not tested for legality).");
+  w_.open("[[gnu::always_inline]] inline void play_kind(Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
+  w_.line("(void)a0, (void)a1, (void)a2, (void)a3;");
+  w_.line("switch (kind) {");
+  for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
+    const ir::Move& M = program_.moves[mi];
+    std::string args;
+    for (size_t k = 0; k < M.params.size(); ++k) args += fmt::format(", a{}", k);
+    w_.linef("  case {}: play_{}(g{}); break;", mi, move_name(int(mi)), args);
+  }
+  w_.line("  default: break;");
+  w_.line("}");
+  w_.close();
+  w_.blank();
+
   w_.line("/// Plays `m` on `g`. With `Checked`, a move that is not legal in `g` is refused");
   w_.line("/// (the message says why) and `g` is left as it was.");
   w_.line("template <bool Checked>");
@@ -291,19 +327,13 @@ void Emitter::abi_functions() {
     }
     w_.linef("      if (!legal_{}(g{})) return \"not a legal move\";", move_name(int(mi)), args);
     w_.line("    }");
-    w_.linef("    {};", sys_put(ir::kVarPasses, "", std::to_string(ir::domain_index(
-                                 program_.domains, program_.vars[ir::kVarPasses].domain, 0))));
-    w_.line("    g.again_ = false;");
-    w_.linef("    apply_{}(g{});", move_name(int(mi)), args);
-    w_.line("    break;");
+    w_.linef("    play_{}(g{});", move_name(int(mi)), args);
+    w_.line("    return nullptr;");
     w_.line("  }");
   }
   w_.line("  default:");
   w_.line("    return \"no such move\";");
   w_.line("}");
-  w_.line("finish_turn(g);");
-  w_.line("settle(g);");
-  w_.line("return nullptr;");
   w_.close();
   w_.blank();
 
@@ -324,21 +354,27 @@ void Emitter::abi_functions() {
 
   w_.line("uint64_t perft(Game& g, int depth);");
   w_.blank();
+  w_.line("/// The legal moves of `g`: the paths of one move, counted without playing them.");
+  w_.open("[[gnu::always_inline]] inline uint64_t leaves(Game& g) {");
+  w_.line("Count c;");
+  w_.line("generate(g, c);");
+  w_.line("return c.n;");
+  w_.close();
+  w_.blank();
   w_.line("/// A sink that plays each legal move on a copy and counts the paths below it.");
   w_.open("struct Below {");
   w_.line("const Game* parent;");
   w_.line("int depth;");
   w_.line("uint64_t total = 0;");
-  w_.open("bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
-  w_.line("const rb_move m{int32_t(kind), {int32_t(a0), int32_t(a1), int32_t(a2), int32_t(a3)}};");
+  w_.open("[[gnu::always_inline]] bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play<false>(child, m);");
-  w_.line("total += perft(child, depth);");
+  w_.line("play_kind(child, kind, a0, a1, a2, a3);");
+  w_.line("total += depth == 1 ? leaves(child) : perft(child, depth);");
   w_.line("return false;");
   w_.close();
   w_.line("template <int W>");
-  w_.open("bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {");
+  w_.open("[[gnu::always_inline]] bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {");
   w_.line("Int a[4] = {a0, a1, a2, 0};");
   w_.open("while (!bits.empty()) {");
   w_.line("a[last] = bits.pop();");
@@ -351,11 +387,7 @@ void Emitter::abi_functions() {
   w_.line("/// Paths of `depth` moves below `g`; the last ply is counted, not played.");
   w_.open("uint64_t perft(Game& g, int depth) {");
   w_.line("if (depth <= 0) return 1;");
-  w_.open("if (depth == 1) {");
-  w_.line("Count c;");
-  w_.line("generate(g, c);");
-  w_.line("return c.n;");
-  w_.close();
+  w_.line("if (depth == 1) return leaves(g);");
   w_.line("Below below{&g, depth - 1};");
   w_.line("generate(g, below);");
   w_.line("return below.total;");
@@ -366,6 +398,7 @@ void Emitter::abi_functions() {
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
+  w_.line("if (depth >= 2) make_unions(g);  // for the copies it plays on");
   w_.line("*count = perft(g, depth);");
   w_.line("last.valid = true;");
   w_.line("return RB_OK;");
@@ -379,6 +412,7 @@ void Emitter::abi_functions() {
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
+  w_.line("make_unions(g);");
   w_.line("SplitMix64 r{*rng};");
   w_.linef("const Int start_phase = {};", sys(ir::kVarPhase));
   w_.line("uint64_t n = 0;");
@@ -389,7 +423,7 @@ void Emitter::abi_functions() {
   w_.line("  if (c.n == 0) return report(err, RB_INTERNAL, \"internal error: no legal move in a game that is not over\");");
   w_.line("  Pick pick{r.next() % c.n};");
   w_.line("  generate(g, pick);");
-  w_.line("  play<false>(g, pick.m);");
+  w_.line("  play_kind(g, pick.m.kind, pick.m.args[0], pick.m.args[1], pick.m.args[2], pick.m.args[3]);");
   w_.line("  ++n;");
   w_.line("}");
   w_.line("save(g, state);");

@@ -266,11 +266,16 @@ void Emitter::state_layout() {
 
   // The working copy: the state, its planes, and the flags of the move being applied.
   w_.line("/// A state being read or changed, with what the engine keeps beside it.");
-  w_.open("struct Game {");
+  w_.open("struct alignas(16) Game {");
   w_.line("State s;");
   for (const PlaneVar& p : planes_) {
-    w_.linef("Bits<{}> {}is_[{}];  // planes: the keys whose element has each index",
-             words(p.key_domain), field_name(p.var), p.values);
+    if (p.kept == 0) continue;
+    // Keys of more than one word at a 16-byte boundary: copy_game stores 16 bytes at a
+    // time, and a 16-byte load straddling two of its stores waits for both.
+    w_.linef("{}Bits<{}> {}is_[{}];  // planes: the keys whose element has each index{}",
+             words(p.key_domain) > 1 ? "alignas(16) " : "", words(p.key_domain),
+             field_name(p.var), p.kept,
+             p.kept < p.values ? fmt::format(" (the first {} of {})", p.kept, p.values) : "");
   }
   w_.line("Int mover_;     // the player conditions are evaluated for");
   w_.line("bool again_;    // `again` ran in the block being applied");
@@ -281,20 +286,23 @@ void Emitter::state_layout() {
   w_.line("uint64_t can_known_, can_true_;  // remembered can(move, player) (bits)");
   for (const PlaneUnion& u : plane_unions_) {
     const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
-    w_.linef("Bits<{}> {}_[{}];  // per plane of {}: see {}()", words(u.domain), u.name, p.values,
+    w_.linef("{}Bits<{}> {}_[{}];  // per plane of {}: see {}()", words(u.domain) > 1 ? "alignas(16) " : "",
+             words(u.domain), u.name, p.values,
              program_.vars[size_t(u.var)].name, u.name);
     w_.linef("uint32_t {}_known_;", u.name);
   }
   w_.close("};");
   w_.blank();
 
+  w_.line("void make_unions(Game& g);");
   w_.open("void load(Game& g, const uint8_t* bytes) {");
   w_.line("std::memcpy(&g.s, bytes, sizeof(State));");
   for (const PlaneVar& p : planes_) {
+    if (p.kept == 0) continue;
     const ir::StateVar& V = program_.vars[size_t(p.var)];
     // From the caller's bytes, not the copy just stored (a load right after a store of
     // other widths stalls).
-    w_.linef("build_planes<{}, {}, {}>(g.{}is_, bytes + {});", words(p.key_domain), p.values, V.count,
+    w_.linef("build_planes<{}, {}, {}>(g.{}is_, bytes + {});", words(p.key_domain), p.kept, V.count,
              field_name(p.var), V.offset);
   }
   w_.linef("g.mover_ = g.s.{};", field_name(ir::kVarMover));
@@ -347,6 +355,26 @@ void Emitter::stores() {
     w_.close();
     w_.blank();
   }
+  {
+    // A state loaded for one question makes the unions it needs on demand. Perft and
+    // playouts make every plane's union at once, one key at a time: the copies of the
+    // game they play on then inherit them all, where unions made on demand would be
+    // remade in every child whose mover the parent never asked about.
+    w_.line("/// Every union of every plane, from the planes' variables (before perft and playouts).");
+    w_.open("void make_unions([[maybe_unused]] Game& g) {");
+    for (const PlaneUnion& u : plane_unions_) {
+      const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
+      const ir::StateVar& V = program_.vars[size_t(u.var)];
+      w_.linef("for (auto& u : g.{}_) u = Bits<{}>{{}};", u.name, words(u.domain));
+      w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", V.count));
+      w_.linef("const Int v = g.s.{}[i];", field_name(u.var));
+      w_.linef("if (v < {}) g.{}_[v] = g.{}_[v] | {}().holders[i];", p.values, u.name, u.name, u.table);
+      w_.close();
+      w_.linef("g.{}_known_ = 0x{:x}u;", u.name, (uint64_t(1) << p.values) - 1);
+    }
+    w_.close();
+    w_.blank();
+  }
   // Every store goes through put_*: it keeps the planes and forgets the remembered
   // values that read the variable.
   for (size_t v = 0; v < program_.vars.size(); ++v) {
@@ -356,10 +384,11 @@ void Emitter::stores() {
     const int pv = plane_of_var_[v];
     w_.linef("/// Stores index `v` as element `i` of {}.", V.name);
     w_.open(fmt::format("[[gnu::always_inline]] inline void put_{}(Game& g, Int i, Int v) {{", f));
-    if (pv >= 0) {
+    if (pv >= 0 && planes_[size_t(pv)].kept > 0) {
+      const PlaneVar& p = planes_[size_t(pv)];
       // (A state passed in with an element outside its domain has it in no plane.)
       w_.linef("const Int old = {};", elem);
-      w_.open(fmt::format("if (old < {}) {{", planes_[size_t(pv)].values));
+      w_.open(fmt::format("if (old < {}) {{", p.kept));
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
         // The old value's union loses a key (recomputed when next asked for); the new
@@ -373,7 +402,11 @@ void Emitter::stores() {
         w_.linef("if ((g.{}_known_ >> v) & 1) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.name,
                  u.name, u.name, u.table);
       }
-      w_.linef("g.{}is_[v].set(i);", f);
+      if (p.kept < p.values) {
+        w_.linef("if (v < {}) g.{}is_[v].set(i);", p.kept, f);
+      } else {
+        w_.linef("g.{}is_[v].set(i);", f);
+      }
     }
     w_.linef("{} = {}(v);", elem, element_type(V.width));
     const uint64_t defines = forget_defines_[v], cans = forget_cans_[v];

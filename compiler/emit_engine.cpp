@@ -212,10 +212,13 @@ void Emitter::move_apply(int m) {
     w_.close();
     w_.blank();
   }
-  // can(): the remembered answer inline, the search out of line.
+  // can(): the remembered answer inline, the search out of line; a move whose test is a
+  // few cheap conditions is asked directly.
   const int base = can_memo_base_.empty() ? -1 : can_memo_base_[size_t(m)];
+  const bool direct = can_direct(m);
   w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", M.name);
-  w_.open(fmt::format("[[gnu::noinline]] bool search_{}(Game& g, Int player) {{", move_name(m)));
+  w_.open(fmt::format("{} bool search_{}(Game& g, Int player) {{",
+                      direct ? "[[gnu::always_inline]] inline" : "[[gnu::noinline]]", move_name(m)));
   w_.linef("const Int saved = g.mover_;");
   w_.linef("g.mover_ = {};", "player");
   w_.line("Exists sink;");
@@ -229,7 +232,11 @@ void Emitter::move_apply(int m) {
   w_.line("return found;");
   w_.close();
   w_.blank();
-  w_.linef("/// can({}, player), remembered until a variable its conditions read is stored.", M.name);
+  if (direct) {
+    w_.linef("/// can({}, player), its conditions tested each time.", M.name);
+  } else {
+    w_.linef("/// can({}, player), remembered until a variable its conditions read is stored.", M.name);
+  }
   w_.open(fmt::format("inline bool can_{}(Game& g, Int player) {{", move_name(m)));
   w_.linef("if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", where(M.span));
   if (base >= 0) {
@@ -267,7 +274,7 @@ void Emitter::phases() {
   w_.blank();
   w_.line("/// The legal moves of the player to move, in the canonical order.");
   w_.line("template <class Sink>");
-  w_.open("bool generate(Game& g, Sink& sink) {");
+  w_.open("[[gnu::always_inline]] inline bool generate(Game& g, Sink& sink) {");
   w_.linef("if ({}) return false;", sys(ir::kVarOver));
   w_.linef("switch ({}) {{", sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p) {
@@ -282,12 +289,46 @@ void Emitter::phases() {
   w_.blank();
 
   w_.line("/// The player to move has a legal move (what `can` knows is remembered).");
-  w_.open("bool has_legal(Game& g) {");
+  w_.open("[[gnu::always_inline]] inline bool has_legal(Game& g) {");
   w_.linef("switch ({}) {{", sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p) {
     const ir::Phase& P = program_.phases[p];
+    // When no condition of the phase's moves can fail, which move is asked first changes
+    // nothing but the cost: moves whose conditions ask no `can` (which is a search of
+    // another move) first, then those with fewer parameters (a parameterless move is one
+    // test, a move over cells a search).
+    std::vector<int> order = P.moves;
+    const bool free = !has_board_rules_ && std::all_of(order.begin(), order.end(), [&](int m) {
+      const ir::Move& M = program_.moves[size_t(m)];
+      return std::all_of(M.requires_.begin(), M.requires_.end(), [&](const auto& c) { return order_free(*c); }) &&
+             std::all_of(M.checks.begin(), M.checks.end(), [&](const ir::Check& c) { return order_free(*c.condition); });
+    });
+    if (free) {
+      // `can` in the condition or in a define it calls (a define seen twice asks nothing new).
+      std::set<int> seen;
+      std::function<bool(const ir::Expr&)> asks_can = [&](const ir::Expr& e) {
+        bool found = false;
+        walk(e, [&](const ir::Expr& x) {
+          if (x.op == ir::Op::Can) found = true;
+          if (x.op == ir::Op::Call && seen.insert(x.function).second) {
+            const ir::Function& F = program_.functions[size_t(x.function)];
+            if (F.body && asks_can(*F.body)) found = true;
+          }
+        });
+        return found;
+      };
+      auto cost = [&](int m) {
+        const ir::Move& M = program_.moves[size_t(m)];
+        bool asks = false;
+        seen.clear();
+        for (const auto& c : M.requires_) asks = asks || asks_can(*c);
+        for (const ir::Check& c : M.checks) asks = asks || asks_can(*c.condition);
+        return std::make_pair(asks, M.params.size());
+      };
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost(a) < cost(b); });
+    }
     std::string any;
-    for (int m : P.moves) any += fmt::format("{}can_{}(g, g.mover_)", any.empty() ? "" : " || ", move_name(m));
+    for (int m : order) any += fmt::format("{}can_{}(g, g.mover_)", any.empty() ? "" : " || ", move_name(m));
     w_.linef("  case {}:  // phase {}", p, P.name);
     w_.linef("    return {};", any.empty() ? "false" : any);
   }
@@ -298,7 +339,7 @@ void Emitter::phases() {
 
   // Step 2 and 3 of applying a move (docs/semantics.md).
   w_.line("/// After a block: `end when`, the phase's `until` lines, then the turn.");
-  w_.open("void finish_turn(Game& g) {");
+  w_.open("inline void finish_turn(Game& g) {");
   w_.open(fmt::format("if (!{}) {{", sys(ir::kVarOver)));
   const bool has_end = program_.end_when != nullptr;
   if (has_end) {

@@ -351,7 +351,7 @@ std::string Emitter::read(const ir::Expr& e) {
   if (is_set(*e.type)) {
     const int pv = plane_of_var_.empty() ? -1 : plane_of_var_[size_t(e.var)];
     if (pv >= 0 && keys.empty() && dom(V.domain).kind == ir::Domain::Kind::Bool) {
-      return fmt::format("g.{}is_[1]", field_name(e.var));
+      return plane_ref(e.var, "1");
     }
     std::vector<std::string> body = {
         fmt::format("Bits<{}> out{{}};", words(last)),

@@ -55,6 +55,9 @@ struct PlaneVar {
   int var = -1;
   int values = 0;      ///< the element domain's size
   int key_domain = -1;
+  /// Planes kept: 1 + the highest index the code asks for when every index it asks for
+  /// is a constant (a `v[x] == 0` test keeps one plane), else all `values`.
+  int kept = 0;
 };
 inline constexpr int kMaxPlaneValues = 16;
 
@@ -135,6 +138,9 @@ class Emitter {
   const Reads& function_reads(int function) const;
   const Reads& move_reads(int move) const;
   void plan_memos();
+  /// can(move, player) is answered by testing the move's conditions each time (nothing
+  /// remembered): the move has no parameters and its conditions are safe().
+  bool can_direct(int move) const;
   Reads everything() const;
   mutable std::map<int, Reads> function_reads_, move_reads_;
   bool plane_eligible(int var) const;
@@ -164,6 +170,10 @@ class Emitter {
   std::string plane(int var, const ir::Expr& value);
   /// The index of the plane of `var` holding `value`; `checked` when it may be -1.
   std::string plane_index(int var, const ir::Expr& value, bool& checked);
+  /// Plane `index` (C++ text) of `var`, noting which planes the code needs.
+  std::string plane_ref(int var, const std::string& index);
+  /// All planes of `var` are needed (an index known only when the engine runs).
+  void keep_all_planes(int var);
   /// The union, kept up to date per plane of `var`, of the inverse table of derived
   /// `table` over the plane's keys; returns the accessor's name.
   std::string plane_union(const std::string& table, int var, int domain);

@@ -139,14 +139,30 @@ std::string Emitter::plane_index(int var, const ir::Expr& value, bool& checked) 
   return fmt::format("idx_d{}({})", V.domain, expr(value));
 }
 
+std::string Emitter::plane_ref(int var, const std::string& index) {
+  PlaneVar& p = planes_[size_t(plane_of_var_[size_t(var)])];
+  const bool constant = !index.empty() && std::all_of(index.begin(), index.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  p.kept = std::max(p.kept, constant ? std::min(std::stoi(index) + 1, p.values) : p.values);
+  return fmt::format("g.{}is_[{}]", field_name(var), index);
+}
+
+void Emitter::keep_all_planes(int var) {
+  PlaneVar& p = planes_[size_t(plane_of_var_[size_t(var)])];
+  p.kept = p.values;
+}
+
 std::string Emitter::plane(int var, const ir::Expr& value) {
   const ir::StateVar& V = program_.vars[size_t(var)];
-  const std::string planes = fmt::format("g.{}is_", field_name(var));
   bool checked = false;
   const std::string i = plane_index(var, value, checked);
   if (i == "-1") return fmt::format("Bits<{}>{{}}", words(V.keys[0]));
-  if (checked) return fmt::format("plane_at({}, {})", planes, i);
-  return fmt::format("{}[{}]", planes, i);
+  if (checked) {
+    keep_all_planes(var);
+    return fmt::format("plane_at(g.{}is_, {})", field_name(var), i);
+  }
+  return plane_ref(var, i);
 }
 
 std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int domain) {
@@ -197,7 +213,7 @@ std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int dom
       // A `T -> bool` element: the keys whose element is true.
       if (const int var = planes_read(e); var >= 0 && dom(program_.vars[size_t(var)].domain).kind ==
                                                            ir::Domain::Kind::Bool)
-        return fmt::format("g.{}is_[1]", field_name(var));
+        return plane_ref(var, "1");
       return std::nullopt;
     }
     case Op::In: {
@@ -338,6 +354,7 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
 }
 
 std::string Emitter::plane_union(const std::string& table, int var, int domain) {
+  keep_all_planes(var);  // the union of any plane may be asked for
   for (const PlaneUnion& u : plane_unions_)
     if (u.table == table && u.var == var) return u.name;
   PlaneUnion u;
@@ -378,20 +395,24 @@ std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slo
   d += fmt::format("    Bits<{}> out{{}};\n", xw);
   d += "    while (!s.empty()) out = out | holders[s.pop()];\n";
   d += "    return out;\n  }\n};\n";
-  d += fmt::format("const Derived{}& {}() {{\n", derived_defs_.size(), name);
-  d += fmt::format("  static const Derived{}& t = *[] {{\n", derived_defs_.size());
-  d += fmt::format("    static Derived{} r{{}};\n", derived_defs_.size());
-  d += "    static Game scratch{};\n";
-  d += "    Game& g = scratch;\n";
-  d += "    (void)g;\n";
-  d += fmt::format("    for (Int x = 0; x < {}; ++x) {{\n", n);
+  // Built once when the engine is loaded (the expression is pure and cannot fail), so a
+  // lookup is a plain load: no guard of a function-local static on the hot path.
+  d += fmt::format("Derived{} build_{}() {{\n", derived_defs_.size(), name);
+  d += fmt::format("  Derived{} r{{}};\n", derived_defs_.size());
+  d += "  static Game scratch{};\n";
+  d += "  Game& g = scratch;\n";
+  d += "  (void)g;\n";
+  d += fmt::format("  for (Int x = 0; x < {}; ++x) {{\n", n);
   if (list_union) {
-    d += fmt::format("      for (const auto& s : {}) r.of[x] = r.of[x] | s;\n", value);
+    d += fmt::format("    for (const auto& s : {}) r.of[x] = r.of[x] | s;\n", value);
   } else {
-    d += fmt::format("      r.of[x] = {};\n", value);
+    d += fmt::format("    r.of[x] = {};\n", value);
   }
-  d += "      for (Bits<" + std::to_string(tw) + "> m = r.of[x]; !m.empty();) r.holders[m.pop()].set(x);\n";
-  d += "    }\n    return &r;\n  }();\n  return t;\n}";
+  d += "    for (Bits<" + std::to_string(tw) + "> m = r.of[x]; !m.empty();) r.holders[m.pop()].set(x);\n";
+  d += "  }\n  return r;\n}\n";
+  d += fmt::format("const Derived{0} kDerived{0} = build_{1}();\n", derived_defs_.size(), name);
+  d += fmt::format("[[gnu::always_inline]] inline const Derived{0}& {1}() {{ return kDerived{0}; }}",
+                   derived_defs_.size(), name);
   derived_defs_.push_back(d);
   return name;
 }

@@ -331,6 +331,18 @@ const Emitter::Reads& Emitter::move_reads(int m) const {
   return r;
 }
 
+bool Emitter::can_direct(int m) const {
+  // No parameter to search and only cheap conditions that cannot fail: testing them costs
+  // less than remembering the answer (and forgetting it at every store).
+  const ir::Move& M = program_.moves[size_t(m)];
+  if (!M.params.empty() || has_board_rules_) return false;
+  for (const auto& c : M.requires_)
+    if (!safe(*c)) return false;
+  for (const ir::Check& c : M.checks)
+    if (!safe(*c.condition)) return false;
+  return true;
+}
+
 void Emitter::plan_memos() {
   memo_slot_.assign(program_.functions.size(), -1);
   can_memo_base_.assign(program_.moves.size(), -1);
@@ -349,6 +361,7 @@ void Emitter::plan_memos() {
   // can(move, player): one bit per player, as long as 64 bits last.
   int next = 0;
   for (size_t m = 0; m < program_.moves.size(); ++m) {
+    if (can_direct(int(m))) continue;
     if (next + program_.players > 64) break;
     can_memo_base_[m] = next;
     const uint64_t bits = (program_.players >= 64 ? ~uint64_t(0) : ((uint64_t(1) << program_.players) - 1)) << next;

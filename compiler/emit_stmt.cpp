@@ -125,8 +125,18 @@ void Emitter::assign(const ir::Stmt& s) {
     value = fmt::format("{} {} {}", element_value(s.var, element(s.var, flat)),
                         s.assign > 0 ? "+" : "-", paren(value));
   }
-  const std::string index = fmt::format("chk_d{}({}, {}, \"{} := a value outside {}\")", V.domain,
-                                        value, where(s.span), V.name, dom(V.domain).name);
+  std::string index = fmt::format("chk_d{}({}, {}, \"{} := a value outside {}\")", V.domain, value,
+                                  where(s.span), V.name, dom(V.domain).name);
+  // A value of the variable's own domain (or of the inner domain of an optional one) is
+  // its own index (one more): nothing to check, as checked_index says.
+  const ir::Expr& v = *s.value;
+  const ir::Domain& D = dom(V.domain);
+  if (s.assign == 0 && v.type && v.type->kind == ir::Type::Kind::Scalar && D.kind != ir::Domain::Kind::Record) {
+    if (v.type->domain == V.domain && identity_domain(V.domain)) index = value;
+    if (D.kind == ir::Domain::Kind::Optional && v.type->domain == D.inner &&
+        identity_domain(D.inner) && dom(D.inner).kind != ir::Domain::Kind::Record)
+      index = fmt::format("{} + 1", paren(value));
+  }
   w_.line(store(s.var, flat, index) + ";");
   w_.close();
 }

@@ -168,9 +168,10 @@ template <int W>
 struct Bits {
   uint64_t w[W];
 
-  constexpr bool has(Int i) const { return (w[i >> 6] >> (i & 63)) & 1; }
-  constexpr void set(Int i) { w[i >> 6] |= uint64_t(1) << (i & 63); }
-  constexpr void reset(Int i) { w[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
+  // (With one word the word index is 0 for every index of the domain: not computed.)
+  constexpr bool has(Int i) const { return (w[W == 1 ? 0 : i >> 6] >> (i & 63)) & 1; }
+  constexpr void set(Int i) { w[W == 1 ? 0 : i >> 6] |= uint64_t(1) << (i & 63); }
+  constexpr void reset(Int i) { w[W == 1 ? 0 : i >> 6] &= ~(uint64_t(1) << (i & 63)); }
   constexpr bool empty() const {
     for (int k = 0; k < W; ++k) {
       if (w[k]) return false;
@@ -190,6 +191,18 @@ struct Bits {
         w[k] &= w[k] - 1;
         return Int(k) * 64 + i;
       }
+    }
+  }
+  /// The index of element `k` (0-based, ascending; k < count()).
+  Int nth(uint64_t k) const {
+    for (int j = 0;; ++j) {
+      const uint64_t c = uint64_t(popcount(w[j]));
+      if (k < c) {
+        uint64_t x = w[j];
+        for (; k > 0; --k) x &= x - 1;
+        return Int(j) * 64 + __builtin_ctzll(x);
+      }
+      k -= c;
     }
   }
   constexpr Int first() const {
@@ -489,9 +502,8 @@ struct Pick {
       k -= n;
       return false;
     }
-    for (; k > 0; --k) bits.pop();
     Int a[4] = {a0, a1, a2, 0};
-    a[last] = bits.first();
+    a[last] = bits.nth(k);
     m = rb_move{int32_t(kind), {int32_t(a[0]), int32_t(a[1]), int32_t(a[2]), int32_t(a[3])}};
     return true;
   }
