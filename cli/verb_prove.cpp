@@ -17,6 +17,7 @@ struct ProveOptions {
   std::string file;
   std::vector<std::string> properties;
   double timeout = 60;
+  uint64_t rlimit = 0;
   bool json = false;
   bool no_times = false;
 };
@@ -44,6 +45,7 @@ int run_prove(const ProveOptions& opt) {
   }
   verifier::Options vo;
   vo.timeout_seconds = opt.timeout;
+  vo.rlimit = opt.rlimit;
   vo.only = opt.properties;
   vo.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   std::vector<verifier::Result> results = verifier::verify(*game.program, game.sources, vo);
@@ -76,6 +78,8 @@ int run_prove(const ProveOptions& opt) {
         }
         j["without"] = drops;
       }
+      // Z3's resource count is the same on every machine; seconds are not.
+      j["rlimit"] = r.rlimit;
       if (!opt.no_times) j["seconds"] = r.seconds;
       out.push_back(j);
     }
@@ -84,8 +88,9 @@ int run_prove(const ProveOptions& opt) {
     for (const auto& r : results) fmt::print("{}\n", verifier::result_text(r, !opt.no_times));
   }
   if (unknown > 0)
-    fmt::print(stderr, "{}: {} propert{} without a definite verdict (timeout {} s per property, or not encodable)\n",
-               opt.file, unknown, unknown == 1 ? "y" : "ies", opt.timeout);
+    fmt::print(stderr, "{}: {} propert{} without a definite verdict (timeout {} s{} per property, or not encodable)\n",
+               opt.file, unknown, unknown == 1 ? "y" : "ies", opt.timeout,
+               opt.rlimit ? fmt::format(", rlimit {}", opt.rlimit) : "");
   if (code == kExitOk && unknown > 0) code = kExitInputError;
   return code;
 }
@@ -98,6 +103,8 @@ void add_prove(CLI::App& app, int& result) {
   cmd->add_option("file", opt->file, "Rules file")->required();
   cmd->add_option("--property", opt->properties, "Check only this property (repeatable; lemmas are always checked)");
   cmd->add_option("--timeout", opt->timeout, "Seconds per property (Z3 timeout)")->check(CLI::PositiveNumber);
+  cmd->add_option("--rlimit", opt->rlimit,
+                  "Z3 resource limit per property (deterministic: the same verdicts on any machine; 0: none)");
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
   cmd->callback([opt, &result] { result = run_prove(*opt); });

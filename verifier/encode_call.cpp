@@ -264,17 +264,22 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
 
 namespace {
 
-void key_of(const Sym& s, std::string& out, std::vector<SymP>& keep, const SymP& self) {
-  switch (s.k) {
-    case K::Val: out += fmt::format("v{},", s.v); return;
+/// Appends a value to a memo key: constants by value, anything else by address (kept alive
+/// in `keep`, so an address is never reused for another value).
+void key_of(const SymP& s, std::vector<int64_t>& out, std::vector<SymP>& keep) {
+  switch (s->k) {
+    case K::Val:
+      out.push_back(0);
+      out.push_back(s->v);
+      return;
     case K::Bits:
-      out += 'b';
-      for (uint64_t w : s.bits) out += fmt::format("{:x}.", w);
-      out += ',';
+      out.push_back(1 + int64_t(s->bits.size()));
+      out.insert(out.end(), s->bits.begin(), s->bits.end());
       return;
     default:
-      keep.push_back(self);
-      out += fmt::format("p{},", static_cast<const void*>(&s));
+      keep.push_back(s);
+      out.push_back(-1);
+      out.push_back(int64_t(reinterpret_cast<intptr_t>(s.get())));
   }
 }
 
@@ -288,14 +293,44 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     if (e.args[i]->type->kind == ir::Type::Kind::Set) x = convert_set(x, e.args[i]->type->domain, fn.params[i]->domain);
     args.push_back(x);
   }
+  // A pure function of concrete arguments is a constant: memoised on the values alone
+  // (the common case inside expanded quantifiers, so the key is cheap to build).
+  if (pure(e.function)) {
+    std::vector<int64_t> key{e.function};
+    bool plain = true;
+    for (const SymP& x : args) {
+      if (x->err || (x->k != K::Val && x->k != K::Bits)) {
+        plain = false;
+        break;
+      }
+      key.push_back(x->k == K::Val ? 0 : int64_t(x->bits.size()) + 1);
+      if (x->k == K::Val) key.push_back(x->v);
+      else key.insert(key.end(), x->bits.begin(), x->bits.end());
+    }
+    if (plain) {
+      auto it = pure_memo_.find(key);
+      if (it != pure_memo_.end()) return it->second;
+      Frame nf(size_t(std::max(fn.locals, int(args.size()))), nullptr);
+      for (size_t i = 0; i < args.size(); ++i) nf[i] = args[i];
+      SymP r = eval(*fn.body, nf);
+      if (fn.body->type->kind == ir::Type::Kind::Set) r = convert_set(r, fn.body->type->domain, fn.result->domain);
+      pure_memo_.emplace(std::move(key), r);
+      return r;
+    }
+  }
   auto body = [&](const std::vector<SymP>& xs) -> SymP {
-    std::string key = fmt::format("F{}|o{}|r{}|", e.function, overlay_, regroup ? 1 : 0);
+    // A pure function reads no state: its value is the same under every overlay.
+    std::vector<int64_t> key{e.function, pure(e.function) ? -2 : overlay_, regroup ? 1 : 0};
     std::vector<SymP> keep;
-    for (const SymP& x : xs) key_of(*x, key, keep, x);
-    if (mover_override) key_of(*mover_override, key, keep, mover_override);
+    for (const SymP& x : xs) key_of(x, key, keep);
+    if (mover_override) key_of(mover_override, key, keep);
     auto context = [&](const std::vector<int>& deps) {
-      std::string k = key + "|";
-      for (int d : deps) k += fmt::format("{}={},", d, fixed_[size_t(d)]);
+      std::vector<int64_t> k = key;
+      k.push_back(-3);
+      for (int d : deps) {
+        k.push_back(d);
+        k.push_back(fixed_[size_t(d)]);
+      }
       return k;
     };
     auto dit = memo_deps_.find(key);
@@ -304,7 +339,10 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
         auto it = memo_.find(context(deps));
         if (it != memo_.end()) {
           if (touched_) touched_->insert(touched_->end(), deps.begin(), deps.end());
-          return it->second;
+          // The regrouped sums inside the value still need their parts to be exclusive.
+          regroup_pairs.insert(regroup_pairs.end(), it->second.pairs.begin(), it->second.pairs.end());
+          counted_disj = counted_disj || it->second.counted_disj;
+          return it->second.value;
         }
       }
     Frame nf(size_t(std::max(fn.locals, int(xs.size()))), nullptr);
@@ -318,6 +356,9 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
       std::vector<int>* value;
       ~Restore() { slot = value; }
     } restore{touched_, outer};
+    const size_t pairs_before = regroup_pairs.size();
+    const bool counted_before = counted_disj;
+    counted_disj = false;
     SymP r = eval(*fn.body, nf);
     if (fn.body->type->kind == ir::Type::Kind::Set) r = convert_set(r, fn.body->type->domain, fn.result->domain);
     touched_ = outer;
@@ -327,7 +368,9 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     keep_.insert(keep_.end(), keep.begin(), keep.end());
     auto& known = memo_deps_[key];
     if (std::find(known.begin(), known.end(), deps) == known.end()) known.push_back(deps);
-    memo_.emplace(context(deps), r);
+    memo_.emplace(context(deps), Memo{r, std::vector<z3::expr>(regroup_pairs.begin() + long(pairs_before), regroup_pairs.end()),
+                                      counted_disj});
+    counted_disj = counted_disj || counted_before;
     return r;
   };
   // Arguments that depend on the state: one selector (or a few small choices) is split
@@ -465,6 +508,7 @@ void Encoder::assign(const ir::Stmt& s, Frame& f, const z3::expr& path) {
 void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
   for (const ir::StmtPtr& sp : block) {
     const ir::Stmt& s = *sp;
+    if (slice && !slice->count(&s)) continue;
     auto& o = overlays_[size_t(overlay_)];
     switch (s.op) {
       case ir::StmtOp::Assign: assign(s, f, path); break;

@@ -263,6 +263,37 @@ SymP Encoder::eval(const ir::Expr& e, Frame& f) {
 
 // ------------------------------------------------------------------ binders
 
+SymP Encoder::quantify_one_selector(Op op, const std::vector<SymP>& conds, const std::vector<SymP>& bodies) {
+  // Conditions that are tables of one selector (or constants) and constant bodies: the
+  // result is computed entry by entry, without a table per intermediate step.
+  int sel = -1;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    SymP c = resolve(conds[i]), b = resolve(bodies[i]);
+    if (b->k != K::Val || b->err) return nullptr;
+    if (c->k == K::Val && !c->err) continue;
+    if (c->k != K::Table || (sel >= 0 && c->sel != sel)) return nullptr;
+    for (const SymP& x : c->items)
+      if (x->k != K::Val) return nullptr;
+    sel = c->sel;
+  }
+  if (sel < 0) return nullptr;
+  const size_t n = sels_[size_t(sel)].guard.size();
+  // all: every element in the domain satisfies the body; some/no: one does.
+  std::vector<char> acc(n, op == Op::All ? 1 : 0);
+  for (size_t i = 0; i < conds.size(); ++i) {
+    SymP c = resolve(conds[i]);
+    const bool body = resolve(bodies[i])->v != 0;
+    if (op == Op::All ? body : !body) continue;
+    for (size_t k = 0; k < n; ++k) {
+      const bool in = c->k == K::Val ? c->v != 0 : c->items[k]->v != 0;
+      if (in) acc[k] = op == Op::All ? 0 : 1;
+    }
+  }
+  std::vector<SymP> out;
+  for (size_t k = 0; k < n; ++k) out.push_back(val((op == Op::No ? !acc[k] : acc[k]) ? 1 : 0));
+  return from_table(sel, std::move(out), scalar_type(ir::kBoolDomain));
+}
+
 SymP Encoder::aggregate(const ir::Expr& e, Frame& f) {
   const auto& a = e.args;
   SymP dom = resolve(eval(*a[0], f));
@@ -334,6 +365,7 @@ SymP Encoder::aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom0) {
     case Op::All:
     case Op::Some:
     case Op::No: {
+      if (SymP quick = quantify_one_selector(e.op, conds, bodies)) return quick;
       SymP acc = e.op == Op::All ? true_ : false_;
       for (size_t i = 0; i < conds.size(); ++i)
         acc = e.op == Op::All ? s_and(acc, s_or(s_not(conds[i]), bodies[i])) : s_or(acc, s_and(conds[i], bodies[i]));

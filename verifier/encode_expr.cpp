@@ -147,6 +147,22 @@ SymP Encoder::lift2(Op op, const SymP& a0, const SymP& b0, const ir::Expr& e) {
       out.push_back(concrete_binary(op, ca ? *a : *a->items[k], cb ? *b : *b->items[k], e));
     return from_table(t.sel, std::move(out), e.type);
   }
+  // A comparison of two finite scalars with few values each: a disjunction over the pairs
+  // of values that satisfy it (propositional, which the SAT core handles better than
+  // comparisons of sums).
+  if (op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge) {
+    auto x = to_cases(a), y = to_cases(b);
+    if (x && y && x->size() * y->size() <= 1024) {
+      z3::expr_vector any(z3_);
+      for (auto& [v, g] : *x)
+        for (auto& [w, h] : *y) {
+          const bool holds = op == Op::Lt ? v < w : op == Op::Le ? v <= w : op == Op::Gt ? v > w : v >= w;
+          if (holds) any.push_back(g && h);
+        }
+      z3::expr err = (err_of(a) || err_of(b)).simplify();
+      return with_err(boolean(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)), err);
+    }
+  }
   return raw_binary(op, a, b, e);
 }
 

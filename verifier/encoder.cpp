@@ -141,7 +141,10 @@ z3::expr Encoder::to_int(const SymP& s0) {
     case K::Err: return z3_.int_val(0);
     case K::Int: return *s->term;
     case K::Bool:
-      if (regroup && s->v == 1 && s->items.size() == 1) return 1 - to_int(s->items[0]);
+      if (s->v == 1 && s->items.size() == 1) {
+        counted_disj = true;
+        if (regroup) return 1 - to_int(s->items[0]);
+      }
       return indicator(*s->term);
     case K::Table: {
       if (s->int_cache) return *s->int_cache;
@@ -167,6 +170,7 @@ z3::expr Encoder::to_int(const SymP& s0) {
       return terms.empty() ? z3_.int_val(0) : z3::sum(terms);
     }
     case K::Disj: {
+      counted_disj = true;
       if (!regroup) return indicator(to_bool(s));
       // Sum of the parts: equal to the OR's indicator when the parts are exclusive.
       z3::expr_vector terms(z3_);
@@ -205,6 +209,17 @@ std::optional<std::vector<std::pair<int64_t, z3::expr>>> Encoder::to_cases(const
         it->second.push_back(sel.guard[k]);
       }
       for (auto& [v, gs] : by) out.emplace_back(v, gs.size() == 1 ? gs[0] : z3::mk_or(gs));
+      // The values of a table are exclusive (the selector is one-hot); said once per
+      // partition, so the SAT core need not rediscover it from the guards.
+      if (out.size() > 1) {
+        std::vector<int64_t> key{s->sel};
+        for (const SymP& x : s->items) key.push_back(x->k == K::Val ? x->v : ir::kNone);
+        if (partitions_.insert(key).second) {
+          z3::expr_vector values(z3_);
+          for (auto& [v, g] : out) values.push_back(g);
+          facts_.push_back(z3::atmost(values, 1));
+        }
+      }
       return out;
     }
     default: return std::nullopt;
@@ -363,16 +378,21 @@ int Encoder::fresh_selector(int d, const std::string& name) {
   if (dom.size == 2) {
     z3::expr b = z3_.bool_const(name.c_str());
     s.guard = {!b, b};
+    guard_ids_[b.id()] = int(sels_.size());
   } else {
     z3::expr_vector all(z3_), ind(z3_);
     for (uint32_t k = 0; k < dom.size; ++k) {
       z3::expr b = z3_.bool_const(fmt::format("{}={}", name, k).c_str());
       s.guard.push_back(b);
+      guard_ids_[b.id()] = int(sels_.size());
       all.push_back(b);
       ind.push_back(z3::ite(b, z3_.int_val(1), z3_.int_val(0)));
     }
+    // Exactly one: as clauses for the SAT core and, for questions that count, as a linear
+    // sum the arithmetic sees (asked for only there: it slows boolean questions down).
     facts_.push_back(z3::mk_or(all));
-    facts_.push_back(z3::sum(ind) == 1);
+    facts_.push_back(z3::atmost(all, 1));
+    sum_facts_.push_back(z3::sum(ind) == 1);
   }
   for (uint32_t k = 0; k < dom.size; ++k) s.values.push_back(ir::domain_value(p_.domains, d, k));
   sels_.push_back(std::move(s));

@@ -11,9 +11,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <z3++.h>
@@ -111,13 +113,25 @@ class Encoder {
   /// A fresh one-hot selector over domain `d` (for move parameters).
   int fresh_selector(int d, const std::string& name);
   const std::vector<Selector>& selectors() const { return sels_; }
+  /// The selector whose guard is the constant with this Z3 AST id (-1: not a guard).
+  int selector_of(unsigned ast_id) const {
+    auto it = guard_ids_.find(ast_id);
+    return it == guard_ids_.end() ? -1 : it->second;
+  }
   /// The Table that is the identity on selector `s` (its value per index).
   SymP identity(int s);
   /// Facts every model must satisfy (one-hot constraints of the selectors made so far).
   const std::vector<z3::expr>& facts() const { return facts_; }
+  /// The one-hot constraints as linear sums (for questions with arithmetic).
+  const std::vector<z3::expr>& sum_facts() const { return sum_facts_; }
 
   /// Executes a block on the current overlay (move bodies).
   void exec(const ir::Block& b, Frame& f, const z3::expr& path);
+  /// When set, exec runs only these statements (slice_body: the others change nothing
+  /// that is read afterwards and cannot err).
+  const std::unordered_set<const ir::Stmt*>* slice = nullptr;
+  /// Fixes selector `s` to index `k` (-1: free again): its tables read as that entry.
+  void fix(int s, int k) { fixed_[size_t(s)] = k; }
   /// Whether move `m` has a legal instance for player `player` in the current state.
   SymP can(int m, const SymP& player);
 
@@ -127,6 +141,8 @@ class Encoder {
   /// every recorded pair to be exclusive).
   bool regroup = false;
   std::vector<z3::expr> regroup_pairs;
+  /// Set when a count over an OR of tables was converted (so regrouping can change it).
+  bool counted_disj = false;
 
   std::string where(dsl::Span span) const;
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
@@ -154,6 +170,7 @@ class Encoder {
   SymP aggregate(const ir::Expr& e, Frame& f);
   SymP aggregate_over(const ir::Expr& e, Frame& f, const SymP& dom);
   SymP aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom);
+  SymP quantify_one_selector(ir::Op op, const std::vector<SymP>& conds, const std::vector<SymP>& bodies);
   SymP builtin(const ir::Expr& e, Frame& f);
   SymP builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args);
   SymP call(const ir::Expr& e, Frame& f);
@@ -175,12 +192,29 @@ class Encoder {
   std::map<std::pair<int, uint32_t>, int> base_sels_;
   std::vector<Overlay> overlays_;
   int overlay_ = -1;
-  std::vector<z3::expr> facts_;
-  std::unordered_map<std::string, SymP> memo_;
+  std::vector<z3::expr> facts_, sum_facts_;
+  std::unordered_map<unsigned, int> guard_ids_;
+  std::set<std::vector<int64_t>> partitions_;  ///< tables whose values were said exclusive
+  struct KeyHash {
+    size_t operator()(const std::vector<int64_t>& k) const {
+      uint64_t h = 1469598103934665603ull;
+      for (int64_t x : k) h = (h ^ uint64_t(x)) * 1099511628211ull;
+      return size_t(h);
+    }
+  };
+  /// Pure functions on concrete scalars and sets: function, then per argument a tag and value.
+  std::unordered_map<std::vector<int64_t>, SymP, KeyHash> pure_memo_;
+  /// Other calls: the call key, then the fixed selectors its evaluation examined.
+  struct Memo {
+    SymP value;
+    std::vector<z3::expr> pairs;  ///< regroup_pairs recorded while computing it
+    bool counted_disj;            ///< whether computing it set counted_disj
+  };
+  std::unordered_map<std::vector<int64_t>, Memo, KeyHash> memo_;
   std::vector<SymP> keep_;         ///< arguments named by address in memo keys
   /// Per call key (without the expansion context): the sets of selectors examined by
   /// its evaluations; a result depends on the context only through those.
-  std::unordered_map<std::string, std::vector<std::vector<int>>> memo_deps_;
+  std::unordered_map<std::vector<int64_t>, std::vector<std::vector<int>>, KeyHash> memo_deps_;
   std::vector<int>* touched_ = nullptr;
   std::vector<int> pure_;          ///< per function: 1 when it reads no state, -1 unknown
   bool pure(int function);

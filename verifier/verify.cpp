@@ -1,292 +1,82 @@
-// The property kinds over the encoder: one Z3 query (or a few) per property.
+// The property kinds over the encoder: prove, lemma, find, bound, derive, consistent,
+// redundant and depends, each a few questions on the set the property ranges over.
 #include "verifier/verify.h"
 
-#include <chrono>
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
 
-#include "compiler/interpret.h"
-#include "compiler/text.h"
-#include "verifier/encoder.h"
+#include "verifier/verifier_internal.h"
 
 namespace rulebook::verifier {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-/// What a property ranges over, encoded: named-rule literals (each implies its rule),
-/// the other conditions of the set, and how to evaluate the property's expressions.
-struct Scope {
-  std::vector<z3::expr> lits;
-  std::vector<std::string> lit_names;
-  std::vector<z3::expr> implications;  ///< lit -> rule (board rules, move rules)
-  std::vector<z3::expr> domain;        ///< where, phase, legality (not named rules)
-  int overlay = -1;
-  Encoder::Frame frame;
-  int move = -1;
-  std::vector<int> params;             ///< selectors of the move's parameters
-};
-
-class Verifier {
- public:
-  Verifier(const ir::Program& p, const dsl::SourceSet& s, const Options& o)
-      : p_(p), sources_(s), opt_(o), enc_(p, s, z3_) {}
-
-  std::vector<Result> run();
-
- private:
-  Scope scope(const ir::Property& prop, int move_index);
-  std::string set_text(const ir::Property& prop);
-  z3::check_result check(z3::solver& s, const std::vector<z3::expr>& assumptions = {});
-  void add_scope(z3::solver& s, const Scope& sc, bool with_lits_on);
-  Board board(const z3::model& m, const Scope& sc);
-  /// prove/lemma: the query whose models are counterexamples.
-  z3::expr refutation(const ir::Property& prop, Scope& sc, const ir::Expr& goal);
-  std::pair<z3::expr, z3::expr> value_pair(Scope& sc, const ir::Expr& e, bool regrouped);
-  void one(const ir::Property& prop, Result& r);
-  void prove_like(const ir::Property& prop, Result& r);
-  void find(const ir::Property& prop, Result& r);
-  void bound(const ir::Property& prop, Result& r);
-  void derive(const ir::Property& prop, Result& r);
-  void consistent(Result& r, const std::string& drop_rule);
-  void depends(const ir::Property& prop, Result& r);
-  double left() const;
-
-  const ir::Program& p_;
-  const dsl::SourceSet& sources_;
-  const Options& opt_;
-  z3::context z3_;
-  Encoder enc_;
-  std::vector<z3::expr> lemma_facts_;
-  std::vector<std::string> lemma_names_;
-  Clock::time_point started_;
-  std::string unknown_;
-};
-
-double Verifier::left() const {
-  double used = std::chrono::duration<double>(Clock::now() - started_).count();
-  return std::max(0.001, opt_.timeout_seconds - used);
-}
-
-z3::check_result Verifier::check(z3::solver& s, const std::vector<z3::expr>& assumptions) {
-  z3::params ps(z3_);
-  ps.set("timeout", unsigned(left() * 1000));
-  s.set(ps);
-  z3::expr_vector as(z3_);
-  for (const z3::expr& a : assumptions) as.push_back(a);
-  z3::check_result r = assumptions.empty() ? s.check() : s.check(as);
-  if (r == z3::unknown) unknown_ = s.reason_unknown();
-  return r;
-}
-
-std::string Verifier::set_text(const ir::Property& prop) {
-  std::string out;
-  if (prop.over_moves) {
-    std::vector<std::string> names;
-    for (int m : prop.moves) names.push_back(p_.moves[size_t(m)].name);
-    std::string list;
-    for (size_t i = 0; i < names.size(); ++i)
-      list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-    out = "every legal " + list + " from a well-formed state (every board rule holds)";
-  } else {
-    out = "every state where every board rule holds";
-    if (prop.phase >= 0) out += " in phase " + p_.phases[size_t(prop.phase)].name;
-  }
-  if (prop.where) out += " and " + std::string(sources_.text(prop.where->span));
+/// The names of the rule literals `core` in `sc`.
+std::vector<std::string> rule_names(const Scope& sc, const std::vector<int>& core) {
+  std::vector<std::string> out;
+  for (int i : core) out.push_back(sc.lit_names[size_t(i)]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-Scope Verifier::scope(const ir::Property& prop, int mi) {
-  Scope sc;
-  enc_.use_overlay(-1);
-  enc_.mover_override = nullptr;
-  auto add_rule = [&](const std::string& name, const z3::expr& cond) {
-    for (size_t i = 0; i < sc.lit_names.size(); ++i)
-      if (sc.lit_names[i] == name) {
-        sc.implications.push_back(z3::implies(sc.lits[i], cond));
-        return;
-      }
-    sc.lits.push_back(z3_.bool_const(("rule:" + name).c_str()));
-    sc.lit_names.push_back(name);
-    sc.implications.push_back(z3::implies(sc.lits.back(), cond));
-  };
-  auto board_rules = [&]() {
-    for (const ir::Rule& r : p_.rules) {
-      if (!r.board_rule) continue;
-      Encoder::Frame f(size_t(std::max(r.locals, 1)), nullptr);
-      auto [c, err] = enc_.condition(*r.condition, f);
-      add_rule(r.name, c && !err);
-    }
-  };
-  board_rules();
-  if (prop.phase >= 0) {
-    auto [c, err] = std::pair{enc_.to_bool(enc_.val(0)), z3_.bool_val(false)};
-    (void)c;
-    (void)err;
-    int s = enc_.base_selector(ir::kVarPhase, 0);
-    sc.domain.push_back(enc_.selectors()[size_t(s)].guard[size_t(prop.phase)]);
-  }
-  sc.frame.assign(size_t(std::max(prop.locals, 1)), nullptr);
-  if (prop.over_moves) {
-    const int m = prop.moves[size_t(mi)];
-    const ir::Move& mv = p_.moves[size_t(m)];
-    sc.move = m;
-    Encoder::Frame mf(size_t(std::max(mv.locals, int(mv.params.size()) + 1)), nullptr);
-    for (size_t i = 0; i < mv.params.size(); ++i) {
-      int s = enc_.fresh_selector(mv.params[i].domain, fmt::format("{}.{}.{}", prop.name, mv.name, mv.params[i].name));
-      sc.params.push_back(s);
-      mf[i] = enc_.identity(s);
-    }
-    int ph = enc_.base_selector(ir::kVarPhase, 0);
-    sc.domain.push_back(enc_.selectors()[size_t(ph)].guard[size_t(mv.phase)]);
-    for (const auto& r : mv.requires_) {
-      auto [c, err] = enc_.condition(*r, mf);
-      sc.domain.push_back(c && !err);
-    }
-    for (const ir::Check& c : mv.checks) {
-      auto [b, err] = enc_.condition(*c.condition, mf);
-      add_rule(p_.rules[size_t(c.rule)].name, b && !err);
-    }
-    sc.overlay = enc_.new_overlay();
-    enc_.use_overlay(sc.overlay);
-    enc_.exec(mv.body, mf, z3_.bool_val(true));
-    sc.domain.push_back(!enc_.overlay_at(sc.overlay).err);
-    board_rules();  // legal: the board rules hold after the move too
-    const auto& mp = prop.move_params[size_t(mi)];
-    for (size_t s = 0; s < mp.size() && s < sc.frame.size(); ++s)
-      if (mp[s] >= 0) sc.frame[s] = enc_.identity(sc.params[size_t(mp[s])]);
-  }
-  if (prop.where) {
-    auto [c, err] = enc_.condition(*prop.where, sc.frame);
-    sc.domain.push_back(c && !err);
-  }
-  if (opt_.progress)
-    opt_.progress(fmt::format("  encoded the set ({} selectors) after {:.1f} s", enc_.selectors().size(),
-                              std::chrono::duration<double>(Clock::now() - started_).count()));
-  return sc;
-}
-
-void Verifier::add_scope(z3::solver& s, const Scope& sc, bool lits_on) {
-  for (const z3::expr& f : enc_.facts()) s.add(f);
-  for (const z3::expr& f : sc.implications) s.add(f);
-  for (const z3::expr& f : sc.domain) s.add(f);
-  if (lits_on)
-    for (const z3::expr& l : sc.lits) s.add(l);
-  // Proved lemmas hold wherever every named rule holds.
-  z3::expr_vector all(z3_);
-  for (const z3::expr& l : sc.lits) all.push_back(l);
-  for (const z3::expr& f : lemma_facts_) s.add(z3::implies(all.empty() ? z3_.bool_val(true) : z3::mk_and(all), f));
-}
-
-Board Verifier::board(const z3::model& m, const Scope& sc) {
-  Board b;
-  compiler::Interpreter in(p_, sources_);
-  b.state.assign(p_.state_bytes, 0);
-  engine::Setup setup;
-  (void)in.setup(b.state.data(), setup);
-  for (const Selector& s : enc_.selectors()) {
-    if (s.var < 0) continue;
-    for (size_t k = 0; k < s.guard.size(); ++k)
-      if (m.eval(s.guard[k], true).is_true()) {
-        ir::store_index(b.state.data(), p_.vars[size_t(s.var)], s.element, uint32_t(k));
-        break;
-      }
-  }
-  b.text = compiler::board_text(p_, b.state.data());
-  if (sc.move >= 0) {
-    const ir::Move& mv = p_.moves[size_t(sc.move)];
-    std::string args;
-    for (size_t i = 0; i < sc.params.size(); ++i) {
-      const Selector& s = enc_.selectors()[size_t(sc.params[i])];
-      for (size_t k = 0; k < s.guard.size(); ++k)
-        if (m.eval(s.guard[k], true).is_true())
-          args += (i ? ", " : "") + ir::value_text(p_.domains, mv.params[i].domain, s.values[k]);
-    }
-    int mover = int(ir::load_index(b.state.data(), p_.vars[ir::kVarMover], 0));
-    b.move = fmt::format("{} plays {}({})", p_.player_names[size_t(mover)], mv.name, args);
-  }
-  return b;
-}
-
-std::pair<z3::expr, z3::expr> Verifier::value_pair(Scope& sc, const ir::Expr& e, bool regrouped) {
-  enc_.use_overlay(sc.overlay);
-  enc_.regroup = regrouped;
-  SymP v = enc_.eval(e, sc.frame);
-  z3::expr x = e.type->domain == ir::kBoolDomain ? enc_.to_bool(v) : enc_.to_int(v);
-  z3::expr err = enc_.err_of(v);
-  enc_.regroup = false;
-  return {x, err};
-}
-
-z3::expr Verifier::refutation(const ir::Property&, Scope& sc, const ir::Expr& goal) {
-  auto [gp, err] = value_pair(sc, goal, false);
-  enc_.regroup_pairs.clear();
-  auto [gr, err2] = value_pair(sc, goal, true);
-  (void)err2;
-  if (enc_.regroup_pairs.empty()) return !gp || err;
-  z3::expr_vector pairs(z3_);
-  for (const z3::expr& x : enc_.regroup_pairs) pairs.push_back(x);
-  enc_.regroup_pairs.clear();
-  // Where the regrouped parts are exclusive the regrouped goal is the goal; elsewhere
-  // the plain one is used: one exact query.
-  z3::expr overlap = z3::mk_or(pairs);
-  return (!overlap && !gr) || (overlap && !gp) || err;
-}
+}  // namespace
 
 void Verifier::prove_like(const ir::Property& prop, Result& r) {
   const size_t n = prop.over_moves ? prop.moves.size() : 1;
+  std::vector<std::string> used;
   for (size_t mi = 0; mi < n; ++mi) {
     Scope sc = scope(prop, int(mi));
-    z3::expr q = refutation(prop, sc, *prop.expr);
-    z3::solver s(z3_);
-    add_scope(s, sc, true);
-    s.add(q);
-    auto res = check(s);
-    if (res == z3::sat) {
+    Answer a = ask(sc, refutation(sc, *prop.expr));
+    if (a.result == z3::sat) {
       r.verdict = "refuted";
-      r.board = board(s.get_model(), sc);
+      r.board = board(*a.model, sc);
       return;
     }
-    if (res == z3::unknown) {
+    if (a.result == z3::unknown) {
       r.verdict = "unknown";
       r.detail = unknown_;
       return;
     }
+    for (const std::string& name : rule_names(sc, a.core)) used.push_back(name);
+    if (prop.kind == "lemma" && !prop.over_moves) {
+      // A fact for later properties, wherever the rules this proof used hold.
+      auto [g, err] = value_pair(sc, *prop.expr);
+      std::sort(used.begin(), used.end());
+      used.erase(std::unique(used.begin(), used.end()), used.end());
+      Lemma lemma{{}, sc.domain(z3_), {}, used};
+      std::vector<z3::expr> cs;
+      conjuncts(g && !err, cs);
+      for (const z3::expr& c : cs) {
+        lemma.facts.push_back(Part{c, -1, std::nullopt});
+        support(lemma.facts.back());
+      }
+      for (const Part& p : sc.parts)
+        if (p.lit < 0) lemma.domain_ids.push_back(p.e.id());
+      lemmas_.push_back(std::move(lemma));
+    }
   }
   r.verdict = "proved";
-  if (prop.kind == "lemma" && !prop.over_moves) {
-    Scope sc = scope(prop, 0);
-    auto [g, err] = value_pair(sc, *prop.expr, false);
-    z3::expr dom = z3_.bool_val(true);
-    for (const z3::expr& d : sc.domain) dom = dom && d;
-    lemma_facts_.push_back(z3::implies(dom, g && !err));
-    lemma_names_.push_back(prop.name);
-  }
 }
 
 void Verifier::find(const ir::Property& prop, Result& r) {
   const size_t n = prop.over_moves ? prop.moves.size() : 1;
+  bool unknown = false;
   for (size_t mi = 0; mi < n; ++mi) {
     Scope sc = scope(prop, int(mi));
-    auto [g, err] = value_pair(sc, *prop.expr, false);
-    z3::solver s(z3_);
-    add_scope(s, sc, true);
-    s.add(g && !err);
-    auto res = check(s);
-    if (res == z3::sat) {
+    auto [g, err] = value_pair(sc, *prop.expr);
+    Answer a = ask(sc, g && !err);
+    if (a.result == z3::sat) {
       r.verdict = "found";
-      r.board = board(s.get_model(), sc);
+      r.board = board(*a.model, sc);
       return;
     }
-    if (res == z3::unknown) {
-      r.verdict = "unknown";
-      r.detail = unknown_;
-      return;
-    }
+    unknown = unknown || a.result == z3::unknown;
   }
-  r.verdict = "none";
+  r.verdict = unknown ? "unknown" : "none";
+  if (unknown) r.detail = unknown_;
 }
 
 void Verifier::bound(const ir::Property& prop, Result& r) {
@@ -295,53 +85,46 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
   const int64_t sign = prop.maximize ? 1 : -1;
   for (size_t mi = 0; mi < n; ++mi) {
     Scope sc = scope(prop, int(mi));
-    auto [ep, err] = value_pair(sc, *prop.expr, false);
-    enc_.regroup_pairs.clear();
-    auto [er, err2] = value_pair(sc, *prop.expr, true);
-    (void)err2;
-    z3::expr_vector pairs(z3_);
-    for (const z3::expr& x : enc_.regroup_pairs) pairs.push_back(x);
-    enc_.regroup_pairs.clear();
-    z3::expr overlap = pairs.empty() ? z3_.bool_val(false) : z3::mk_or(pairs);
+    std::vector<Piece> ps = pieces(sc, *prop.expr, true);
+    z3::expr_vector vals(z3_), errs(z3_);
+    for (const Piece& pc : ps) {
+      vals.push_back(pc.guard.is_true() ? pc.plain : z3::ite(pc.guard, pc.plain, z3_.int_val(0)));
+      if (!pc.err.is_false()) errs.push_back(pc.guard && pc.err);
+    }
+    z3::expr ep = vals.size() == 1 ? vals[0] : z3::sum(vals);
     // An expression that errs somewhere in the set has no bound: show where.
-    {
-      z3::solver s(z3_);
-      add_scope(s, sc, true);
-      s.add(err);
-      auto res = check(s);
-      if (res == z3::sat) {
+    if (!errs.empty()) {
+      Answer a = ask(sc, z3::mk_or(errs));
+      if (a.result == z3::sat) {
         r.verdict = "error";
         r.detail = "the expression cannot be evaluated on this board";
-        r.board = board(s.get_model(), sc);
+        r.board = board(*a.model, sc);
         return;
       }
-      if (res == z3::unknown) {
+      if (a.result == z3::unknown) {
         r.verdict = "unknown";
         r.detail = unknown_;
         return;
       }
     }
+    settle(sc, ps);
     // Improve until nothing better exists: the last unsat is the proof of optimality.
     while (true) {
-      z3::solver s(z3_);
-      add_scope(s, sc, true);
-      if (best) {
-        z3::expr v = z3_.int_val(int64_t(*best));
-        s.add(prop.maximize ? ((!overlap && er > v) || (overlap && ep > v)) : ((!overlap && er < v) || (overlap && ep < v)));
-      }
-      auto res = check(s);
-      if (res == z3::unknown) {
+      const z3::expr v = z3_.int_val(int64_t(best.value_or(0)));
+      const bool mx = prop.maximize;
+      Answer a = ask(sc, best ? any_piece(z3_, ps, [&](const z3::expr& x) { return mx ? x > v : x < v; })
+                              : z3_.bool_val(true));
+      if (a.result == z3::unknown) {
         r.verdict = "unknown";
         r.detail = unknown_ + (best ? fmt::format(" (reached {} so far)", *best) : "");
         return;
       }
-      if (res == z3::unsat) break;
-      z3::model m = s.get_model();
-      int64_t v = m.eval(ep, true).get_numeral_int64();
-      if (best && v * sign <= *best * sign) throw Unsupported("internal: a bound did not improve");
-      best = v;
-      r.board = board(m, sc);
-      if (opt_.progress) opt_.progress(fmt::format("  {}: reached {}", prop.name, v));
+      if (a.result == z3::unsat) break;
+      int64_t got = a.model->eval(ep, true).get_numeral_int64();
+      if (best && got * sign <= *best * sign) throw Unsupported("internal: a bound did not improve");
+      best = got;
+      r.board = board(*a.model, sc);
+      if (opt_.progress) opt_.progress(fmt::format("  {}: reached {}", prop.name, got));
     }
   }
   if (!best) {
@@ -358,18 +141,14 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
 
 void Verifier::derive(const ir::Property& prop, Result& r) {
   Scope sc = scope(prop, 0);
-  auto [ep, err] = value_pair(sc, *prop.expr, false);
-  z3::solver s(z3_);
-  add_scope(s, sc, true);
-  s.add(!err);
-  auto res = check(s);
-  if (res != z3::sat) {
-    r.verdict = res == z3::unsat ? "empty" : "unknown";
-    r.detail = res == z3::unsat ? "the set is empty" : unknown_;
+  auto [ep, err] = value_pair(sc, *prop.expr);
+  Answer a = ask(sc, !err);
+  if (a.result != z3::sat) {
+    r.verdict = a.result == z3::unsat ? "empty" : "unknown";
+    r.detail = a.result == z3::unsat ? "the set is empty" : unknown_;
     return;
   }
-  z3::model m = s.get_model();
-  z3::expr v = m.eval(ep, true);
+  z3::expr v = a.model->eval(ep, true);
   int64_t c = v.is_bool() ? (v.is_true() ? 1 : 0) : v.get_numeral_int64();
   // Then prove that the value is the same everywhere.
   auto owned = std::make_unique<ir::Expr>();
@@ -384,18 +163,14 @@ void Verifier::derive(const ir::Property& prop, Result& r) {
   eq.span = prop.expr->span;
   eq.args.push_back(ir::clone_expr(*prop.expr));
   eq.args.push_back(std::move(owned));
-  z3::expr q = refutation(prop, sc, eq);
-  z3::solver s2(z3_);
-  add_scope(s2, sc, true);
-  s2.add(q);
-  auto res2 = check(s2);
+  Answer b = ask(sc, refutation(sc, eq));
   r.value = c;
-  if (res2 == z3::unsat) {
+  if (b.result == z3::unsat) {
     r.verdict = "derived";
     r.detail = fmt::format("{} = {} on every element (proved)", std::string(sources_.text(prop.expr->span)), c);
-  } else if (res2 == z3::sat) {
+  } else if (b.result == z3::sat) {
     r.verdict = "not-constant";
-    r.board = board(s2.get_model(), sc);
+    r.board = board(*b.model, sc);
     r.detail = fmt::format("{} is {} on one board but not on the board below", std::string(sources_.text(prop.expr->span)), c);
   } else {
     r.verdict = "unknown";
@@ -406,37 +181,28 @@ void Verifier::derive(const ir::Property& prop, Result& r) {
 void Verifier::consistent(Result& r, const std::string& drop) {
   ir::Property none;
   Scope sc = scope(none, 0);
-  z3::solver s(z3_);
-  add_scope(s, sc, false);
-  z3::expr target = z3_.bool_val(true);
-  for (size_t i = 0; i < sc.lits.size(); ++i) {
-    if (sc.lit_names[i] == drop) continue;
-    s.add(sc.lits[i]);
-  }
-  if (!drop.empty()) {
-    // Does the rule follow from the others? A model of the others violating it says no.
-    for (const ir::Rule& rule : p_.rules)
-      if (rule.name == drop && rule.board_rule) {
-        Encoder::Frame f(size_t(std::max(rule.locals, 1)), nullptr);
-        auto [c, err] = enc_.condition(*rule.condition, f);
-        s.add(!c || err);
-      }
-  }
-  auto res = check(s);
-  if (res == z3::unknown) {
+  std::vector<size_t> on;
+  for (size_t i = 0; i < sc.lits.size(); ++i)
+    if (sc.lit_names[i] != drop) on.push_back(i);
+  // Does the dropped rule follow from the others? A model of the others violating it says no.
+  z3::expr q = z3_.bool_val(true);
+  for (size_t i = 0; i < p_.rules.size(); ++i)
+    if (!drop.empty() && p_.rules[i].name == drop && p_.rules[i].board_rule) q = !board_rule(i);
+  Answer a = ask(sc, q, &on);
+  if (a.result == z3::unknown) {
     r.verdict = "unknown";
     r.detail = unknown_;
     return;
   }
+  const bool sat = a.result == z3::sat;
+  if (sat) r.board = board(*a.model, sc);
   if (drop.empty()) {
-    r.verdict = res == z3::sat ? "consistent" : "inconsistent";
-    if (res == z3::sat) r.board = board(s.get_model(), sc);
-    r.detail = res == z3::sat ? "every board rule holds on the board below" : "no state satisfies every board rule";
+    r.verdict = sat ? "consistent" : "inconsistent";
+    r.detail = sat ? "every board rule holds on the board below" : "no state satisfies every board rule";
   } else {
-    r.verdict = res == z3::sat ? "not-redundant" : "redundant";
-    if (res == z3::sat) r.board = board(s.get_model(), sc);
-    r.detail = res == z3::sat ? "the other rules hold and " + drop + " does not on the board below"
-                              : drop + " follows from the other board rules (proved)";
+    r.verdict = sat ? "not-redundant" : "redundant";
+    r.detail = sat ? "the other rules hold and " + drop + " does not on the board below"
+                   : drop + " follows from the other board rules (proved)";
   }
 }
 
@@ -455,38 +221,39 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
     return;
   }
   Scope sc = scope(*subject, 0);
-  z3::expr q = refutation(*subject, sc, *subject->expr);
-  z3::solver s(z3_);
-  add_scope(s, sc, false);
-  s.add(q);
+  const std::vector<Piece> ps = pieces(sc, *subject->expr, true);
+  // Each set of rules is its own question: regrouped sums are used only where their parts
+  // are proved exclusive under exactly those rules.
   auto run = [&](const std::vector<size_t>& on) {
-    std::vector<z3::expr> as;
-    for (size_t i = 0; i < sc.lits.size(); ++i) {
-      bool in = std::find(on.begin(), on.end(), i) != on.end();
-      as.push_back(in ? sc.lits[i] : !sc.lits[i]);
-    }
-    return check(s, as);
+    std::vector<Piece> local = ps;
+    settle(sc, local, &on);
+    return ask(sc, any_piece(z3_, local, [](const z3::expr& g) { return !g; }), &on);
   };
   std::vector<size_t> all;
   for (size_t i = 0; i < sc.lits.size(); ++i) all.push_back(i);
-  auto res = run(all);
-  if (res != z3::unsat) {
-    r.verdict = res == z3::sat ? "refuted" : "unknown";
-    r.detail = res == z3::sat ? prop.subject + " does not hold with every rule" : unknown_;
-    if (res == z3::sat) r.board = board(s.get_model(), sc);
+  Answer first = run(all);
+  if (first.result != z3::unsat) {
+    r.verdict = first.result == z3::sat ? "refuted" : "unknown";
+    r.detail = first.result == z3::sat ? prop.subject + " does not hold with every rule" : unknown_;
+    if (first.result == z3::sat) r.board = board(*first.model, sc);
     return;
   }
-  // Drop one rule at a time while the property stays proved: a minimal set.
-  std::vector<size_t> need = all;
+  // A minimal set: start from the rules the proof used, then drop one at a time while the
+  // property stays proved (each proof's rules narrow the set further).
+  std::vector<size_t> need(first.core.begin(), first.core.end());
   for (size_t i = 0; i < all.size(); ++i) {
+    if (std::find(need.begin(), need.end(), all[i]) == need.end()) continue;
     std::vector<size_t> fewer;
     for (size_t j : need)
       if (j != all[i]) fewer.push_back(j);
-    if (fewer.size() == need.size()) continue;
     if (opt_.progress) opt_.progress(fmt::format("  depends {}: without {}", prop.subject, sc.lit_names[all[i]]));
-    auto rr = run(fewer);
-    if (rr == z3::unsat) need = fewer;
-    else if (rr == z3::unknown) {
+    Answer a = run(fewer);
+    if (a.result == z3::unsat) {
+      need.clear();
+      for (int c : a.core)
+        if (std::find(fewer.begin(), fewer.end(), size_t(c)) != fewer.end()) need.push_back(size_t(c));
+      std::sort(need.begin(), need.end());
+    } else if (a.result == z3::unknown) {
       r.verdict = "unknown";
       r.detail = unknown_ + " (while dropping " + sc.lit_names[all[i]] + ")";
       return;
@@ -500,9 +267,10 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
       if (j != i) others.push_back(j);
     RuleDrop d;
     d.rule = sc.lit_names[i];
-    auto rr = run(others);
-    d.verdict = rr == z3::sat ? "refuted" : rr == z3::unsat ? "proved" : "unknown";
-    if (rr == z3::sat) d.board = board(s.get_model(), sc);
+    if (opt_.progress) opt_.progress(fmt::format("  depends {}: all rules but {}", prop.subject, d.rule));
+    Answer a = run(others);
+    d.verdict = a.result == z3::sat ? "refuted" : a.result == z3::unsat ? "proved" : "unknown";
+    if (a.result == z3::sat) d.board = board(*a.model, sc);
     r.drops.push_back(std::move(d));
   }
   r.verdict = "depends";
@@ -543,7 +311,8 @@ std::vector<Result> Verifier::run() {
       r.set = set_text(prop);
     }
     if (opt_.progress) opt_.progress(fmt::format("{} {} ...", prop.kind, prop.name));
-    started_ = Clock::now();
+    budget_.started = Clock::now();
+    budget_.rlimit_base = rlimit_seen_;
     unknown_.clear();
     try {
       one(prop, r);
@@ -554,14 +323,14 @@ std::vector<Result> Verifier::run() {
       r.verdict = "unknown";
       r.detail = std::string("solver: ") + z.msg();
     }
-    r.seconds = std::chrono::duration<double>(Clock::now() - started_).count();
-    if (opt_.progress) opt_.progress(fmt::format("  {}: {} ({:.1f} s)", prop.name, r.verdict, r.seconds));
+    r.seconds = std::chrono::duration<double>(Clock::now() - budget_.started).count();
+    r.rlimit = rlimit_seen_ - budget_.rlimit_base;
+    if (opt_.progress)
+      opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", prop.name, r.verdict, r.seconds, r.rlimit));
     out.push_back(std::move(r));
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sources,
                            const Options& options) {

@@ -40,6 +40,7 @@ struct Result {
   std::vector<std::string> needs;  ///< depends: a minimal set of named rules
   std::vector<RuleDrop> drops;     ///< depends: each needed rule dropped from all rules
   double seconds = 0;
+  uint64_t rlimit = 0;  ///< Z3's resource count spent on it (deterministic, unlike seconds)
   /// Whether the verdict is definite (not unknown or unsupported).
   bool definite() const { return verdict != "unknown" && verdict != "unsupported"; }
   /// A refuted prove or lemma, or an evaluation error.
@@ -51,6 +52,8 @@ struct Result {
 
 struct Options {
   double timeout_seconds = 60;       ///< per property
+  /// Z3's resource limit per property (0: none): the same verdicts on any machine.
+  uint64_t rlimit = 0;
   std::vector<std::string> only;     ///< property names to check (empty: all)
   std::function<void(const std::string&)> progress;  ///< lines for stderr
 };

@@ -1,0 +1,205 @@
+// Dependency analysis over the IR's reads and writes (see slice.h).
+#include "verifier/slice.h"
+
+#include <functional>
+#include <map>
+
+namespace rulebook::verifier {
+
+namespace {
+
+using ir::Op;
+using B = dsl::BuiltinId;
+
+void reads_rec(const ir::Program& p, const ir::Expr& e, std::set<int>& vars, std::set<int>& seen_fn,
+               std::set<int>& seen_move) {
+  switch (e.op) {
+    case Op::Read: vars.insert(e.var); break;
+    case Op::Mover: vars.insert(ir::kVarMover); break;
+    case Op::Phase: vars.insert(ir::kVarPhase); break;
+    case Op::Builtin:
+      if (e.builtin == B::Out) vars.insert(ir::kVarOut);
+      if (e.builtin == B::Mover) vars.insert(ir::kVarMover);
+      break;
+    case Op::Call:
+      if (seen_fn.insert(e.function).second) reads_rec(p, *p.functions[size_t(e.function)].body, vars, seen_fn, seen_move);
+      break;
+    case Op::Can:
+      if (seen_move.insert(e.move).second) {
+        const ir::Move& m = p.moves[size_t(e.move)];
+        vars.insert(ir::kVarMover);
+        for (const auto& r : m.requires_) reads_rec(p, *r, vars, seen_fn, seen_move);
+        for (const auto& c : m.checks) reads_rec(p, *c.condition, vars, seen_fn, seen_move);
+      }
+      break;
+    default: break;
+  }
+  for (const auto& a : e.args)
+    if (a) reads_rec(p, *a, vars, seen_fn, seen_move);
+}
+
+/// Values of this domain are always members of it (no none, no arithmetic overflow).
+bool closed_domain(const ir::Program& p, int d) {
+  if (d < 0) return false;
+  const auto k = p.domains[size_t(d)].kind;
+  return k != ir::Domain::Kind::Range && k != ir::Domain::Kind::Optional;
+}
+
+bool scalar_in(const ir::Program& p, const ir::Expr& e, int d) {
+  return e.type && e.type->kind == ir::Type::Kind::Scalar && e.type->domain == d && closed_domain(p, d);
+}
+
+class ErrAnalysis {
+ public:
+  explicit ErrAnalysis(const ir::Program& p) : p_(p) {}
+
+  bool expr(const ir::Expr& e) {
+    for (const auto& a : e.args)
+      if (a && expr(*a)) return true;
+    switch (e.op) {
+      case Op::Const: case Op::ConstSet: case Op::ConstList: case Op::Local: case Op::Mover:
+      case Op::Phase: case Op::Neg: case Op::Not: case Op::Add: case Op::Sub: case Op::Mul:
+      case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+      case Op::And: case Op::Or: case Op::If: case Op::In: case Op::Union: case Op::Diff:
+      case Op::Inter: case Op::ListLit: case Op::All: case Op::Some: case Op::No: case Op::Count:
+      case Op::Sum: case Op::Filter:
+        return false;
+      case Op::Div:
+      case Op::Mod: {
+        int64_t d = e.args[1]->op == Op::Const ? int64_t(e.args[1]->value) : 0;
+        return d == 0;
+      }
+      case Op::Read: {
+        const ir::StateVar& v = p_.vars[size_t(e.var)];
+        for (size_t i = 0; i < e.args.size(); ++i)
+          if (!scalar_in(p_, *e.args[i], v.keys[i])) return true;
+        return false;
+      }
+      case Op::SetLit:
+        if (e.type->kind != ir::Type::Kind::Set) return false;
+        for (const auto& a : e.args)
+          if (!scalar_in(p_, *a, e.type->domain)) return true;
+        return false;
+      case Op::Field: return !closed_domain(p_, e.args[0]->type->domain);
+      case Op::Builtin: return builtin(e);
+      case Op::Call: return function(e.function);
+      case Op::Can: {
+        const ir::Move& m = p_.moves[size_t(e.move)];
+        for (const auto& r : m.requires_)
+          if (expr(*r)) return true;
+        for (const auto& c : m.checks)
+          if (expr(*c.condition)) return true;
+        return false;
+      }
+      default: return true;  // RangeSet, RecordLit, At, Max, Min: can err
+    }
+  }
+
+ private:
+  bool builtin(const ir::Expr& e) {
+    switch (e.builtin) {
+      case B::Width: case B::Height: case B::Cells: case B::Rows: case B::Columns: case B::Lines:
+      case B::Edge: case B::CornerCells: case B::Points: case B::InnerPoints: case B::RimPoints:
+      case B::Size: case B::Abs: case B::Min: case B::Max: case B::Players: case B::Teams:
+      case B::Mover: case B::Horizontal: case B::Vertical:
+        return false;
+      case B::Row: case B::Column: case B::X: case B::Y: case B::Orth: case B::Diag: case B::King:
+      case B::Corners: case B::Around: case B::Segment: case B::Ends: case B::Seat: case B::Next:
+      case B::Out:
+        // Error-free on members of their argument's domain.
+        for (const auto& a : e.args)
+          if (a->type->kind == ir::Type::Kind::Scalar && !closed_domain(p_, a->type->domain) &&
+              !(e.builtin == B::Segment || e.builtin == B::Ends))
+            return true;
+        if ((e.builtin == B::Segment || e.builtin == B::Ends) && !closed_domain(p_, e.args[0]->type->domain))
+          return true;
+        return false;
+      default: return true;  // components, cell_at, team_of, members, can(...): not claimed
+    }
+  }
+
+  bool function(int f) {
+    auto it = fn_.find(f);
+    if (it != fn_.end()) return it->second;
+    fn_[f] = true;  // while being computed (the language has no recursion)
+    const ir::Function& fn = p_.functions[size_t(f)];
+    bool err = expr(*fn.body);
+    fn_[f] = err;
+    return err;
+  }
+
+  const ir::Program& p_;
+  std::map<int, bool> fn_;
+};
+
+/// The variable a statement writes directly (-1: none).
+int writes(const ir::Stmt& s) {
+  switch (s.op) {
+    case ir::StmtOp::Assign: return s.var;
+    case ir::StmtOp::Goto: return ir::kVarPhase;
+    case ir::StmtOp::End: return ir::kVarOver;
+    case ir::StmtOp::Eliminate: return ir::kVarOut;
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+void reads_of(const ir::Program& p, const ir::Expr& e, std::set<int>& vars) {
+  std::set<int> fns, moves;
+  reads_rec(p, e, vars, fns, moves);
+}
+
+bool may_err(const ir::Program& p, const ir::Expr& e) { return ErrAnalysis(p).expr(e); }
+
+std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::Block& body,
+                                               std::set<int> needed) {
+  ErrAnalysis err(p);
+  // A statement by itself (its own expressions and store) may err.
+  auto own_err = [&](const ir::Stmt& s) {
+    if (s.value && err.expr(*s.value)) return true;
+    if (s.where && err.expr(*s.where)) return true;
+    if (s.op == ir::StmtOp::Assign) {
+      const ir::StateVar& v = p.vars[size_t(s.var)];
+      if (s.keys.size() != v.keys.size()) return true;
+      for (size_t i = 0; i < s.keys.size(); ++i)
+        if (err.expr(*s.keys[i]) || !scalar_in(p, *s.keys[i], v.keys[i])) return true;
+      if (s.assign != 0) return true;
+      const ir::Expr& x = *s.value;
+      if (x.op == Op::Const) return ir::domain_index(p.domains, v.domain, x.value) < 0;
+      return !(x.type->kind == ir::Type::Kind::Scalar && x.type->domain == v.domain &&
+               (closed_domain(p, v.domain) || p.domains[size_t(v.domain)].kind == ir::Domain::Kind::Optional));
+    }
+    if (s.op == ir::StmtOp::Eliminate) return true;
+    return false;
+  };
+  std::unordered_set<const ir::Stmt*> keep;
+  // Grows `needed` with the reads of kept statements until nothing changes (flow-
+  // insensitive, so it may keep more than strictly needed; never less).
+  std::function<bool(const ir::Block&)> visit = [&](const ir::Block& b) {
+    bool any = false;
+    for (const ir::StmtPtr& sp : b) {
+      const ir::Stmt& s = *sp;
+      bool k = s.op == ir::StmtOp::Let || own_err(s) || (writes(s) >= 0 && needed.count(writes(s)));
+      bool inner = visit(s.body);
+      inner = visit(s.otherwise) || inner;
+      k = k || inner;
+      if (!k) continue;
+      any = true;
+      if (keep.insert(&s).second) {
+        if (s.value) reads_of(p, *s.value, needed);
+        if (s.where) reads_of(p, *s.where, needed);
+        for (const auto& key : s.keys) reads_of(p, *key, needed);
+      }
+    }
+    return any;
+  };
+  size_t before;
+  do {
+    before = keep.size() + needed.size() * 100000;
+    visit(body);
+  } while (keep.size() + needed.size() * 100000 != before);
+  return keep;
+}
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,262 @@
+// Questions on a set: solver calls within the property's budget, relaxations that keep
+// only the conditions on the selectors a question reads, and exact regrouped sums.
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "verifier/verifier_internal.h"
+
+namespace rulebook::verifier {
+
+namespace {
+
+/// More split disjuncts than this are grouped by the selectors they read; more groups
+/// than this are asked as one question.
+constexpr size_t kMaxGroups = 256;
+
+/// The selectors `e` reads (-1 for anything that is not a selector's guard), and whether
+/// it has integer terms.
+std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr& e) {
+  std::unordered_set<unsigned> seen;
+  std::set<int> out;
+  bool arith = false;
+  std::vector<z3::expr> stack{e};
+  while (!stack.empty()) {
+    z3::expr x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x.id()).second) continue;
+    arith = arith || x.is_int();
+    if (!x.is_app()) {
+      out.insert(-1);
+      continue;
+    }
+    const unsigned n = x.num_args();
+    if (n == 0) {
+      if (x.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.insert(enc.selector_of(x.id()));
+      continue;
+    }
+    for (unsigned i = 0; i < n; ++i) stack.push_back(x.arg(i));
+  }
+  return {{out.begin(), out.end()}, arith};
+}
+
+uint64_t rlimit_count(z3::solver& s) {
+  z3::stats st = s.statistics();
+  for (unsigned i = 0; i < st.size(); ++i)
+    if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : uint64_t(st.double_value(i));
+  return 0;
+}
+
+}  // namespace
+
+z3::expr any_piece(z3::context& z3, const std::vector<Piece>& ps, const std::function<z3::expr(const z3::expr&)>& bad) {
+  z3::expr_vector any(z3);
+  for (const Piece& pc : ps) {
+    z3::expr b = z3::eq(pc.regrouped, pc.plain) ? bad(pc.plain)
+                 : pc.overlap.is_false()            ? bad(pc.regrouped)
+                                                    : (!pc.overlap && bad(pc.regrouped)) || (pc.overlap && bad(pc.plain));
+    z3::expr q = (b || pc.err).simplify();
+    if (q.is_false()) continue;
+    any.push_back(pc.guard.is_true() ? q : pc.guard && q);
+  }
+  return any.empty() ? z3.bool_val(false) : z3::mk_or(any);
+}
+
+const std::vector<int>& Verifier::support(const Part& part) {
+  if (!part.support) std::tie(part.support, part.arith) = support_of(enc_, part.e);
+  return *part.support;
+}
+
+void Verifier::unknown_from(z3::solver& s) {
+  const std::string why = s.reason_unknown();
+  if (why.find("resource") != std::string::npos) unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
+  else if (why.find("timeout") != std::string::npos || why.find("canceled") != std::string::npos)
+    unknown_ = fmt::format("timeout ({} s)", opt_.timeout_seconds);
+  else unknown_ = why;
+}
+
+bool Verifier::kept(const Part& p, const Relaxation& r) {
+  if (p.lit >= 0 && !r.on[size_t(p.lit)]) return false;  // a rule not assumed
+  if (!r.reads) return true;
+  const std::vector<int>& s = support(p);
+  if (s.size() > size_t(r.width)) return false;
+  for (int x : s)
+    if (!std::binary_search(r.reads->begin(), r.reads->end(), x)) return false;
+  return true;
+}
+
+Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, bool q_arith, double share) {
+  Answer a;
+  const double used = std::chrono::duration<double>(Clock::now() - budget_.started).count();
+  const double seconds = (opt_.timeout_seconds - used) * share;
+  const uint64_t spent = rlimit_seen_ - budget_.rlimit_base;
+  if (seconds <= 0.001) {
+    unknown_ = fmt::format("timeout ({} s)", opt_.timeout_seconds);
+    return a;
+  }
+  if (opt_.rlimit > 0 && spent >= opt_.rlimit) {
+    unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
+    return a;
+  }
+  // The rules assumed are asserted, the others left out (no assumption literals: they
+  // slow the solver down); the rules a proof used are those with a part in it.
+  std::vector<const Part*> use;
+  std::vector<bool> rule_used(sc.lits.size(), false);
+  for (const Part& f : facts_)
+    if (kept(f, r)) use.push_back(&f);
+  for (const Part& p : sc.parts)
+    if (kept(p, r)) {
+      use.push_back(&p);
+      if (p.lit >= 0) rule_used[size_t(p.lit)] = true;
+    }
+  // A proved lemma holds wherever its set's conditions and the rules its proof used hold.
+  // In a set with all of those conditions its facts hold outright, so they may join any
+  // relaxation (what the whole set implies can be added to a part of it).
+  std::unordered_set<unsigned> domain;
+  for (const Part& p : sc.parts)
+    if (p.lit < 0) domain.insert(p.e.id());
+  std::vector<z3::expr> lemma_facts;
+  for (const Lemma& l : lemmas_) {
+    std::vector<size_t> need;
+    bool assumed = true;
+    for (const std::string& name : l.rules) {
+      auto it = std::find(sc.lit_names.begin(), sc.lit_names.end(), name);
+      const size_t i = size_t(it - sc.lit_names.begin());
+      if (it == sc.lit_names.end() || !r.on[i]) assumed = false;
+      else need.push_back(i);
+    }
+    if (!assumed) continue;
+    bool inside = true;
+    for (unsigned id : l.domain_ids) inside = inside && domain.count(id) > 0;
+    bool added = false;
+    if (inside) {
+      for (const Part& f : l.facts)
+        if (!r.reads || std::includes(r.reads->begin(), r.reads->end(), support(f).begin(), support(f).end())) {
+          lemma_facts.push_back(f.e);
+          q_arith = q_arith || f.arith;
+          added = true;
+        }
+    } else if (!r.reads) {
+      z3::expr_vector all(z3_);
+      for (const Part& f : l.facts) all.push_back(f.e);
+      lemma_facts.push_back(z3::implies(l.domain, z3::mk_and(all)));
+      q_arith = true;
+      added = true;
+    }
+    if (added)
+      for (size_t i : need) rule_used[i] = true;
+  }
+  // The one-hot sums only where something counts; without counting the question is
+  // propositional (with cardinalities) and the SAT-based solver answers it faster.
+  bool arith = q_arith;
+  for (const Part* p : use) arith = arith || p->arith;
+  // With counting, the general solver in its incremental mode (its SMT core: the one-hot
+  // sums stay linear); the non-incremental mode may pick a strategy that bit-blasts them.
+  z3::solver s = arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD");
+  if (arith) s.push();
+  for (const Part* p : use) s.add(p->e);
+  if (arith)
+    for (const Part& f : sum_facts_)
+      if (kept(f, r)) s.add(f.e);
+  for (const z3::expr& f : lemma_facts) s.add(f);
+  s.add(q);
+  z3::params ps(z3_);
+  ps.set("timeout", unsigned(std::max(1.0, seconds * 1000)));
+  if (opt_.rlimit > 0) ps.set("rlimit", unsigned(std::max<uint64_t>(1, uint64_t(double(opt_.rlimit - spent) * share))));
+  s.set(ps);
+  a.result = s.check();
+  rlimit_seen_ = std::max(rlimit_seen_, rlimit_count(s));
+  if (a.result == z3::sat) a.model = s.get_model();
+  if (a.result == z3::unknown) unknown_from(s);
+  if (a.result == z3::unsat)
+    for (size_t i = 0; i < rule_used.size(); ++i)
+      if (rule_used[i]) a.core.push_back(int(i));
+  return a;
+}
+
+Answer Verifier::ask(const Scope& sc, const z3::expr& q, const std::vector<size_t>* on) {
+  while (facts_.size() < enc_.facts().size()) facts_.push_back(Part{enc_.facts()[facts_.size()], -1, std::nullopt});
+  while (sum_facts_.size() < enc_.sum_facts().size())
+    sum_facts_.push_back(Part{enc_.sum_facts()[sum_facts_.size()], -1, std::nullopt});
+  std::vector<bool> assumed(sc.lits.size(), on == nullptr);
+  if (on)
+    for (size_t i : *on) assumed[i] = true;
+  std::vector<z3::expr> ds;
+  disjuncts(q, ds);
+  Answer out;
+  out.result = z3::unsat;
+  if (ds.empty()) return out;
+  // Each disjunct (or group of disjuncts on the same selectors) is its own question.
+  std::vector<z3::expr> groups;
+  if (ds.size() <= kMaxGroups) {
+    groups = ds;
+  } else {
+    std::map<std::vector<int>, z3::expr_vector> by;
+    std::vector<std::vector<int>> order;
+    for (const z3::expr& d : ds) {
+      std::vector<int> s = support_of(enc_, d).first;
+      auto it = by.find(s);
+      if (it == by.end()) {
+        it = by.emplace(s, z3::expr_vector(z3_)).first;
+        order.push_back(s);
+      }
+      it->second.push_back(d);
+    }
+    if (order.size() > kMaxGroups) groups.push_back(q);
+    else
+      for (const auto& s : order) groups.push_back(by.at(s).size() == 1 ? by.at(s)[0] : z3::mk_or(by.at(s)));
+  }
+  std::set<int> core;
+  bool unknown = false;
+  for (const z3::expr& group : groups) {
+    // Relaxations: only the conditions on the selectors the question reads, each on one
+    // (then two) of them. Fewer conditions allow more models, so an unsat relaxation
+    // proves the question unsat; otherwise the next one is tried, and last the whole set.
+    const auto [reads, q_arith] = support_of(enc_, group);
+    Answer a;
+    if (std::find(reads.begin(), reads.end(), -1) == reads.end()) {
+      size_t total = 0, before = 0;
+      for (const Part& f : facts_) total += kept(f, Relaxation{assumed}) ? 1 : 0;
+      for (const Part& p : sc.parts) total += kept(p, Relaxation{assumed}) ? 1 : 0;
+      for (int width : {1, 2}) {
+        const Relaxation r{assumed, &reads, width};
+        size_t n = 0;
+        for (const Part& f : facts_) n += kept(f, r) ? 1 : 0;
+        for (const Part& p : sc.parts) n += kept(p, r) ? 1 : 0;
+        if (n == total) break;
+        if (n == before) continue;
+        before = n;
+        a = check(sc, r, group, q_arith, width == 1 ? 0.1 : 0.2);
+        if (a.result == z3::unsat) break;
+      }
+    }
+    if (a.result != z3::unsat) a = check(sc, Relaxation{assumed}, group, q_arith, 1.0);
+    if (a.result == z3::sat) return a;
+    if (a.result == z3::unknown) unknown = true;
+    core.insert(a.core.begin(), a.core.end());
+  }
+  out.result = unknown ? z3::unknown : z3::unsat;
+  out.core.assign(core.begin(), core.end());
+  return out;
+}
+
+bool Verifier::settle(const Scope& sc, std::vector<Piece>& ps, const std::vector<size_t>* on) {
+  z3::expr_vector any(z3_);
+  for (const Piece& pc : ps)
+    if (!pc.overlap.is_false()) any.push_back(pc.guard.is_true() ? pc.overlap : pc.guard && pc.overlap);
+  if (any.empty()) return true;
+  if (ask(sc, z3::mk_or(any), on).result != z3::unsat) return false;
+  if (opt_.progress) opt_.progress("  regrouped sums: their parts are exclusive on the set (proved)");
+  for (Piece& pc : ps) pc.overlap = z3_.bool_val(false);
+  return true;
+}
+
+z3::expr Verifier::refutation(Scope& sc, const ir::Expr& goal, const std::vector<size_t>* on) {
+  std::vector<Piece> ps = pieces(sc, goal, true);
+  settle(sc, ps, on);
+  return any_piece(z3_, ps, [](const z3::expr& g) { return !g; });
+}
+
+}  // namespace rulebook::verifier

@@ -1,0 +1,162 @@
+// The verifier's shared declarations: the encoded set a property ranges over (Scope), an
+// expression's value per instance of it (Piece), and the Verifier running the kinds.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "verifier/encoder.h"
+#include "verifier/verify.h"
+
+namespace rulebook::verifier {
+
+using Clock = std::chrono::steady_clock;
+
+/// Splits `e` into a list whose conjunction (disjunction) is `e`: through and, or, negations
+/// of them and the conclusion of an implication.
+void conjuncts(const z3::expr& e, std::vector<z3::expr>& out);
+void disjuncts(const z3::expr& e, std::vector<z3::expr>& out);
+
+/// One conjunct of a set's conditions: `e`, which holds where the named rule `lit` is
+/// assumed (-1: always). `support` (computed on first use) lists the selectors `e` reads,
+/// with -1 when it reads anything else (component labels).
+struct Part {
+  z3::expr e;
+  int lit = -1;
+  mutable std::optional<std::vector<int>> support;
+  mutable bool arith = false;  ///< (with support) whether `e` has integer terms
+};
+
+/// What a property ranges over, encoded: named-rule literals, the conditions of the set
+/// split into conjuncts, and how to evaluate the property's expressions on it.
+struct Scope {
+  std::vector<z3::expr> lits;
+  std::vector<std::string> lit_names;
+  std::vector<Part> parts;  ///< named rules (with lit), where, phase, legality
+  int overlay = -1;
+  Encoder::Frame frame;
+  int move = -1;
+  std::vector<int> params;  ///< selectors of the move's parameters
+  /// Over moves with few parameter values: one instance per concrete parameter tuple,
+  /// each with its own state after (empty: one symbolic instance in `overlay`).
+  struct Instance {
+    z3::expr guard;
+    int overlay;
+    std::vector<int> index;
+  };
+  std::vector<Instance> inst;
+  std::unordered_set<const ir::Stmt*> slice;
+  /// Conditions not named by a rule (where, phase, legality), as one formula.
+  z3::expr domain(z3::context& z3) const;
+};
+
+/// An expression's value on one instance of a set: plain, regrouped (Encoder::regroup)
+/// where `overlap` is false, and its error condition; `guard` says which instance.
+struct Piece {
+  z3::expr guard, plain, regrouped, overlap, err;
+};
+
+/// The answer to one question on a set.
+struct Answer {
+  z3::check_result result = z3::unknown;
+  std::optional<z3::model> model;  ///< when sat: a model of the whole set
+  std::vector<int> core;           ///< when unsat: rule literals the proof used
+};
+
+/// Per property: a wall-clock timeout and, optionally, Z3's deterministic resource limit.
+struct Budget {
+  Clock::time_point started;
+  uint64_t rlimit_base = 0;  ///< Z3's resource count when the property started
+};
+
+/// The instances on which `bad` holds of the value (regrouped where exclusive, else plain),
+/// or the value errs: one exact query.
+z3::expr any_piece(z3::context& z3, const std::vector<Piece>& ps, const std::function<z3::expr(const z3::expr&)>& bad);
+
+class Verifier {
+ public:
+  Verifier(const ir::Program& p, const dsl::SourceSet& s, const Options& o)
+      : p_(p), sources_(s), opt_(o), enc_(p, s, z3_) {}
+
+  std::vector<Result> run();
+
+ private:
+  // ---- the set (scope.cpp)
+  Scope scope(const ir::Property& prop, int move_index);
+  void move_scope(const ir::Property& prop, Scope& sc, int move,
+                  const std::function<void(const std::string&, const z3::expr&)>& add_rule);
+  /// A board rule on the state before (encoded once per run: its value never changes).
+  z3::expr board_rule(size_t rule);
+  /// Runs fn(guard) with each instance's parameters fixed and its state after in use.
+  void each_instance(Scope& sc, const std::function<void(const z3::expr&)>& fn);
+  /// The expression on each instance of the set (one piece unless parameters are split).
+  std::vector<Piece> pieces(Scope& sc, const ir::Expr& e, bool with_regroup);
+  /// The expression as one value on the set (sum or disjunction over instances) and its
+  /// error condition.
+  std::pair<z3::expr, z3::expr> value_pair(Scope& sc, const ir::Expr& e);
+  Board board(const z3::model& m, const Scope& sc);
+  std::string set_text(const ir::Property& prop);
+
+  // ---- questions (solve.cpp)
+  /// Is `q` satisfiable on the set, with the named rules in `on` assumed (all when null)
+  /// and the others not? Unsat answers may come from relaxations (only the conditions on
+  /// the selectors q reads), each split disjunct on its own; sat answers always come from
+  /// the whole set, with a model.
+  Answer ask(const Scope& sc, const z3::expr& q, const std::vector<size_t>* on = nullptr);
+  /// Which conditions a question is asked on: the rules assumed (`on`, per rule literal)
+  /// and either all other conditions (no `reads`) or those on the selectors `reads`
+  /// (sorted) that read at most `width` of them.
+  struct Relaxation {
+    std::vector<bool> on;
+    const std::vector<int>* reads = nullptr;
+    int width = 0;
+  };
+  bool kept(const Part& p, const Relaxation& r);
+  /// One solver call: is `q` satisfiable with the facts, parts and lemmas of `r`, within
+  /// `share` of what is left of the budget? (One-hot sums when anything counts: `q_arith`
+  /// for the question.)
+  Answer check(const Scope& sc, const Relaxation& r, const z3::expr& q, bool q_arith, double share);
+  /// Proves on the set (rules `on`) that the parts of every regrouped sum in `ps` are
+  /// exclusive; then the regrouped values are exact and the overlaps are dropped from
+  /// `ps`. False (and `ps` unchanged) when that is not proved.
+  bool settle(const Scope& sc, std::vector<Piece>& ps, const std::vector<size_t>* on = nullptr);
+  /// prove/lemma: the query whose models are counterexamples.
+  z3::expr refutation(Scope& sc, const ir::Expr& goal, const std::vector<size_t>* on = nullptr);
+  const std::vector<int>& support(const Part& part);
+  void unknown_from(z3::solver& s);
+
+  // ---- property kinds (verify.cpp)
+  void one(const ir::Property& prop, Result& r);
+  void prove_like(const ir::Property& prop, Result& r);
+  void find(const ir::Property& prop, Result& r);
+  void bound(const ir::Property& prop, Result& r);
+  void derive(const ir::Property& prop, Result& r);
+  void consistent(Result& r, const std::string& drop_rule);
+  void depends(const ir::Property& prop, Result& r);
+
+  const ir::Program& p_;
+  const dsl::SourceSet& sources_;
+  const Options& opt_;
+  z3::context z3_;
+  Encoder enc_;
+  std::map<size_t, z3::expr> board_rules_;
+  std::vector<Part> facts_;      ///< the encoder's facts (one-hot selectors, labellings)
+  std::vector<Part> sum_facts_;  ///< the encoder's one-hot sums
+  /// Proved lemmas: the fact, and the rule names its proof used.
+  struct Lemma {
+    std::vector<Part> facts;             ///< its conjuncts
+    z3::expr domain;                     ///< the conditions of its set
+    std::vector<unsigned> domain_ids;    ///< those conditions' parts (Z3 AST ids)
+    std::vector<std::string> rules;
+  };
+  std::vector<Lemma> lemmas_;
+  Budget budget_;
+  uint64_t rlimit_seen_ = 0;  ///< Z3's resource count after the last check
+  std::string unknown_;
+};
+
+}  // namespace rulebook::verifier
