@@ -30,7 +30,12 @@ struct ReportPlan {
   int explore_depth = 4;            ///< the state-space table's last depth (-1: every depth)
   uint64_t explore_states = 2000000;  ///< stop before a depth holds more states
   bool prove = true;                ///< check the rule file's properties
-  double prove_timeout = 20;        ///< seconds per property
+  /// Z3 resource units per property: the budget that decides the verdicts, so the same
+  /// rules give the same page on any machine (docs/verifier.md).
+  uint64_t prove_rlimit = 20000000;
+  /// Seconds per property, a safety net only: a property that hits it is "unknown
+  /// (timeout)", and the page then depends on the machine; keep it above the rlimit's time.
+  double prove_timeout = 120;
 };
 
 /// A section of a variant's page computed by another analysis: the JSON behind it, its

@@ -105,6 +105,7 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   fmt::print(stderr, "report:   {} properties\n", p.properties.size());
   verifier::Options vo;
   vo.timeout_seconds = plan.prove_timeout;
+  vo.rlimit = plan.prove_rlimit;
   vo.progress = [](const std::string& line) { fmt::print(stderr, "report:   {}\n", line); };
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
 
@@ -151,10 +152,11 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   }
   s.json = data;
   s.html = fmt::format(
-      "<p>Each property of the rule file checked with Z3 on a budget of {} s per property; \"unknown\" means the "
-      "budget ran out, never that the property holds. Boards are the witnesses and counterexamples, drawn from the "
-      "same state the engines use.</p>\n",
-      plan.prove_timeout);
+      "<p>Each property of the rule file checked with Z3 on a budget of {} resource units per property (Z3's "
+      "rlimit, the same on every machine); \"unknown\" means the budget ran out, never that the property holds. "
+      "<code>rulebook prove FILE --timeout S</code> gives a property more time. Boards are the witnesses and "
+      "counterexamples, drawn from the same state the engines use.</p>\n",
+      plan.prove_rlimit);
   s.html += table_html({"property", "kind", "verdict", "over", "result", "board"}, view);
   s.figure = fmt::format("{}/{}", definite, results.size());
   return s;

@@ -53,6 +53,7 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("explore_depth")) plan.explore_depth = j["explore_depth"].get<int>();
     if (j.contains("explore_states")) plan.explore_states = j["explore_states"].get<uint64_t>();
     if (j.contains("prove")) plan.prove = j["prove"].get<bool>();
+    if (j.contains("prove_rlimit")) plan.prove_rlimit = j["prove_rlimit"].get<uint64_t>();
     if (j.contains("prove_timeout")) plan.prove_timeout = j["prove_timeout"].get<double>();
     if (j.contains("layers")) {
       plan.layers.clear();
