@@ -2,6 +2,7 @@
 #include "cli/open_game.h"
 
 #include <cstdio>
+#include <fstream>
 
 #include <fmt/core.h>
 
@@ -60,6 +61,23 @@ int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::st
   engine::Status st = game.engine->setup(state.data(), setup);
   if (!st.ok) {
     fmt::print(stderr, "error: {}\n", st.message);
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+int write_output(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    fmt::print("{}", text);
+    return kExitOk;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in && old == text) return kExitOk;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) {
+    fmt::print(stderr, "{}: error: cannot write the file\n", path);
     return kExitInputError;
   }
   return kExitOk;

@@ -27,6 +27,11 @@ int open_program(const std::string& path, OpenedGame& out);
 /// open_program, then the engine: "compiled" (linked, cached or compiled now) or "interp".
 int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out);
 
+/// Writes a verb's output to `path`, or to stdout when `path` is empty or "-"; a file
+/// already holding exactly `text` is left untouched (so builds depending on it do not
+/// rerun). Returns an exit code; a file that cannot be written is reported by name.
+int write_output(const std::string& path, const std::string& text);
+
 /// Sets up the initial state with `--seed` and `--setup name=value` overrides.
 int setup_state(const OpenedGame& game, uint64_t seed,
                 const std::vector<std::string>& setups, std::vector<uint8_t>& state);

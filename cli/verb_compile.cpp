@@ -33,21 +33,7 @@ int run_compile(const CompileOptions& opt) {
     fmt::print(stderr, "{}: internal error: {}\n", opt.file, cpp.error);
     return kExitInternal;
   }
-  if (opt.output.empty() || opt.output == "-") {
-    fmt::print("{}", cpp.source);
-    return kExitOk;
-  }
-  // Rewrite only on change so that a build depending on the file does not rerun.
-  std::ifstream in(opt.output, std::ios::binary);
-  std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in && old == cpp.source) return kExitOk;
-  std::ofstream out(opt.output, std::ios::binary | std::ios::trunc);
-  out << cpp.source;
-  if (!out) {
-    fmt::print(stderr, "{}: error: cannot write the file\n", opt.output);
-    return kExitInputError;
-  }
-  return kExitOk;
+  return write_output(opt.output, cpp.source);
 }
 
 }  // namespace

@@ -77,17 +77,7 @@ int run_draw(const DrawVerbOptions& opt) {
   if (!layers.empty()) d.annotations = &notes;
   const std::string out = opt.format == "svg" ? render::board_svg(*game.program, g.after.data(), d)
                                               : render::board_text(*game.program, g.after.data(), d);
-  if (opt.output.empty() || opt.output == "-") {
-    fmt::print("{}", out);
-    return kExitOk;
-  }
-  std::ofstream f(opt.output, std::ios::binary | std::ios::trunc);
-  f << out;
-  if (!f) {
-    fmt::print(stderr, "{}: error: cannot write the file\n", opt.output);
-    return kExitInputError;
-  }
-  return kExitOk;
+  return write_output(opt.output, out);
 }
 
 }  // namespace

@@ -60,17 +60,7 @@ int run_tree(const TreeVerbOptions& opt) {
       out = std::move(drawn);
     }
   }
-  if (opt.output.empty() || opt.output == "-") {
-    fmt::print("{}", out);
-    return kExitOk;
-  }
-  std::ofstream f(opt.output, std::ios::binary | std::ios::trunc);
-  f << out;
-  if (!f) {
-    fmt::print(stderr, "{}: error: cannot write the file\n", opt.output);
-    return kExitInputError;
-  }
-  return kExitOk;
+  return write_output(opt.output, out);
 }
 
 }  // namespace
