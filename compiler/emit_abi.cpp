@@ -406,6 +406,51 @@ void Emitter::abi_functions() {
   w_.close();
   w_.blank();
 
+  // The children of a state in one call: the explorer's inner loop, without a round trip
+  // through the ABI (and a rebuild of the working state) per move.
+  w_.line("/// A sink that writes each legal move and the state it leads to (played on a copy).");
+  w_.open("struct Children {");
+  w_.line("const Game* parent;");
+  w_.line("rb_move* out;");
+  w_.line("uint8_t* states;");
+  w_.line("uint32_t cap;");
+  w_.line("uint32_t n = 0;");
+  w_.open("bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
+  w_.open("if (n < cap) {");
+  w_.line("out[n] = rb_move{int32_t(kind), {int32_t(a0), int32_t(a1), int32_t(a2), int32_t(a3)}};");
+  w_.line("Game child;");
+  w_.line("copy_game(child, *parent);");
+  w_.line("play_kind(child, kind, a0, a1, a2, a3);");
+  w_.line("save(child, states + size_t(n) * sizeof(State));");
+  w_.close();
+  w_.line("++n;");
+  w_.line("return false;");
+  w_.close();
+  w_.line("template <int W>");
+  w_.open("bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {");
+  w_.line("Int a[4] = {a0, a1, a2, 0};");
+  w_.open("while (!bits.empty()) {");
+  w_.line("a[last] = bits.pop();");
+  w_.line("take(kind, a[0], a[1], a[2], a[3]);");
+  w_.close();
+  w_.line("return false;");
+  w_.close();
+  w_.close("};");
+  w_.blank();
+  w_.open("int32_t abi_children(const uint8_t* state, rb_move* out, uint8_t* states, uint32_t cap, uint32_t* count, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("Game& g = open(last, state);");
+  w_.line("make_unions(g);  // for the copies it plays on");
+  w_.line("Children sink{&g, out, states, cap};");
+  w_.line("generate(g, sink);");
+  w_.line("*count = sink.n;");
+  w_.line("last.valid = true;");
+  w_.line("return sink.n > cap ? report(err, RB_TRUNCATED, \"more legal moves than room for them\") : RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
   // Playouts without a round trip through the ABI per move: the move is found by
   // counting the legal moves, then generating up to the chosen one.
   w_.open("int32_t abi_playout(uint8_t* state, uint64_t* rng, uint64_t max_plies, int32_t same_phase, uint64_t* plies, rb_error* err) {");
@@ -547,7 +592,7 @@ void Emitter::abi_footer(uint64_t hash, std::string& out) {
   f.linef("{}u,  // max moves", max_moves());
   f.line("kPlayerNames, kPhaseNames, kMoveNames, kMoveArity, kSetupNames, kSetupCounts, kMetricNames,");
   f.line("abi_setup, abi_legal_moves, abi_count_moves, abi_apply, abi_perft, abi_scores, abi_metric,");
-  f.line("abi_terminal, abi_phase, abi_to_move, abi_hash, abi_playout,");
+  f.line("abi_terminal, abi_phase, abi_to_move, abi_hash, abi_playout, abi_children,");
   f.close("};");
   f.line("}  // namespace");
   f.blank();

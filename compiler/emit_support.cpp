@@ -11,7 +11,7 @@ namespace rulebook::compiler {
 std::string_view abi_declarations() {
   static constexpr std::string_view kText = R"abi(/// Bumped whenever the layout or meaning of anything below changes; the loader refuses an
 /// engine built against another version.
-#define RULEBOOK_ABI_VERSION 2
+#define RULEBOOK_ABI_VERSION 3
 
 /// The entry point of an engine is `const rb_engine* rulebook_engine_<hash>(void)`, where
 /// <hash> is the source hash in 16 lower-case hex digits.
@@ -97,6 +97,12 @@ typedef struct rb_engine {
   /// moves played to `*plies`. The same game as legal_moves and apply in a loop.
   int32_t (*playout)(uint8_t* state, uint64_t* rng, uint64_t max_plies, int32_t same_phase,
                      uint64_t* plies, rb_error* err);
+  /// The legal moves and the state each one leads to, in one call: up to `cap` moves in
+  /// canonical order at `out`, the state after move i at `states + i * state_bytes`, their
+  /// number in `*count` (RB_TRUNCATED when there are more than `cap`). The same moves and
+  /// states as legal_moves, then apply on a copy of the state for each move.
+  int32_t (*children)(const uint8_t* state, rb_move* out, uint8_t* states, uint32_t cap,
+                      uint32_t* count, rb_error* err);
 } rb_engine;
 
 typedef const rb_engine* (*rb_entry_fn)(void);

@@ -77,6 +77,21 @@ class Engine {
   virtual std::string move_text(const Move& move) const = 0;
   virtual std::string board_text(const uint8_t* state) const = 0;
 
+  /// The legal moves of `state` (replacing `moves`) and the state each one leads to
+  /// (replacing `states`: move i's at `i * state_bytes`). Engines answer it natively in one
+  /// call; this default walks legal_moves and apply and says the same.
+  virtual Status children(const uint8_t* state, std::vector<Move>& moves,
+                          std::vector<uint8_t>& states) const {
+    moves.clear();
+    Status st = legal_moves(state, moves);
+    const size_t n = info().state_bytes;
+    states.resize(moves.size() * n);
+    for (size_t i = 0; st.ok && i < moves.size(); ++i) {
+      std::memcpy(states.data() + i * n, state, n);
+      st = apply(states.data() + i * n, moves[i]);
+    }
+    return st;
+  }
   /// Paths of exactly `depth` moves from `state`. Engines answer it natively (no copies
   /// through this interface); this default walks the interface and says the same.
   virtual Status perft(const uint8_t* state, int depth, uint64_t& count) const {

@@ -367,6 +367,33 @@ engine::Status CompiledEngine::legal_moves(const uint8_t* state,
   }
 }
 
+engine::Status CompiledEngine::children(const uint8_t* state, std::vector<engine::Move>& moves,
+                                       std::vector<uint8_t>& states) const {
+  const size_t n = info_.state_bytes;
+  // The ABI writes into buffers of this thread, grown when a state has more moves than
+  // they hold (the call is then repeated), and the result is copied out.
+  thread_local std::vector<engine::Move> move_buffer(64);
+  thread_local std::vector<uint8_t> state_buffer;
+  for (;;) {
+    const uint32_t room = uint32_t(move_buffer.size());
+    if (state_buffer.size() < room * n) state_buffer.resize(room * n);
+    uint32_t count = 0;
+    rb_error err;
+    err.code = RB_OK;
+    err.message[0] = 0;
+    const int32_t rc = table_->children(state, reinterpret_cast<rb_move*>(move_buffer.data()),
+                                        state_buffer.data(), room, &count, &err);
+    if (rc == RB_TRUNCATED && count > room) {
+      move_buffer.resize(count);
+      continue;
+    }
+    if (rc != RB_OK) return engine::Status::Error(error_text(err));
+    moves.assign(move_buffer.begin(), move_buffer.begin() + count);
+    states.assign(state_buffer.begin(), state_buffer.begin() + ptrdiff_t(count * n));
+    return engine::Status::Ok();
+  }
+}
+
 engine::Status CompiledEngine::apply(uint8_t* state, const engine::Move& move) const {
   rb_error err;
   err.code = RB_OK;

@@ -71,6 +71,9 @@ class CompiledEngine : public engine::Engine {
   /// Fast paths the generic interface lacks.
   engine::Status count_moves(const uint8_t* state, uint64_t& count) const;
   engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const override;
+  /// The moves and their states in one call (rb_engine::children).
+  engine::Status children(const uint8_t* state, std::vector<engine::Move>& moves,
+                          std::vector<uint8_t>& states) const override;
   /// Random moves played inside the engine (rb_engine::playout): from `state` until the
   /// game is over, `max_plies` moves, or with `same_phase` a change of phase. `rng` is the
   /// state of a splitmix64 stream (SplitMix64(seed) starts at `seed`), left advanced, so

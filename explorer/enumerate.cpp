@@ -47,8 +47,9 @@ class Explorer {
   struct Worker {
     std::vector<uint32_t> digits;
     std::vector<uint64_t> values, parent_values;
-    std::vector<uint8_t> key, state, child;
+    std::vector<uint8_t> key, state;
     std::vector<engine::Move> moves;
+    std::vector<uint8_t> children;  ///< the state after each of `moves`
     std::vector<uint8_t> staged;  ///< per partition, kStage records
     std::vector<uint32_t> staged_count;
     uint64_t made = 0;  ///< records made, not yet added to appended_
@@ -64,7 +65,6 @@ class Explorer {
     w.parent_values.resize(packer_.chunks());
     w.key.resize(packer_.key_bytes());
     w.state.resize(program_.state_bytes);
-    w.child.resize(program_.state_bytes);
     w.staged.resize(size_t(parts_) * kStage * record_bytes());
     w.staged_count.assign(parts_, 0);
     return w;
@@ -189,20 +189,18 @@ void Explorer::expand(LayerStore& cur, LayerStore& next,
       packer_.unpack(rec, w.state.data(), w.digits.data());
       packer_.chunk_values(w.digits.data(), w.parent_values.data());
       const uint64_t parent_hash = action_.class_hash(w.digits.data());
-      w.moves.clear();
-      engine::Status st = engine_.legal_moves(w.state.data(), w.moves);
+      engine::Status st = engine_.children(w.state.data(), w.moves, w.children);
       if (!st.ok) return stop("error", st);
-      for (const engine::Move& mv : w.moves) {
-        std::memcpy(w.child.data(), w.state.data(), w.state.size());
-        if (!(st = engine_.apply(w.child.data(), mv)).ok) return stop("error", st);
+      for (size_t c = 0; c < w.moves.size(); ++c) {
+        const uint8_t* child = w.children.data() + c * w.state.size();
         // A move changes few elements: update the parent's digits (in place, undone
         // after), chunks and hash.
         uint32_t changed[kMaxChanges], old[kMaxChanges];
         std::memcpy(w.values.data(), w.parent_values.data(), w.values.size() * sizeof(uint64_t));
-        const uint32_t n_changed = packer_.update(w.state.data(), w.child.data(), w.digits.data(),
+        const uint32_t n_changed = packer_.update(w.state.data(), child, w.digits.data(),
                                                   w.values.data(), changed, old, kMaxChanges);
         if (n_changed > kMaxChanges) {
-          add_fresh(w, next, w.child.data(), meta::paths(m));
+          add_fresh(w, next, child, meta::paths(m));
           packer_.gather(w.state.data(), w.digits.data());
           continue;
         }
@@ -210,7 +208,7 @@ void Explorer::expand(LayerStore& cur, LayerStore& next,
         for (uint32_t k = 0; k < n_changed; ++k)
           hash += action_.class_term(changed[k], w.digits[changed[k]]) -
                   action_.class_term(changed[k], old[k]);
-        add(w, next, w.child.data(), hash, meta::paths(m));
+        add(w, next, child, hash, meta::paths(m));
         for (uint32_t k = 0; k < n_changed; ++k) w.digits[changed[k]] = old[k];
       }
       if (options_.max_memory && memory_ > options_.max_memory) stop("memory");

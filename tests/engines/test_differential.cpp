@@ -109,7 +109,8 @@ TEST_CASE("differential: generated = interpreter, shard 4", "[differential]") { 
 // builds them afresh when it is handed other bytes. Here every state of a game comes to it
 // after another state, so each answer starts from a fresh load: mid-game boards with
 // pieces removed, other phases, players out.
-TEST_CASE("differential: every state loaded afresh has the interpreter's moves", "[differential]") {
+TEST_CASE("differential: every state loaded afresh has the interpreter's moves and children",
+          "[differential]") {
   constexpr int kFreshGames = 4, kFreshPlies = 150;
   for (const std::string& path : variants()) {
     dsl::SourceSet sources;
@@ -146,6 +147,19 @@ TEST_CASE("differential: every state loaded afresh has the interpreter's moves",
         REQUIRE(gen.legal_moves(other.data(), mi).ok);
         REQUIRE(gen.perft(s.data(), 1, leaves).ok);
         REQUIRE(leaves == mg.size());
+        // The children in one call: the same moves, and each state the interpreter
+        // reaches by applying the move.
+        std::vector<engine::Move> mc;
+        std::vector<uint8_t> children;
+        REQUIRE(gen.legal_moves(other.data(), mi).ok);
+        REQUIRE(gen.children(s.data(), mc, children).ok);
+        REQUIRE(mc == mg);
+        REQUIRE(children.size() == mc.size() * s.size());
+        for (size_t k = 0; k < mc.size(); k += 1 + mc.size() / 8) {
+          std::vector<uint8_t> after = s;
+          REQUIRE(interp.apply(after.data(), mc[k]).ok);
+          REQUIRE(std::equal(after.begin(), after.end(), children.begin() + ptrdiff_t(k * s.size())));
+        }
         other = s;  // the next state comes after this one
         const engine::Move m = mg[rng.below(mg.size())];
         std::vector<uint8_t> t = s;
