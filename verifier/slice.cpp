@@ -1,8 +1,10 @@
 // Dependency analysis over the IR's reads and writes (see slice.h).
 #include "verifier/slice.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace rulebook::verifier {
 
@@ -91,7 +93,17 @@ class ErrAnalysis {
           if (expr(*c.condition)) return true;
         return false;
       }
-      default: return true;  // RangeSet, RecordLit, At, Max, Min: can err
+      case Op::At: {
+        // A constant table indexed by a cell, player, ... (values 0 .. size-1) that has an
+        // entry for each of them (regions: box(c)).
+        const ir::Expr& i = *e.args[1];
+        if (e.args[0]->op != Op::ConstList || !i.type || i.type->kind != ir::Type::Kind::Scalar ||
+            !closed_domain(p_, i.type->domain))
+          return true;
+        const ir::Domain& d = p_.domains[size_t(i.type->domain)];
+        return d.kind == ir::Domain::Kind::Record || d.size > e.args[0]->args.size();
+      }
+      default: return true;  // RangeSet, RecordLit, Max, Min: can err
     }
   }
 
@@ -114,7 +126,16 @@ class ErrAnalysis {
         if ((e.builtin == B::Segment || e.builtin == B::Ends) && !closed_domain(p_, e.args[0]->type->domain))
           return true;
         return false;
-      default: return true;  // components, cell_at, team_of, members, can(...): not claimed
+      case B::Members: return !closed_domain(p_, e.args[0]->type->domain);
+      case B::TeamOf: {
+        // Errs only on a player in no team.
+        if (!closed_domain(p_, e.args[0]->type->domain)) return true;
+        std::vector<bool> in_team(size_t(p_.players), false);
+        for (const auto& t : p_.geometry.teams)
+          for (int q : t) in_team[size_t(q)] = true;
+        return std::find(in_team.begin(), in_team.end(), false) != in_team.end();
+      }
+      default: return true;  // components, cell_at, can(...): not claimed
     }
   }
 
@@ -131,6 +152,46 @@ class ErrAnalysis {
   const ir::Program& p_;
   std::map<int, bool> fn_;
 };
+
+/// Bounds [lo, hi] on the value of an int expression on every state (nullopt: unknown):
+/// enough to see that `x := min(x + 1, limit)` stays in x's range, so it cannot err.
+std::optional<std::pair<int64_t, int64_t>> int_range(const ir::Program& p, const ir::Expr& e) {
+  using R = std::optional<std::pair<int64_t, int64_t>>;
+  auto arg = [&](size_t i) { return i < e.args.size() && e.args[i] ? int_range(p, *e.args[i]) : R{}; };
+  switch (e.op) {
+    case Op::Const: return R{{int64_t(e.value), int64_t(e.value)}};
+    case Op::Read: {
+      const ir::Domain& d = p.domains[size_t(p.vars[size_t(e.var)].domain)];
+      if (d.kind != ir::Domain::Kind::Range) return {};
+      return R{{d.lo, d.lo + int64_t(d.size) - 1}};
+    }
+    case Op::Neg: {
+      R a = arg(0);
+      return a ? R{{-a->second, -a->first}} : R{};
+    }
+    case Op::Add:
+    case Op::Sub: {
+      R a = arg(0), b = arg(1);
+      if (!a || !b) return {};
+      return e.op == Op::Add ? R{{a->first + b->first, a->second + b->second}}
+                             : R{{a->first - b->second, a->second - b->first}};
+    }
+    case Op::If: {
+      R a = arg(1), b = arg(2);
+      if (!a || !b) return {};
+      return R{{std::min(a->first, b->first), std::max(a->second, b->second)}};
+    }
+    case Op::Builtin:
+      if ((e.builtin == B::Min || e.builtin == B::Max) && e.args.size() == 2) {
+        R a = arg(0), b = arg(1);
+        if (!a || !b) return {};
+        if (e.builtin == B::Min) return R{{std::min(a->first, b->first), std::min(a->second, b->second)}};
+        return R{{std::max(a->first, b->first), std::max(a->second, b->second)}};
+      }
+      return {};
+    default: return {};
+  }
+}
 
 /// The variable a statement writes directly (-1: none).
 int writes(const ir::Stmt& s) {
@@ -167,6 +228,11 @@ std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::B
       if (s.assign != 0) return true;
       const ir::Expr& x = *s.value;
       if (x.op == Op::Const) return ir::domain_index(p.domains, v.domain, x.value) < 0;
+      const ir::Domain& vd = p.domains[size_t(v.domain)];
+      if (vd.kind == ir::Domain::Kind::Range) {
+        auto r = int_range(p, x);
+        if (r && r->first >= vd.lo && r->second <= vd.lo + int64_t(vd.size) - 1) return false;
+      }
       return !(x.type->kind == ir::Type::Kind::Scalar && x.type->domain == v.domain &&
                (closed_domain(p, v.domain) || p.domains[size_t(v.domain)].kind == ir::Domain::Kind::Optional));
     }

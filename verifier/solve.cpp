@@ -51,6 +51,126 @@ uint64_t rlimit_count(z3::solver& s) {
 
 }  // namespace
 
+Range term_range(const z3::expr& e) {
+  int64_t v;
+  if (e.is_numeral_i64(v)) return Range{{v, v}};
+  if (!e.is_app()) return {};
+  const auto k = e.decl().decl_kind();
+  const unsigned n = e.num_args();
+  switch (k) {
+    case Z3_OP_ITE: {
+      Range a = term_range(e.arg(1)), b = term_range(e.arg(2));
+      if (!a || !b) return {};
+      return Range{{std::min(a->first, b->first), std::max(a->second, b->second)}};
+    }
+    case Z3_OP_ADD:
+    case Z3_OP_SUB: {
+      Range acc;
+      for (unsigned i = 0; i < n; ++i) {
+        Range a = term_range(e.arg(i));
+        if (!a) return {};
+        if (i == 0) acc = a;
+        else if (k == Z3_OP_ADD) acc = Range{{acc->first + a->first, acc->second + a->second}};
+        else acc = Range{{acc->first - a->second, acc->second - a->first}};
+      }
+      return acc;
+    }
+    case Z3_OP_UMINUS: {
+      Range a = term_range(e.arg(0));
+      return a ? Range{{-a->second, -a->first}} : Range{};
+    }
+    case Z3_OP_MUL: {
+      Range acc{{1, 1}};
+      for (unsigned i = 0; i < n; ++i) {
+        Range a = term_range(e.arg(i));
+        if (!a) return {};
+        const int64_t c[4] = {acc->first * a->first, acc->first * a->second, acc->second * a->first,
+                              acc->second * a->second};
+        acc = Range{{*std::min_element(c, c + 4), *std::max_element(c, c + 4)}};
+      }
+      return acc;
+    }
+    default: return {};
+  }
+}
+
+int truth(const z3::expr& b) {
+  if (b.is_true()) return 1;
+  if (b.is_false()) return -1;
+  if (!b.is_app()) return 0;
+  const auto k = b.decl().decl_kind();
+  const unsigned n = b.num_args();
+  switch (k) {
+    case Z3_OP_NOT: return -truth(b.arg(0));
+    case Z3_OP_AND:
+    case Z3_OP_OR: {
+      // and: false if any is false, true if all are true (or dually).
+      const int stop = k == Z3_OP_AND ? -1 : 1;
+      bool all = true;
+      for (unsigned i = 0; i < n; ++i) {
+        const int t = truth(b.arg(i));
+        if (t == stop) return stop;
+        all = all && t == -stop;
+      }
+      return all ? -stop : 0;
+    }
+    case Z3_OP_IMPLIES: {
+      const int a = truth(b.arg(0)), c = truth(b.arg(1));
+      return a == -1 || c == 1 ? 1 : a == 1 && c == -1 ? -1 : 0;
+    }
+    case Z3_OP_EQ: case Z3_OP_LE: case Z3_OP_GE: case Z3_OP_LT: case Z3_OP_GT: {
+      if (n != 2 || !b.arg(0).is_int()) return 0;
+      const Range x = term_range(b.arg(0)), y = term_range(b.arg(1));
+      if (!x || !y) return 0;
+      const auto [xl, xh] = *x;
+      const auto [yl, yh] = *y;
+      switch (k) {
+        case Z3_OP_EQ: return xh < yl || yh < xl ? -1 : xl == xh && yl == yh && xl == yl ? 1 : 0;
+        case Z3_OP_LE: return xh <= yl ? 1 : xl > yh ? -1 : 0;
+        case Z3_OP_GE: return xl >= yh ? 1 : xh < yl ? -1 : 0;
+        case Z3_OP_LT: return xh < yl ? 1 : xl >= yh ? -1 : 0;
+        default: return xl > yh ? 1 : xh <= yl ? -1 : 0;
+      }
+    }
+    default: return 0;
+  }
+}
+
+int Verifier::instance_of_part(const Scope& sc, const Part& part) {
+  if (part.inst != -2) return part.inst;
+  part.inst = -1;
+  if (sc.inst.empty()) return -1;
+  if (sc.guard_index.empty())
+    for (size_t i = 0; i < sc.inst.size(); ++i) sc.guard_index.emplace(sc.inst[i].guard.id(), int(i));
+  if (part.e.is_app() && part.e.decl().decl_kind() == Z3_OP_IMPLIES) {
+    auto it = sc.guard_index.find(part.e.arg(0).id());
+    if (it != sc.guard_index.end()) part.inst = it->second;
+  }
+  return part.inst;
+}
+
+std::vector<bool> Verifier::focus_of(const Scope& sc, const z3::expr& q) {
+  if (sc.inst.empty()) return {};
+  if (sc.guard_index.empty())
+    for (size_t i = 0; i < sc.inst.size(); ++i) sc.guard_index.emplace(sc.inst[i].guard.id(), int(i));
+  std::vector<bool> focus(sc.inst.size(), false);
+  std::vector<z3::expr> ds;
+  disjuncts(q, ds);
+  for (const z3::expr& d : ds) {
+    int found = -1;
+    auto it = sc.guard_index.find(d.id());
+    if (it != sc.guard_index.end()) found = it->second;
+    else if (d.is_app() && d.decl().decl_kind() == Z3_OP_AND)
+      for (unsigned i = 0; i < d.num_args() && found < 0; ++i) {
+        auto jt = sc.guard_index.find(d.arg(i).id());
+        if (jt != sc.guard_index.end()) found = jt->second;
+      }
+    if (found < 0) return {};  // a disjunct not tied to one instance: no focus
+    focus[size_t(found)] = true;
+  }
+  return focus;
+}
+
 z3::expr any_piece(z3::context& z3, const std::vector<Piece>& ps, const std::function<z3::expr(const z3::expr&)>& bad) {
   z3::expr_vector any(z3);
   for (const Piece& pc : ps) {
@@ -79,6 +199,10 @@ void Verifier::unknown_from(z3::solver& s) {
 
 bool Verifier::kept(const Part& p, const Relaxation& r) {
   if (p.lit >= 0 && !r.on[size_t(p.lit)]) return false;  // a rule not assumed
+  if (!focus_.empty() && focus_scope_) {
+    const int i = instance_of_part(*focus_scope_, p);
+    if (i >= 0 && !focus_[size_t(i)]) return false;  // another instance's condition
+  }
   if (!r.reads) return true;
   const std::vector<int>& s = support(p);
   if (s.size() > size_t(r.width)) return false;
@@ -215,6 +339,8 @@ Answer Verifier::ask(const Scope& sc, const z3::expr& q, const std::vector<size_
     // (then two) of them. Fewer conditions allow more models, so an unsat relaxation
     // proves the question unsat; otherwise the next one is tried, and last the whole set.
     const auto [reads, q_arith] = support_of(enc_, group);
+    focus_ = focus_of(sc, group);
+    focus_scope_ = &sc;
     Answer a;
     if (std::find(reads.begin(), reads.end(), -1) == reads.end()) {
       size_t total = 0, before = 0;
@@ -233,6 +359,8 @@ Answer Verifier::ask(const Scope& sc, const z3::expr& q, const std::vector<size_
       }
     }
     if (a.result != z3::unsat) a = check(sc, Relaxation{assumed}, group, q_arith, 1.0);
+    focus_.clear();
+    focus_scope_ = nullptr;
     if (a.result == z3::sat) return a;
     if (a.result == z3::unknown) unknown = true;
     core.insert(a.core.begin(), a.core.end());

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct Part {
   int lit = -1;
   mutable std::optional<std::vector<int>> support;
   mutable bool arith = false;  ///< (with support) whether `e` has integer terms
+  /// The move instance whose guard `e` is conditioned on (`guard => ...`), -1 for a
+  /// condition of every instance; -2 until computed (Verifier::instance_of_part).
+  mutable int inst = -2;
 };
 
 /// What a property ranges over, encoded: named-rule literals, the conditions of the set
@@ -50,6 +54,8 @@ struct Scope {
   };
   std::vector<Instance> inst;
   std::unordered_set<const ir::Stmt*> slice;
+  /// Z3 AST id of each instance's guard -> its index in `inst` (built on first use).
+  mutable std::unordered_map<unsigned, int> guard_index;
   /// Conditions not named by a rule (where, phase, legality), as one formula.
   z3::expr domain(z3::context& z3) const;
 };
@@ -72,6 +78,13 @@ struct Budget {
   Clock::time_point started;
   uint64_t rlimit_base = 0;  ///< Z3's resource count when the property started
 };
+
+/// Bounds [lo, hi] of an integer term on every assignment, from its shape (numerals,
+/// if-then-else, sums, differences, products with a numeral); nullopt when unbounded here.
+using Range = std::optional<std::pair<int64_t, int64_t>>;
+Range term_range(const z3::expr& e);
+/// 1 when the bool `b` holds on every assignment, -1 on none, 0 when term_range cannot tell.
+int truth(const z3::expr& b);
 
 /// The instances on which `bad` holds of the value (regrouped where exclusive, else plain),
 /// or the value errs: one exact query.
@@ -116,6 +129,11 @@ class Verifier {
     int width = 0;
   };
   bool kept(const Part& p, const Relaxation& r);
+  /// Instances outside the question's focus (when not empty): their parts are left out.
+  /// Exact: the question implies one focused guard, so the others are false and every
+  /// `guard => ...` part of theirs holds.
+  std::vector<bool> focus_;
+  const Scope* focus_scope_ = nullptr;
   /// One solver call: is `q` satisfiable with the facts, parts and lemmas of `r`, within
   /// `share` of what is left of the budget? (One-hot sums when anything counts: `q_arith`
   /// for the question.)
@@ -127,7 +145,25 @@ class Verifier {
   /// prove/lemma: the query whose models are counterexamples.
   z3::expr refutation(Scope& sc, const ir::Expr& goal, const std::vector<size_t>* on = nullptr);
   const std::vector<int>& support(const Part& part);
+  /// The instance a part belongs to (Part::inst), and the instances a question can hold
+  /// on: those whose guard is a conjunct of each of its disjuncts (empty: any instance).
+  int instance_of_part(const Scope& sc, const Part& part);
+  std::vector<bool> focus_of(const Scope& sc, const z3::expr& q);
   void unknown_from(z3::solver& s);
+
+  // ---- cases of a property over moves (verify.cpp)
+  /// Instances of one move whose value terms are identical (the same cells read): asked
+  /// together, apart from every other instance.
+  struct Case {
+    size_t scope = 0;           ///< which move's scope
+    std::vector<Piece> pieces;  ///< one per instance
+    z3::expr guard;             ///< some instance of the case is played
+    Range range;                ///< static bounds of the value (ints)
+    size_t order = 0;           ///< position in instance order (ties)
+  };
+  std::vector<Case> cases(std::vector<Scope>& scopes, const ir::Property& prop, bool with_regroup);
+  /// The case's value in a model (the plain value of the instance played).
+  int64_t case_value(const Case& c, const z3::model& m);
 
   // ---- property kinds (verify.cpp)
   void one(const ir::Property& prop, Result& r);

@@ -3,6 +3,9 @@
 #include "verifier/verify.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -24,12 +27,52 @@ std::vector<std::string> rule_names(const Scope& sc, const std::vector<int>& cor
 
 }  // namespace
 
-void Verifier::prove_like(const ir::Property& prop, Result& r) {
+std::vector<Verifier::Case> Verifier::cases(std::vector<Scope>& scopes, const ir::Property& prop,
+                                            bool with_regroup) {
   const size_t n = prop.over_moves ? prop.moves.size() : 1;
-  std::vector<std::string> used;
+  std::vector<Case> out;
   for (size_t mi = 0; mi < n; ++mi) {
-    Scope sc = scope(prop, int(mi));
-    Answer a = ask(sc, refutation(sc, *prop.expr));
+    scopes.push_back(scope(prop, int(mi)));
+    std::vector<Piece> ps = pieces(scopes.back(), *prop.expr, with_regroup);
+    // Instances whose value, regrouped value, overlap and error are the same terms read the
+    // same cells: one case (hash-consed terms: equal ids are equal terms).
+    std::map<std::array<unsigned, 4>, size_t> by_value;
+    for (Piece& pc : ps) {
+      const std::array<unsigned, 4> key{pc.plain.id(), pc.regrouped.id(), pc.overlap.id(), pc.err.id()};
+      auto [it, fresh] = by_value.emplace(key, out.size());
+      if (fresh) out.push_back(Case{scopes.size() - 1, {}, z3_.bool_val(false), {}, out.size()});
+      Case& c = out[it->second];
+      c.guard = c.pieces.empty() ? pc.guard : c.guard || pc.guard;
+      c.pieces.push_back(std::move(pc));
+    }
+  }
+  for (Case& c : out) {
+    if (!c.pieces[0].plain.is_int()) continue;
+    Range a = term_range(c.pieces[0].plain), b = term_range(c.pieces[0].regrouped);
+    if (a && b) c.range = Range{{std::min(a->first, b->first), std::max(a->second, b->second)}};
+  }
+  return out;
+}
+
+int64_t Verifier::case_value(const Case& c, const z3::model& m) {
+  for (const Piece& pc : c.pieces)
+    if (m.eval(pc.guard, true).is_true()) return m.eval(pc.plain, true).get_numeral_int64();
+  throw Unsupported("internal: a model plays no instance of its case");
+}
+
+void Verifier::prove_like(const ir::Property& prop, Result& r) {
+  std::vector<Scope> scopes;
+  const std::vector<Case> cs = cases(scopes, prop, true);
+  std::vector<std::string> used;
+  size_t settled = 0;
+  for (const Case& c : cs) {
+    const Scope& sc = scopes[c.scope];
+    std::vector<Piece> ps = c.pieces;
+    settle(sc, ps);
+    const z3::expr q = any_piece(z3_, ps, [](const z3::expr& g) { return !g; });
+    Answer a;
+    a.result = z3::unsat;  // a case whose value always holds needs no question
+    if (truth(q) != -1) a = ask(sc, q);
     if (a.result == z3::sat) {
       r.verdict = "refuted";
       r.board = board(*a.model, sc);
@@ -37,62 +80,91 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
     }
     if (a.result == z3::unknown) {
       r.verdict = "unknown";
-      r.detail = unknown_;
+      r.detail = unknown_ + (cs.size() > 1 ? fmt::format(" ({} of {} cases proved)", settled, cs.size()) : "");
       return;
     }
+    ++settled;
     for (const std::string& name : rule_names(sc, a.core)) used.push_back(name);
-    if (prop.kind == "lemma" && !prop.over_moves) {
-      // A fact for later properties, wherever the rules this proof used hold.
-      auto [g, err] = value_pair(sc, *prop.expr);
-      std::sort(used.begin(), used.end());
-      used.erase(std::unique(used.begin(), used.end()), used.end());
-      Lemma lemma{{}, sc.domain(z3_), {}, used};
-      std::vector<z3::expr> cs;
-      conjuncts(g && !err, cs);
-      for (const z3::expr& c : cs) {
-        lemma.facts.push_back(Part{c, -1, std::nullopt});
-        support(lemma.facts.back());
-      }
-      for (const Part& p : sc.parts)
-        if (p.lit < 0) lemma.domain_ids.push_back(p.e.id());
-      lemmas_.push_back(std::move(lemma));
+  }
+  if (prop.kind == "lemma" && !prop.over_moves) {
+    // A fact for later properties, wherever the rules this proof used hold.
+    Scope& sc = scopes[0];
+    auto [g, err] = value_pair(sc, *prop.expr);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    Lemma lemma{{}, sc.domain(z3_), {}, used};
+    std::vector<z3::expr> parts;
+    conjuncts(g && !err, parts);
+    for (const z3::expr& c : parts) {
+      lemma.facts.push_back(Part{c, -1, std::nullopt});
+      support(lemma.facts.back());
     }
+    for (const Part& p : sc.parts)
+      if (p.lit < 0) lemma.domain_ids.push_back(p.e.id());
+    lemmas_.push_back(std::move(lemma));
   }
   r.verdict = "proved";
 }
 
 void Verifier::find(const ir::Property& prop, Result& r) {
-  const size_t n = prop.over_moves ? prop.moves.size() : 1;
+  std::vector<Scope> scopes;
+  const std::vector<Case> cs = cases(scopes, prop, false);
   bool unknown = false;
-  for (size_t mi = 0; mi < n; ++mi) {
-    Scope sc = scope(prop, int(mi));
-    auto [g, err] = value_pair(sc, *prop.expr);
-    Answer a = ask(sc, g && !err);
+  for (const Case& c : cs) {
+    z3::expr_vector any(z3_);
+    for (const Piece& pc : c.pieces) {
+      const z3::expr q = (pc.plain && !pc.err).simplify();
+      if (truth(q) != -1) any.push_back(pc.guard.is_true() ? q : pc.guard && q);
+    }
+    if (any.empty()) continue;  // the condition cannot hold in this case
+    Answer a = ask(scopes[c.scope], z3::mk_or(any));
     if (a.result == z3::sat) {
       r.verdict = "found";
-      r.board = board(*a.model, sc);
+      r.board = board(*a.model, scopes[c.scope]);
       return;
     }
-    unknown = unknown || a.result == z3::unknown;
+    if (a.result == z3::unknown) {
+      unknown = true;
+      // The budget is the property's: once spent, later cases cannot be asked either.
+      if (unknown_.rfind("timeout", 0) == 0 || unknown_.rfind("resource", 0) == 0) break;
+    }
   }
   r.verdict = unknown ? "unknown" : "none";
   if (unknown) r.detail = unknown_;
 }
 
 void Verifier::bound(const ir::Property& prop, Result& r) {
-  const size_t n = prop.over_moves ? prop.moves.size() : 1;
-  std::optional<int64_t> best;
+  std::vector<Scope> scopes;
+  std::vector<Case> cs = cases(scopes, prop, true);
   const int64_t sign = prop.maximize ? 1 : -1;
-  for (size_t mi = 0; mi < n; ++mi) {
-    Scope sc = scope(prop, int(mi));
-    std::vector<Piece> ps = pieces(sc, *prop.expr, true);
-    z3::expr_vector vals(z3_), errs(z3_);
-    for (const Piece& pc : ps) {
-      vals.push_back(pc.guard.is_true() ? pc.plain : z3::ite(pc.guard, pc.plain, z3_.int_val(0)));
-      if (!pc.err.is_false()) errs.push_back(pc.guard && pc.err);
+  // The best a case can reach by the shape of its value (LLONG_MAX: no static bound).
+  auto reach = [&](const Case& c) {
+    if (!c.range) return std::numeric_limits<int64_t>::max();
+    return prop.maximize ? c.range->second : -c.range->first;
+  };
+  // Cases that could reach furthest first: an early best prunes the others.
+  std::stable_sort(cs.begin(), cs.end(), [&](const Case& a, const Case& b) { return reach(a) > reach(b); });
+  if (cs.size() > 1 && opt_.progress) opt_.progress(fmt::format("  {}: {} cases", prop.name, cs.size()));
+  std::optional<int64_t> best;  // times sign: larger is better
+  size_t settled = 0, pruned = 0;
+  auto give_up = [&](const std::string& why) {
+    r.verdict = "unknown";
+    r.detail = why + (best ? fmt::format(" (reached {} so far", *best * sign) : " (nothing reached yet") +
+               (cs.size() > 1 ? fmt::format("; {} of {} cases settled)", settled, cs.size()) : ")");
+  };
+  for (const Case& c : cs) {
+    // Nothing in this case (and, sorted, in any later one) can beat the best by the shape
+    // of its value: proved without a solver.
+    if (best && reach(c) <= *best) {
+      pruned = cs.size() - settled;
+      settled = cs.size();
+      break;
     }
-    z3::expr ep = vals.size() == 1 ? vals[0] : z3::sum(vals);
+    const Scope& sc = scopes[c.scope];
     // An expression that errs somewhere in the set has no bound: show where.
+    z3::expr_vector errs(z3_);
+    for (const Piece& pc : c.pieces)
+      if (!pc.err.is_false()) errs.push_back(pc.guard && pc.err);
     if (!errs.empty()) {
       Answer a = ask(sc, z3::mk_or(errs));
       if (a.result == z3::sat) {
@@ -101,31 +173,36 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
         r.board = board(*a.model, sc);
         return;
       }
-      if (a.result == z3::unknown) {
-        r.verdict = "unknown";
-        r.detail = unknown_;
-        return;
-      }
+      if (a.result == z3::unknown) return give_up(unknown_);
     }
+    std::vector<Piece> ps = c.pieces;
     settle(sc, ps);
-    // Improve until nothing better exists: the last unsat is the proof of optimality.
+    // Aim at the case's static best first (one question when it is reached), then improve
+    // until nothing better exists: the last unsat is the proof for this case.
+    bool aim = reach(c) != std::numeric_limits<int64_t>::max() && (!best || reach(c) > *best + 1);
     while (true) {
-      const z3::expr v = z3_.int_val(int64_t(best.value_or(0)));
+      const int64_t target = aim ? reach(c) : best ? *best + 1 : 0;
+      const z3::expr v = z3_.int_val(target * sign);
       const bool mx = prop.maximize;
-      Answer a = ask(sc, best ? any_piece(z3_, ps, [&](const z3::expr& x) { return mx ? x > v : x < v; })
-                              : z3_.bool_val(true));
-      if (a.result == z3::unknown) {
-        r.verdict = "unknown";
-        r.detail = unknown_ + (best ? fmt::format(" (reached {} so far)", *best) : "");
-        return;
+      const bool any = !aim && !best;
+      Answer a = ask(sc, any ? c.guard : any_piece(z3_, ps, [&](const z3::expr& x) { return mx ? x >= v : x <= v; }));
+      if (a.result == z3::unknown) return give_up(unknown_);
+      if (a.result == z3::unsat) {
+        if (!aim) break;
+        aim = false;  // the static best is not reached: search upward from the best found
+        continue;
       }
-      if (a.result == z3::unsat) break;
-      int64_t got = a.model->eval(ep, true).get_numeral_int64();
-      if (best && got * sign <= *best * sign) throw Unsupported("internal: a bound did not improve");
+      aim = false;
+      const int64_t got = case_value(c, *a.model) * sign;
+      if (best && got <= *best) throw Unsupported("internal: a bound did not improve");
       best = got;
       r.board = board(*a.model, sc);
-      if (opt_.progress) opt_.progress(fmt::format("  {}: reached {}", prop.name, got));
+      if (opt_.progress) opt_.progress(fmt::format("  {}: reached {}", prop.name, got * sign));
+      if (got >= reach(c)) break;
     }
+    ++settled;
+    if (opt_.progress && cs.size() > 1 && settled % 100 == 0)
+      opt_.progress(fmt::format("  {}: {} of {} cases settled", prop.name, settled, cs.size()));
   }
   if (!best) {
     r.verdict = "empty";
@@ -133,10 +210,12 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
     return;
   }
   r.verdict = "bound";
-  r.value = best;
-  r.detail = fmt::format("{} {} = {}, reached by the board below, and nothing {} (proved)",
-                         prop.maximize ? "max" : "min", std::string(sources_.text(prop.expr->span)), *best,
-                         prop.maximize ? "exceeds it" : "is below it");
+  r.value = *best * sign;
+  r.detail = fmt::format("{} {} = {}, reached by the board below, and nothing {} (proved{})",
+                         prop.maximize ? "max" : "min", std::string(sources_.text(prop.expr->span)), *r.value,
+                         prop.maximize ? "exceeds it" : "is below it",
+                         cs.size() > 1 ? fmt::format("; {} cases, {} of them by the range of their value", cs.size(), pruned)
+                                       : "");
 }
 
 void Verifier::derive(const ir::Property& prop, Result& r) {
