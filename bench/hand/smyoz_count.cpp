@@ -3,13 +3,15 @@
 //
 //   hand_smyoz DEPTH [--side N] [--ships 4,3,3,2,2,2,1,1,1,1]
 //
-// stdout: `depth d: paths P` for d = 1..DEPTH; progress and timing on stderr.
+// stdout: `depth d: paths P` for d = 1..DEPTH; at DEPTH = the fleet size also the fleets each
+// symmetry of the square fixes and the fleets up to symmetry; progress and timing on stderr.
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "smyoz_fleets.h"
 
@@ -48,8 +50,18 @@ int main(int argc, char** argv) {
     return usage();
   const auto t0 = std::chrono::steady_clock::now();
   const hand::smyoz::FleetCounter counter(fleet);
-  const auto counts = counter.perft(depth, show_progress);
+  std::vector<uint64_t> fixed;
+  const auto counts = counter.perft(depth, show_progress, &fixed);
   for (int d = 1; d < int(counts.size()); ++d) std::printf("depth %d: paths %" PRIu64 "\n", d, counts[d]);
+  if (!fixed.empty()) {
+    // Burnside: the orbits are the average number of fleets a symmetry fixes.
+    uint64_t sum = 0;
+    for (int g = 0; g < hand::smyoz::FleetCounter::kSymmetries; ++g) {
+      std::printf("fixed by %s: %" PRIu64 "\n", hand::smyoz::FleetCounter::symmetry_name(g), fixed[size_t(g)]);
+      sum += fixed[size_t(g)];
+    }
+    std::printf("fleets up to symmetry: %" PRIu64 "%s\n", sum / 8, sum % 8 ? " (not whole: a bug)" : "");
+  }
   std::fprintf(stderr, "%.3f s\n",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return 0;

@@ -35,9 +35,18 @@ class FleetCounter {
  public:
   explicit FleetCounter(const Fleet& fleet);
 
+  /// The 8 symmetries of the square, identity first; each maps the set of legal fleets onto
+  /// itself (every prohibition reads only distances, rims and the pair of axes).
+  static constexpr int kSymmetries = 8;
+  static const char* symmetry_name(int g);
+
   /// Paths of exactly d placements for d = 0..depth (index d), the last ply counted without
   /// being played. `progress` (may be null) is called with each finished first placement.
-  std::vector<uint64_t> perft(int depth, void (*progress)(int done, int total) = nullptr) const;
+  /// With `fixed` and depth = ships(): (*fixed)[g] = the complete fleets that symmetry g maps
+  /// onto themselves (as sets of cells per kind), so the fleets up to symmetry are
+  /// sum(fixed) / 8 (Burnside).
+  std::vector<uint64_t> perft(int depth, void (*progress)(int done, int total) = nullptr,
+                              std::vector<uint64_t>* fixed = nullptr) const;
 
   int ships() const { return int(fleet_.lengths.size()); }
 
@@ -50,11 +59,14 @@ class FleetCounter {
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  ///< the cells span [x0, x1] x [y0, y1]
     bool horizontal = true;
     int length = 1;
+    unsigned __int128 image[kSymmetries] = {};  ///< its cells under each symmetry
   };
   struct Stack;
 
   bool compatible(const Placement& a, const Placement& b, bool same_kind) const;
   uint64_t count(Stack& st, int ship, int depth) const;
+  void images_before(Stack& st, int ship) const;
+  void count_fixed(Stack& st, int ship, const Placement& last) const;
 
   Fleet fleet_;
   std::vector<int> kind_;  ///< per ship: index of its kind
