@@ -254,7 +254,7 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
   measure(runs, {&hand_t, &gen, &gen_iface, &interp});
   row("perft, hand-written", hand_t, "nodes");
   row("perft, generated (native)", gen, "nodes");
-  row("perft, generated (engine interface)", gen_iface, "nodes");
+  row("perft, generated (rulebook perft)", gen_iface, "nodes");
   row("perft, interpreter", interp, "nodes");
   if (gen.units != hand_t.units) fmt::print("  !! perft counts differ: {} vs {}\n", gen.units, hand_t.units);
 

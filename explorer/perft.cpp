@@ -1,5 +1,5 @@
 // Perft over the engine interface: one depth-first walk counts every depth at once; the
-// last ply is counted by the engine's own perft rather than played.
+// last two plies are counted by the engine's own perft rather than walked.
 #include "explorer/perft.h"
 
 #include <cstring>
@@ -12,36 +12,39 @@ class Walker {
  public:
   Walker(const engine::Engine& engine, int depth)
       : engine_(engine), bytes_(engine.info().state_bytes),
-        states_(static_cast<size_t>(depth + 1) * bytes_), moves_(static_cast<size_t>(depth + 1)) {}
+        moves_(static_cast<size_t>(depth + 1)), children_(static_cast<size_t>(depth + 1)) {}
 
-  uint8_t* state(int ply) { return states_.data() + static_cast<size_t>(ply) * bytes_; }
-
-  /// Adds to paths[ply .. depth-1] the paths below the state at `ply`.
-  bool walk(int ply, int depth, std::vector<uint64_t>& paths, engine::Status& status) {
-    if (ply + 1 == depth) {
+  /// Adds to paths[ply .. depth-1] the paths below `state`, at `ply`. A state's children
+  /// come from the engine in one call (no call per move, no rebuild per sibling).
+  bool walk(const uint8_t* state, int ply, int depth, std::vector<uint64_t>& paths,
+            engine::Status& status) {
+    if (ply + 2 >= depth) {
+      // The last one or two plies in the engine: its perft plays the moves on copies of its
+      // working state, where a walk would hand each child back as bytes to rebuild.
       uint64_t n = 0;
-      status = engine_.perft(state(ply), 1, n);
+      if (!(status = engine_.perft(state, 1, n)).ok) return false;
       paths[static_cast<size_t>(ply)] += n;
-      return status.ok;
+      if (ply + 2 == depth) {
+        if (!(status = engine_.perft(state, 2, n)).ok) return false;
+        paths[static_cast<size_t>(ply) + 1] += n;
+      }
+      return true;
     }
     std::vector<engine::Move>& moves = moves_[static_cast<size_t>(ply)];
-    moves.clear();
-    status = engine_.legal_moves(state(ply), moves);
+    std::vector<uint8_t>& children = children_[static_cast<size_t>(ply)];
+    status = engine_.children(state, moves, children);
     if (!status.ok) return false;
     paths[static_cast<size_t>(ply)] += moves.size();
-    for (const engine::Move& m : moves) {
-      std::memcpy(state(ply + 1), state(ply), bytes_);
-      status = engine_.apply(state(ply + 1), m);
-      if (!status.ok || !walk(ply + 1, depth, paths, status)) return false;
-    }
+    for (size_t i = 0; i < moves.size(); ++i)
+      if (!walk(children.data() + i * bytes_, ply + 1, depth, paths, status)) return false;
     return true;
   }
 
  private:
   const engine::Engine& engine_;
   size_t bytes_;
-  std::vector<uint8_t> states_;
   std::vector<std::vector<engine::Move>> moves_;
+  std::vector<std::vector<uint8_t>> children_;
 };
 
 }  // namespace
@@ -51,8 +54,7 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth) 
   if (depth <= 0) return result;
   result.paths.assign(static_cast<size_t>(depth), 0);
   Walker w(engine, depth);
-  std::memcpy(w.state(0), root, engine.info().state_bytes);
-  w.walk(0, depth, result.paths, result.status);
+  w.walk(root, 0, depth, result.paths, result.status);
   return result;
 }
 
