@@ -265,6 +265,7 @@ void Emitter::state_layout() {
   w_.blank();
 
   // The working copy: the state, its planes, and the flags of the move being applied.
+  if (scoped_count_ > 0) w_.line("struct RuleScope;");
   w_.line("/// A state being read or changed, with what the engine keeps beside it.");
   w_.open("struct alignas(16) Game {");
   w_.line("State s;");
@@ -284,6 +285,7 @@ void Emitter::state_layout() {
     w_.linef("Int memo_[{}];     // ... and the values", memo_defines_);
   }
   w_.line("uint64_t can_known_, can_true_;  // remembered can(move, player) (bits)");
+  if (scoped_count_ > 0) w_.line("RuleScope* scope_;  // while the board rules are evaluated: see RuleScope");
   for (const PlaneUnion& u : plane_unions_) {
     const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
     w_.linef("{}Bits<{}> {}_[{}];  // per plane of {}: see {}()", words(u.domain) > 1 ? "alignas(16) " : "",
@@ -313,6 +315,7 @@ void Emitter::state_layout() {
   }
   w_.line("g.can_known_ = 0;");
   w_.line("g.can_true_ = 0;");
+  if (scoped_count_ > 0) w_.line("g.scope_ = nullptr;");
   for (const PlaneUnion& u : plane_unions_) w_.linef("g.{}_known_ = 0;", u.name);
   w_.close("}");
   w_.blank();
@@ -333,6 +336,7 @@ void Emitter::state_layout() {
   w_.line("#else");
   w_.line("to = from;");
   w_.line("#endif");
+  if (scoped_count_ > 0) w_.line("to.scope_ = nullptr;  // what the original remembers is of its own state");
   w_.close();
   w_.blank();
 }
@@ -587,6 +591,19 @@ void Emitter::declarations() {
 void Emitter::functions() {
   w_.line("// ================================================================ defines");
   w_.blank();
+  if (scoped_count_ > 0) {
+    w_.line("/// Values of one-parameter defines of the state, per argument index, remembered while");
+    w_.line("/// the board rules are evaluated (they store nothing, so a value cannot go stale).");
+    w_.open("struct RuleScope {");
+    for (size_t f = 0; f < program_.functions.size(); ++f) {
+      if (!scoped_[f]) continue;
+      const ir::Function& F = program_.functions[f];
+      w_.linef("uint64_t known_{} = 0;", f);
+      w_.linef("{} value_{}[{}];  // {}", cpp_type(F.result), f, dom(F.params[0]->domain).size, F.name);
+    }
+    w_.close("};");
+    w_.blank();
+  }
   for (size_t f = 0; f < program_.functions.size(); ++f) {
     const ir::Function& F = program_.functions[f];
     begin_frame(F.locals);
@@ -609,6 +626,23 @@ void Emitter::functions() {
       w_.linef("g.memo_[{}] = Int(value);", slot);
       w_.linef("g.known_ |= uint64_t(1) << {};", slot);
       w_.line("return value;");
+      w_.close("}");
+      w_.blank();
+      continue;
+    }
+    if (entries == 0 && scoped_[f]) {
+      w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
+      w_.linef("return {};", expr_as(*F.body, *F.result));
+      w_.close("}");
+      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      const int d = F.params[0]->domain;
+      w_.linef("const Int i = idx_d{}({});", d, slots_[0]);
+      w_.linef("if (!g.scope_ || i < 0) return {}_compute(g{});", fn_name(int(f)), names);
+      w_.line("RuleScope& r = *g.scope_;");
+      w_.linef("if ((r.known_{} >> i) & 1) return r.value_{}[i];", f, f);
+      w_.linef("r.value_{}[i] = {}_compute(g{});", f, fn_name(int(f)), names);
+      w_.linef("r.known_{} |= uint64_t(1) << i;", f);
+      w_.linef("return r.value_{}[i];", f);
       w_.close("}");
       w_.blank();
       continue;
@@ -672,6 +706,15 @@ void Emitter::rules() {
   w_.blank();
   w_.line("/// Every board rule holds (tested in the state after a move's block).");
   w_.open("bool board_rules_hold(Game& g) {");
+  if (scoped_count_ > 0) {
+    w_.line("RuleScope scope;");
+    w_.open("struct Enter {  // the defines remember their values until the rules are done");
+    w_.line("Game& g;");
+    w_.line("RuleScope* saved;");
+    w_.line("~Enter() { g.scope_ = saved; }");
+    w_.close("} enter{g, g.scope_};");
+    w_.line("g.scope_ = &scope;");
+  }
   for (const ir::Rule& r : program_.rules) {
     if (!r.board_rule) continue;
     begin_frame(r.locals);

@@ -315,6 +315,11 @@ class Emitter {
   // for can(move, player) (-1: none), and per variable the bits a store forgets.
   std::vector<int> memo_slot_;
   int memo_defines_ = 0;
+  /// Per function: remembered per argument while the board rules are evaluated (one
+  /// parameter over a small domain, reads the state); the board rules store nothing, so
+  /// each argument's value is computed once per evaluation (RuleScope in the source).
+  std::vector<char> scoped_;
+  int scoped_count_ = 0;
   std::vector<int> can_memo_base_;
   std::vector<uint64_t> forget_defines_, forget_cans_;
   mutable std::map<int, bool> safe_functions_;

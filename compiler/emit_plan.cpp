@@ -358,6 +358,19 @@ void Emitter::plan_memos() {
     memo_slot_[f] = memo_defines_++;
     for (int v : r.vars) forget_defines_[size_t(v)] |= uint64_t(1) << memo_slot_[f];
   }
+  // One-parameter defines of the state, remembered while the board rules are evaluated.
+  scoped_.assign(program_.functions.size(), 0);
+  bool board_rules = false;
+  for (const ir::Rule& r : program_.rules) board_rules |= r.board_rule;
+  for (size_t f = 0; f < program_.functions.size() && board_rules; ++f) {
+    const ir::Function& F = program_.functions[f];
+    if (F.params.size() != 1 || !F.body || memo_slot_[f] >= 0) continue;
+    if (F.params[0]->kind != ir::Type::Kind::Scalar || dom(F.params[0]->domain).size > 64) continue;
+    if (F.result->kind == ir::Type::Kind::List) continue;
+    if (function_pure(int(f)) || function_reads(int(f)).mover) continue;
+    scoped_[f] = 1;
+    ++scoped_count_;
+  }
   // can(move, player): one bit per player, as long as 64 bits last.
   int next = 0;
   for (size_t m = 0; m < program_.moves.size(); ++m) {
