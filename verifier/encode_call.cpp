@@ -330,6 +330,7 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
       for (int d : deps) {
         k.push_back(d);
         k.push_back(fixed_[size_t(d)]);
+        k.push_back(care_[size_t(d)]);
       }
       return k;
     };

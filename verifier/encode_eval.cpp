@@ -75,9 +75,26 @@ SymP Encoder::eval(const ir::Expr& e, Frame& f) {
       return e.op == Op::Eq ? r : s_not(r);
     }
     case Op::And: {
-      SymP x = eval(*a[0], f);
-      if (x->k == K::Val && !x->err && !x->v) return false_;
-      return s_and(x, eval(*a[1], f));
+      // A chain a and b and c: each operand is evaluated knowing the tables among the
+      // earlier ones hold (Care), and combined with them outside that restriction.
+      std::vector<const ir::Expr*> ops;
+      const ir::Expr* cur = &e;
+      for (; cur->op == Op::And; cur = cur->args[0].get()) ops.push_back(cur->args[1].get());
+      ops.push_back(cur);
+      std::reverse(ops.begin(), ops.end());
+      Care care(*this);
+      SymP acc = true_;
+      for (const ir::Expr* op : ops) {
+        SymP x = eval(*op, f);
+        {
+          Care::Suspend all(*this);
+          acc = s_and(acc, x);
+        }
+        SymP r = resolve(acc);
+        if (r->k == K::Val && !r->err && !r->v) return false_;
+        care.add(x);
+      }
+      return acc;
     }
     case Op::Or: {
       SymP x = eval(*a[0], f);

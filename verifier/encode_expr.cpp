@@ -147,18 +147,28 @@ SymP Encoder::lift2(Op op, const SymP& a0, const SymP& b0, const ir::Expr& e) {
       out.push_back(concrete_binary(op, ca ? *a : *a->items[k], cb ? *b : *b->items[k], e));
     return from_table(t.sel, std::move(out), e.type);
   }
-  // A comparison of two finite scalars with few values each: a disjunction over the pairs
-  // of values that satisfy it (propositional, which the SAT core handles better than
-  // comparisons of sums).
+  // A comparison of two finite scalars with few values each: propositional, which the SAT
+  // core handles better than comparisons of sums. Written as an order encoding: per value
+  // w of b, "b is w and a is below w", where "a is below w" is the disjunction of a's
+  // guards of the values below w (one term per value of b, not per pair of values; the
+  // same threshold terms serve every comparison with a, so a chain of comparisons shares
+  // them, which is what a proof that some element is least needs).
   if (op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge) {
     auto x = to_cases(a), y = to_cases(b);
     if (x && y && x->size() * y->size() <= 1024) {
+      std::sort(x->begin(), x->end(), [](const auto& p, const auto& q) { return p.first < q.first; });
+      if (op == Op::Gt || op == Op::Ge) std::reverse(x->begin(), x->end());
       z3::expr_vector any(z3_);
-      for (auto& [v, g] : *x)
-        for (auto& [w, h] : *y) {
+      for (auto& [w, h] : *y) {
+        z3::expr_vector below(z3_);
+        for (auto& [v, g] : *x) {
           const bool holds = op == Op::Lt ? v < w : op == Op::Le ? v <= w : op == Op::Gt ? v > w : v >= w;
-          if (holds) any.push_back(g && h);
+          if (holds) below.push_back(g);
         }
+        if (below.empty()) continue;
+        z3::expr under = below.size() == 1 ? below[0] : z3::mk_or(below);
+        any.push_back(h.is_true() ? under : h && under);
+      }
       z3::expr err = (err_of(a) || err_of(b)).simplify();
       return with_err(boolean(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)), err);
     }

@@ -105,14 +105,16 @@ z3::expr Encoder::to_bool(const SymP& s0) {
     case K::Err: return z3_.bool_val(false);
     case K::Bool: return *s->term;
     case K::Table: {
-      if (s->bool_cache) return *s->bool_cache;
+      const bool restricted = care_[size_t(s->sel)] >= 0;
+      if (s->bool_cache && !restricted) return *s->bool_cache;
       z3::expr_vector on(z3_), off(z3_);
       const Selector& sel = sels_[size_t(s->sel)];
       for (size_t k = 0; k < s->items.size(); ++k)
-        (s->items[k]->k == K::Val && s->items[k]->v != 0 ? on : off).push_back(sel.guard[k]);
+        if (cared(s->sel, k)) (s->items[k]->k == K::Val && s->items[k]->v != 0 ? on : off).push_back(sel.guard[k]);
+      // Don't-care indices (Care) may go on either side: the shorter one is written.
       z3::expr b = on.size() <= off.size() ? (on.empty() ? z3_.bool_val(false) : z3::mk_or(on))
                                            : (off.empty() ? z3_.bool_val(true) : !z3::mk_or(off));
-      s->bool_cache = b;
+      if (!restricted) s->bool_cache = b;
       return b;
     }
     case K::Disj: {
@@ -147,18 +149,20 @@ z3::expr Encoder::to_int(const SymP& s0) {
       }
       return indicator(*s->term);
     case K::Table: {
-      if (s->int_cache) return *s->int_cache;
+      const bool restricted = care_[size_t(s->sel)] >= 0;
+      if (s->int_cache && !restricted) return *s->int_cache;
       // Grouped by value: one indicator per selector index, weighted.
       const Selector& sel = sels_[size_t(s->sel)];
       z3::expr_vector terms(z3_);
       for (size_t k = 0; k < s->items.size(); ++k) {
         const Sym& e = *s->items[k];
-        if (e.k != K::Val || e.v == 0) continue;
+        if (e.k != K::Val || e.v == 0 || !cared(s->sel, k)) continue;
         if (e.v == ir::kNone) throw Unsupported("'none' used as a number");
         terms.push_back(e.v == 1 ? indicator(sel.guard[k]) : z3_.int_val(int64_t(e.v)) * indicator(sel.guard[k]));
       }
-      s->int_cache = terms.empty() ? z3_.int_val(0) : z3::sum(terms);
-      return *s->int_cache;
+      z3::expr sum = terms.empty() ? z3_.int_val(0) : z3::sum(terms);
+      if (!restricted) s->int_cache = sum;
+      return sum;
     }
     case K::Cases: {
       z3::expr_vector terms(z3_);
@@ -204,7 +208,7 @@ std::optional<std::vector<std::pair<int64_t, z3::expr>>> Encoder::to_cases(const
       const Selector& sel = sels_[size_t(s->sel)];
       std::map<int64_t, z3::expr_vector> by;
       for (size_t k = 0; k < s->items.size(); ++k) {
-        if (s->items[k]->k != K::Val) continue;
+        if (s->items[k]->k != K::Val || !cared(s->sel, k)) continue;
         auto it = by.try_emplace(s->items[k]->v, z3_).first;
         it->second.push_back(sel.guard[k]);
       }
@@ -213,11 +217,12 @@ std::optional<std::vector<std::pair<int64_t, z3::expr>>> Encoder::to_cases(const
       // partition, so the SAT core need not rediscover it from the guards.
       if (out.size() > 1) {
         std::vector<int64_t> key{s->sel};
-        for (const SymP& x : s->items) key.push_back(x->k == K::Val ? x->v : ir::kNone);
+        for (size_t k = 0; k < s->items.size(); ++k)
+          key.push_back(!cared(s->sel, k) ? ir::kNone - 1 : s->items[k]->k == K::Val ? s->items[k]->v : ir::kNone);
         if (partitions_.insert(key).second) {
           z3::expr_vector values(z3_);
           for (auto& [v, g] : out) values.push_back(g);
-          facts_.push_back(z3::atmost(values, 1));
+          partition_facts_.push_back(z3::atmost(values, 1));
         }
       }
       return out;
@@ -397,6 +402,7 @@ int Encoder::fresh_selector(int d, const std::string& name) {
   for (uint32_t k = 0; k < dom.size; ++k) s.values.push_back(ir::domain_value(p_.domains, d, k));
   sels_.push_back(std::move(s));
   fixed_.push_back(-1);
+  care_.push_back(-1);
   identities_.push_back(nullptr);
   return int(sels_.size()) - 1;
 }
@@ -465,6 +471,45 @@ void Encoder::store_slot(int var, uint32_t element, SymP value, const z3::expr& 
   auto& o = overlays_[size_t(overlay_)];
   o.err = (o.err || (guard && err_of(checked))).simplify();
   o.slots[{var, element}] = now;
+}
+
+}  // namespace rulebook::verifier
+
+namespace rulebook::verifier {
+
+// ------------------------------------------------------------------ don't-care indices
+
+Encoder::Care::~Care() {
+  for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) enc_.care_[size_t(it->first)] = it->second;
+}
+
+void Encoder::Care::add(const SymP& x0) {
+  SymP x = enc_.resolve(x0);
+  if (x->k != K::Table || x->err) return;
+  const int sel = x->sel;
+  std::vector<char> keep(x->items.size(), 0);
+  bool any_dropped = false;
+  for (size_t k = 0; k < x->items.size(); ++k) {
+    const Sym& v = *x->items[k];
+    keep[k] = enc_.cared(sel, k) && v.k == K::Val && v.v != 0;
+    any_dropped = any_dropped || (enc_.cared(sel, k) && !keep[k]);
+  }
+  if (!any_dropped) return;
+  auto it = enc_.care_ids_.find(keep);
+  if (it == enc_.care_ids_.end()) {
+    it = enc_.care_ids_.emplace(keep, int(enc_.cares_.size())).first;
+    enc_.cares_.push_back(keep);
+  }
+  saved_.emplace_back(sel, enc_.care_[size_t(sel)]);
+  enc_.care_[size_t(sel)] = it->second;
+}
+
+Encoder::Care::Suspend::Suspend(Encoder& e) : enc(e), saved(e.care_) {
+  std::fill(enc.care_.begin(), enc.care_.end(), -1);
+}
+
+Encoder::Care::Suspend::~Suspend() {
+  for (size_t i = 0; i < saved.size(); ++i) enc.care_[i] = saved[i];
 }
 
 }  // namespace rulebook::verifier

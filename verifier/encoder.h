@@ -124,6 +124,10 @@ class Encoder {
   const std::vector<z3::expr>& facts() const { return facts_; }
   /// The one-hot constraints as linear sums (for questions with arithmetic).
   const std::vector<z3::expr>& sum_facts() const { return sum_facts_; }
+  /// Facts that only help the solver: "at most one of these disjunctions of one selector's
+  /// guards holds" (implied by the one-hot constraints). Each is worth adding only to a
+  /// question where two of its disjunctions occur (relevant_partitions).
+  const std::vector<z3::expr>& partition_facts() const { return partition_facts_; }
 
   /// Executes a block on the current overlay (move bodies).
   void exec(const ir::Block& b, Frame& f, const z3::expr& path);
@@ -132,6 +136,28 @@ class Encoder {
   const std::unordered_set<const ir::Stmt*>* slice = nullptr;
   /// Fixes selector `s` to index `k` (-1: free again): its tables read as that entry.
   void fix(int s, int k) { fixed_[size_t(s)] = k; }
+  /// While a conjunction's later operands are evaluated, the bool tables among its earlier
+  /// operands hold: a selector's indices where such a table is false are "don't care", and
+  /// a table of that selector is turned into a Z3 term over the other indices only (see
+  /// Care). Exact: the operand's value matters only where the earlier ones hold.
+  class Care {
+   public:
+    explicit Care(Encoder& enc) : enc_(enc) {}
+    ~Care();
+    /// Restricts to the indices where `x` (a bool table, or anything else: no effect) holds.
+    void add(const SymP& x);
+    /// Lifts every restriction while it lives (to convert values built outside of them).
+    struct Suspend {
+      explicit Suspend(Encoder& enc);
+      ~Suspend();
+      Encoder& enc;
+      std::vector<int> saved;
+    };
+
+   private:
+    Encoder& enc_;
+    std::vector<std::pair<int, int>> saved_;  ///< selector, previous care id
+  };
   /// Whether move `m` has a legal instance for player `player` in the current state.
   SymP can(int m, const SymP& player);
 
@@ -188,11 +214,20 @@ class Encoder {
   compiler::interp::Machine m_;
   std::vector<Selector> sels_;
   std::vector<int> fixed_;  ///< per selector: its index while expanded, else -1
+  /// Per selector: -1, or the id of the set of indices that matter (Care) in `cares_`.
+  std::vector<int> care_;
+  std::vector<std::vector<char>> cares_;
+  std::map<std::vector<char>, int> care_ids_;
+  /// Whether index k of selector `sel` matters under the current restrictions.
+  bool cared(int sel, size_t k) const {
+    const int c = care_[size_t(sel)];
+    return c < 0 || cares_[size_t(c)][k] != 0;
+  }
   std::vector<SymP> identities_;
   std::map<std::pair<int, uint32_t>, int> base_sels_;
   std::vector<Overlay> overlays_;
   int overlay_ = -1;
-  std::vector<z3::expr> facts_, sum_facts_;
+  std::vector<z3::expr> facts_, sum_facts_, partition_facts_;
   std::unordered_map<unsigned, int> guard_ids_;
   std::set<std::vector<int64_t>> partitions_;  ///< tables whose values were said exclusive
   struct KeyHash {

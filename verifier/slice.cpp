@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <unordered_set>
 
 namespace rulebook::verifier {
 
@@ -266,6 +267,26 @@ std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::B
     visit(body);
   } while (keep.size() + needed.size() * 100000 != before);
   return keep;
+}
+
+std::vector<z3::expr> relevant_partitions(const std::vector<z3::expr>& partitions,
+                                          const std::vector<z3::expr>& used) {
+  std::vector<z3::expr> out;
+  if (partitions.empty()) return out;
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> stack(used.begin(), used.end());
+  while (!stack.empty()) {
+    z3::expr e = stack.back();
+    stack.pop_back();
+    if (!seen.insert(e.id()).second || !e.is_app()) continue;
+    for (unsigned i = 0; i < e.num_args(); ++i) stack.push_back(e.arg(i));
+  }
+  for (const z3::expr& f : partitions) {
+    unsigned present = 0;
+    for (unsigned i = 0; i < f.num_args() && present < 2; ++i) present += seen.count(f.arg(i).id()) ? 1 : 0;
+    if (present >= 2) out.push_back(f);
+  }
+  return out;
 }
 
 }  // namespace rulebook::verifier

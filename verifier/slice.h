@@ -7,6 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <z3++.h>
+
 #include "compiler/ir.h"
 
 namespace rulebook::verifier {
@@ -24,5 +26,13 @@ bool may_err(const ir::Program& p, const ir::Expr& e);
 /// provably cannot err. Skipping the others is exact: they change nothing that is read.
 std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::Block& body,
                                                std::set<int> read_after);
+
+/// The cone of influence of a solver question: of the `partitions` (at-most-one facts over
+/// disjunctions, Encoder::partition_facts), those with at least two of their disjunctions
+/// occurring in `used` (the formulas of the question). The others constrain nothing the
+/// question reads beyond what the one-hot constraints already say, so leaving them out is
+/// exact; they only slow the solver down.
+std::vector<z3::expr> relevant_partitions(const std::vector<z3::expr>& partitions,
+                                          const std::vector<z3::expr>& used);
 
 }  // namespace rulebook::verifier

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "verifier/slice.h"
 #include "verifier/verifier_internal.h"
 
 namespace rulebook::verifier {
@@ -276,24 +277,50 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
   // propositional (with cardinalities) and the SAT-based solver answers it faster.
   bool arith = q_arith;
   for (const Part* p : use) arith = arith || p->arith;
-  // With counting, the general solver in its incremental mode (its SMT core: the one-hot
-  // sums stay linear); the non-incremental mode may pick a strategy that bit-blasts them.
-  z3::solver s = arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD");
-  if (arith) s.push();
-  for (const Part* p : use) s.add(p->e);
-  if (arith)
-    for (const Part& f : sum_facts_)
-      if (kept(f, r)) s.add(f.e);
-  for (const z3::expr& f : lemma_facts) s.add(f);
-  s.add(q);
-  z3::params ps(z3_);
-  ps.set("timeout", unsigned(std::max(1.0, seconds * 1000)));
-  if (opt_.rlimit > 0) ps.set("rlimit", unsigned(std::max<uint64_t>(1, uint64_t(double(opt_.rlimit - spent) * share))));
-  s.set(ps);
-  a.result = s.check();
-  rlimit_seen_ = std::max(rlimit_seen_, rlimit_count(s));
-  if (a.result == z3::sat) a.model = s.get_model();
-  if (a.result == z3::unknown) unknown_from(s);
+  // Without counting, the SAT-based solver. With counting, the general solver in its
+  // incremental mode (its SMT core: the one-hot sums stay linear, and sums of facts are
+  // found at once; the non-incremental mode may pick a strategy that bit-blasts them) on a
+  // slice of the budget, then the SAT-based solver with its pseudo-boolean reasoning (small
+  // counts of conditions that mix selectors need cardinality reasoning, which the
+  // arithmetic lacks), then the general solver again on what is left.
+  std::vector<z3::expr> partitions;
+  {  // the partition facts on what this question reads (slice.h)
+    std::vector<z3::expr> used(lemma_facts);
+    used.push_back(q);
+    for (const Part* p : use) used.push_back(p->e);
+    partitions = relevant_partitions(enc_.partition_facts(), used);
+  }
+  auto attempt = [&](bool fd, double part) {
+    z3::solver s = fd ? z3::solver(z3_, "QF_FD") : z3::solver(z3_);
+    if (!fd) s.push();
+    for (const Part* p : use) s.add(p->e);
+    if (arith)
+      for (const Part& f : sum_facts_)
+        if (kept(f, r)) s.add(f.e);
+    for (const z3::expr& f : lemma_facts) s.add(f);
+    s.add(q);
+    for (const z3::expr& f : partitions) s.add(f);
+    const uint64_t now_spent = rlimit_seen_ - budget_.rlimit_base;
+    const double left = opt_.timeout_seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count();
+    z3::params ps(z3_);
+    ps.set("timeout", unsigned(std::max(1.0, left * share * part * 1000)));
+    if (opt_.rlimit > 0)
+      ps.set("rlimit", unsigned(std::max<uint64_t>(1, uint64_t(double(opt_.rlimit - std::min(opt_.rlimit, now_spent)) * share * part))));
+    s.set(ps);
+    a.result = s.check();
+    rlimit_seen_ = std::max(rlimit_seen_, rlimit_count(s));
+    if (a.result == z3::sat) a.model = s.get_model();
+    if (a.result == z3::unknown) unknown_from(s);
+  };
+  if (!arith) {
+    attempt(true, 1.0);
+  } else {
+    const std::pair<bool, double> order[] = {{false, 0.15}, {true, 0.4}, {false, 1.0}};
+    for (const auto& [fd, part] : order) {
+      attempt(fd, part);
+      if (a.result != z3::unknown) break;
+    }
+  }
   if (a.result == z3::unsat)
     for (size_t i = 0; i < rule_used.size(); ++i)
       if (rule_used[i]) a.core.push_back(int(i));

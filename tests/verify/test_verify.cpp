@@ -36,11 +36,13 @@ const verifier::Result& named(const std::vector<verifier::Result>& rs, const std
   return rs.front();
 }
 
-/// Brute force over every value of the `fleet` variable: board rules and where as the
-/// interpreter evaluates them; returns, per property, min/max/any/all of its expression.
+/// Brute force over every value of the `fleet` variable (every element, every value of
+/// its domain): board rules and where as the interpreter evaluates them; returns, per
+/// property, min/max/any/all of its expression.
 struct Brute {
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   bool any = false, all = true;
+  int64_t states = 0;  ///< states in the set
 };
 
 Brute brute(const ir::Program& p, const dsl::SourceSet& sources, const ir::Property& prop) {
@@ -51,24 +53,29 @@ Brute brute(const ir::Program& p, const dsl::SourceSet& sources, const ir::Prope
     if (v.name == "fleet") fleet = &v;
   REQUIRE(fleet);
   const uint32_t n = p.domains[size_t(fleet->domain)].size;
+  const uint32_t ships = p.domains[size_t(fleet->keys.at(0))].size;
+  std::vector<uint32_t> value(ships, 0);
   Brute b;
-  for (uint32_t a = 0; a < n; ++a)
-    for (uint32_t c = 0; c < n; ++c) {
-      ir::store_index(state.data(), *fleet, 0, a);
-      ir::store_index(state.data(), *fleet, 1, c);
-      compiler::interp::Run run(m, state.data());
-      run.push_frame(64);
-      bool in = true;
-      for (const auto& r : p.rules)
-        if (r.board_rule) in = in && run.truth(*r.condition);
-      if (in && prop.where) in = run.truth(*prop.where);
-      if (!in) continue;
+  while (true) {
+    for (uint32_t i = 0; i < ships; ++i) ir::store_index(state.data(), *fleet, i, value[i]);
+    compiler::interp::Run run(m, state.data());
+    run.push_frame(64);
+    bool in = true;
+    for (const auto& r : p.rules)
+      if (r.board_rule) in = in && run.truth(*r.condition);
+    if (in && prop.where) in = run.truth(*prop.where);
+    if (in) {
       int64_t v = run.scalar(*prop.expr);
       b.lo = std::min(b.lo, v);
       b.hi = std::max(b.hi, v);
       b.any = b.any || v != 0;
       b.all = b.all && v != 0;
+      ++b.states;
     }
+    uint32_t i = 0;
+    while (i < ships && ++value[i] == n) value[i++] = 0;
+    if (i == ships) break;
+  }
   return b;
 }
 
@@ -191,4 +198,88 @@ TEST_CASE("SMYOZ water points: proved, and refuted without the mooring rule on a
   auto [in_set, holds] = interpret_on(*p, sources, "water_points", r.board->state);
   CHECK(in_set);
   CHECK_FALSE(holds);
+}
+
+namespace {
+
+const ir::Property& property(const ir::Program& p, const std::string& name) {
+  for (const auto& prop : p.properties)
+    if (prop.name == name) return prop;
+  FAIL("no property " << name);
+  return p.properties.front();
+}
+
+const std::string kLines4x4 = std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/smyoz_lines_4x4.rules";
+
+/// The 4x4 line file with `from` replaced by `to` (a broken copy), loaded.
+std::optional<ir::Program> broken_lines(const std::string& from, const std::string& to, const std::string& name,
+                                        dsl::SourceSet& sources) {
+  std::string text = slurp(kLines4x4);
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  // Beside the original, so that its relative `extends` still finds the base file.
+  const std::string path = std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/" + name;
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text(path, text, sources, diags);
+  REQUIRE_FALSE(diags.has_errors());
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("SMYOZ line identity on a 4x4 board: per-line lemma, identity and constant agree with brute force") {
+  dsl::SourceSet sources;
+  auto p = load(kLines4x4, sources);
+  verifier::Options o;
+  o.timeout_seconds = 60;
+  o.only = {"coloured_lines", "line_constant"};
+  auto rs = verifier::verify(*p, sources, o);
+  const auto& lemma = named(rs, "line_balance");
+  const auto& identity = named(rs, "coloured_lines");
+  const auto& constant = named(rs, "line_constant");
+  INFO(verifier::result_text(lemma, false) << verifier::result_text(identity, false) << verifier::result_text(constant, false));
+  CHECK(lemma.verdict == "proved");
+  CHECK(identity.verdict == "proved");
+  REQUIRE(constant.verdict == "derived");
+  CHECK(*constant.value == 9);
+  // Every complete fleet: the two-cell ship has 24 placements on the board, each one-cell
+  // ship 32 (both orientations of one cell).
+  Brute b = brute(*p, sources, property(*p, "line_constant"));
+  CHECK(b.states == 24 * 32 * 32);
+  CHECK(b.lo == 9);
+  CHECK(b.hi == 9);  // so coloured_lines (the same equation) holds on every fleet as well
+  CHECK(brute(*p, sources, property(*p, "line_balance")).all);
+}
+
+TEST_CASE("SMYOZ line identity on a 4x4 board: broken copies are refuted on boards that break them") {
+  struct Case {
+    std::string from, to, file;
+    bool enumerate;  ///< also by brute force (the wrong constant is false wherever 9 is right)
+  };
+  // A red line that also runs through the last ship; a wrong constant.
+  const Case cases[] = {
+      {"remove property coloured_lines;",
+       "remove property coloured_lines;\noverride define red_through(s: Ship, l: set of Cell): bool =\n"
+       "  crosses(s, l) and not first_on(s, l);",
+       "lines_red_through_last.rules", true},
+      {"2 * VV == P - Z + 9;", "2 * VV == P - Z + 10;", "lines_wrong_constant.rules", false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.file);
+    dsl::SourceSet sources;
+    auto p = broken_lines(c.from, c.to, c.file, sources);
+    verifier::Options o;
+    o.timeout_seconds = 60;
+    o.only = {"coloured_lines"};
+    auto rs = verifier::verify(*p, sources, o);
+    const auto& r = named(rs, "coloured_lines");
+    INFO(verifier::result_text(r, false));
+    REQUIRE(r.verdict == "refuted");
+    REQUIRE(r.board);
+    auto [in_set, holds] = interpret_on(*p, sources, "coloured_lines", r.board->state);
+    CHECK(in_set);
+    CHECK_FALSE(holds);
+    if (c.enumerate) CHECK_FALSE(brute(*p, sources, property(*p, "coloured_lines")).all);
+  }
 }
