@@ -1,6 +1,7 @@
 // Questions on a set: solver calls within the property's budget, relaxations that keep
 // only the conditions on the selectors a question reads, and exact regrouped sums.
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <unordered_set>
 
@@ -190,9 +191,12 @@ const std::vector<int>& Verifier::support(const Part& part) {
   return *part.support;
 }
 
-void Verifier::unknown_from(z3::solver& s) {
+void Verifier::unknown_from(z3::solver& s, uint64_t spent, uint64_t rlimit) {
   const std::string why = s.reason_unknown();
-  if (why.find("resource") != std::string::npos) unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
+  // Z3 says "canceled" for both limits: the resource count, the same on every machine,
+  // decides first; the clock only when the resources were not used up.
+  if (why.find("resource") != std::string::npos || (rlimit > 0 && spent >= rlimit))
+    unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
   else if (why.find("timeout") != std::string::npos || why.find("canceled") != std::string::npos)
     unknown_ = fmt::format("timeout ({} s)", opt_.timeout_seconds);
   else unknown_ = why;
@@ -304,13 +308,17 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     const double left = opt_.timeout_seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count();
     z3::params ps(z3_);
     ps.set("timeout", unsigned(std::max(1.0, left * share * part * 1000)));
-    if (opt_.rlimit > 0)
-      ps.set("rlimit", unsigned(std::max<uint64_t>(1, uint64_t(double(opt_.rlimit - std::min(opt_.rlimit, now_spent)) * share * part))));
+    const uint64_t rlimit =
+        opt_.rlimit > 0 ? std::max<uint64_t>(1, uint64_t(double(opt_.rlimit - std::min(opt_.rlimit, now_spent)) * share * part))
+                        : 0;
+    if (rlimit > 0) ps.set("rlimit", unsigned(std::min<uint64_t>(rlimit, std::numeric_limits<unsigned>::max())));
     s.set(ps);
+    const uint64_t before = rlimit_count(s);
     a.result = s.check();
-    rlimit_seen_ = std::max(rlimit_seen_, rlimit_count(s));
+    const uint64_t count = rlimit_count(s);
+    rlimit_seen_ = std::max(rlimit_seen_, count);
     if (a.result == z3::sat) a.model = s.get_model();
-    if (a.result == z3::unknown) unknown_from(s);
+    if (a.result == z3::unknown) unknown_from(s, count > before ? count - before : 0, rlimit);
   };
   if (!arith) {
     attempt(true, 1.0);

@@ -149,7 +149,8 @@ class Verifier {
   /// on: those whose guard is a conjunct of each of its disjuncts (empty: any instance).
   int instance_of_part(const Scope& sc, const Part& part);
   std::vector<bool> focus_of(const Scope& sc, const z3::expr& q);
-  void unknown_from(z3::solver& s);
+  /// The reason of an unknown answer: `spent` resource units of the `rlimit` (0: none) given.
+  void unknown_from(z3::solver& s, uint64_t spent, uint64_t rlimit);
 
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked

@@ -378,7 +378,8 @@ std::vector<Result> Verifier::run() {
     for (const std::string& n : opt_.only) wanted = wanted || n == prop.name;
     if (!wanted) continue;
     Result r;
-    r.name = prop.name;
+    // A `depends P` has no name of its own: it is named after its subject.
+    r.name = prop.kind == "depends" && prop.name.empty() ? prop.subject : prop.name;
     r.kind = prop.kind;
     r.description = prop.description;
     if (prop.kind == "depends") {
