@@ -1,0 +1,166 @@
+// The defines and the board rules of a generated engine: declarations, bodies (remembered
+// values, constant tables, the RuleScope of the board rules) and board_rules_hold.
+#include <algorithm>
+
+#include "compiler/emit_internal.h"
+
+namespace rulebook::compiler::emit {
+
+// ---------------------------------------------------------------- defines and rules
+
+void Emitter::declarations() {
+  w_.line("// ================================================================ declarations");
+  w_.blank();
+  for (size_t f = 0; f < program_.functions.size(); ++f) {
+    const ir::Function& F = program_.functions[f];
+    std::string params = "Game& g";
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      params += fmt::format(", {} a{}", param_type(*F.params[i]), i);
+    }
+    w_.linef("[[maybe_unused]] {} {}({});", cpp_type(F.result), fn_name(int(f)), params);
+  }
+  for (size_t m = 0; m < program_.moves.size(); ++m) {
+    w_.linef("[[maybe_unused]] inline bool can_{}(Game& g, Int player);", move_name(int(m)));
+  }
+  w_.blank();
+}
+
+void Emitter::functions() {
+  w_.line("// ================================================================ defines");
+  w_.blank();
+  if (scoped_count_ > 0) {
+    w_.line("/// Values of one-parameter defines of the state, per argument index, remembered while");
+    w_.line("/// the board rules are evaluated (they store nothing, so a value cannot go stale).");
+    w_.open("struct RuleScope {");
+    for (size_t f = 0; f < program_.functions.size(); ++f) {
+      if (!scoped_[f]) continue;
+      const ir::Function& F = program_.functions[f];
+      w_.linef("uint64_t known_{} = 0;", f);
+      w_.linef("{} value_{}[{}];  // {}", cpp_type(F.result), f, dom(F.params[0]->domain).size, F.name);
+    }
+    w_.close("};");
+    w_.blank();
+  }
+  for (size_t f = 0; f < program_.functions.size(); ++f) {
+    const ir::Function& F = program_.functions[f];
+    begin_frame(F.locals);
+    std::string params = "Game& g", names;
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      const std::string name = param_cpp_name(F.param_names[i]);
+      slots_[i] = name;
+      params += fmt::format(", {} {}", param_type(*F.params[i]), name);
+      names += ", " + name;
+    }
+    const std::string type = cpp_type(F.result);
+    const uint64_t entries = table_entries(int(f));
+    w_.linef("/// define {} — {}", F.name, where_text(F.span));
+    const int slot = memo_slot_[f];
+    if (slot >= 0) {
+      // Remembered until a variable it reads is stored.
+      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      w_.linef("if (g.known_ & (uint64_t(1) << {})) return {}(g.memo_[{}]);", slot, type, slot);
+      w_.linef("const {} value = {};", type, expr_as(*F.body, *F.result));
+      w_.linef("g.memo_[{}] = Int(value);", slot);
+      w_.linef("g.known_ |= uint64_t(1) << {};", slot);
+      w_.line("return value;");
+      w_.close("}");
+      w_.blank();
+      continue;
+    }
+    if (entries == 0 && scoped_[f]) {
+      w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
+      w_.linef("return {};", expr_as(*F.body, *F.result));
+      w_.close("}");
+      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      const int d = F.params[0]->domain;
+      w_.linef("const Int i = idx_d{}({});", d, slots_[0]);
+      w_.linef("if (!g.scope_ || i < 0) return {}_compute(g{});", fn_name(int(f)), names);
+      w_.line("RuleScope& r = *g.scope_;");
+      w_.linef("if ((r.known_{} >> i) & 1) return r.value_{}[i];", f, f);
+      w_.linef("r.value_{}[i] = {}_compute(g{});", f, fn_name(int(f)), names);
+      w_.linef("r.known_{} |= uint64_t(1) << i;", f);
+      w_.linef("return r.value_{}[i];", f);
+      w_.close("}");
+      w_.blank();
+      continue;
+    }
+    if (entries == 0) {
+      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      w_.linef("return {};", expr_as(*F.body, *F.result));
+      w_.close("}");
+      w_.blank();
+      continue;
+    }
+    // Its value depends on its arguments only: computed once per argument, when first
+    // needed. An argument whose value fails is computed (and fails) where it is used.
+    w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
+    w_.linef("return {};", expr_as(*F.body, *F.result));
+    w_.close("}");
+    w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+    w_.open("struct Table {");
+    w_.linef("{} value[{}];", type, entries);
+    w_.linef("bool known[{}];", entries);
+    w_.close("};");
+    w_.open("static const Table& table = *[] {");
+    w_.line("static Table t{};");
+    w_.line("static Game scratch{};");
+    std::string index = "0", call;
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      const int d = F.params[i]->domain;
+      w_.open(fmt::format("for (Int i{} = 0; i{} < {}; ++i{}) {{", i, i, dom(d).size, i));
+      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
+      call += fmt::format(", val_d{}(i{})", d, i);
+    }
+    w_.linef("const Int at = {};", index);
+    w_.open("try {");
+    w_.linef("t.value[at] = {}_compute(scratch{});", fn_name(int(f)), call);
+    w_.line("t.known[at] = true;");
+    w_.close("} catch (const RuleError&) {");
+    w_.line("}");
+    for (size_t i = 0; i < F.params.size(); ++i) w_.close();
+    w_.line("return &t;");
+    w_.close("}();");
+    index = "0";
+    for (size_t i = 0; i < F.params.size(); ++i) {
+      const int d = F.params[i]->domain;
+      w_.linef("const Int i{} = idx_d{}({});", i, d, slots_[i]);
+      w_.linef("if (i{} < 0) fail_value({}, \"{}: an argument outside {}\", {});", i, where(F.span),
+               F.name, dom(d).name, slots_[i]);
+      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
+    }
+    w_.linef("const Int at = {};", index);
+    w_.linef("return table.known[at] ? table.value[at] : {}_compute(g{});", fn_name(int(f)), names);
+    w_.close("}");
+    w_.blank();
+  }
+}
+
+void Emitter::rules() {
+  has_board_rules_ = false;
+  for (const ir::Rule& r : program_.rules) has_board_rules_ |= r.board_rule;
+  if (!has_board_rules_) return;
+  w_.line("// ================================================================ board rules");
+  w_.blank();
+  w_.line("/// Every board rule holds (tested in the state after a move's block).");
+  w_.open("bool board_rules_hold(Game& g) {");
+  if (scoped_count_ > 0) {
+    w_.line("RuleScope scope;");
+    w_.open("struct Enter {  // the defines remember their values until the rules are done");
+    w_.line("Game& g;");
+    w_.line("RuleScope* saved;");
+    w_.line("~Enter() { g.scope_ = saved; }");
+    w_.close("} enter{g, g.scope_};");
+    w_.line("g.scope_ = &scope;");
+  }
+  for (const ir::Rule& r : program_.rules) {
+    if (!r.board_rule) continue;
+    begin_frame(r.locals);
+    w_.linef("// rule {} — {}", r.name, where_text(r.span));
+    w_.linef("if (!({})) return false;", cond(*r.condition));
+  }
+  w_.line("return true;");
+  w_.close("}");
+  w_.blank();
+}
+
+}  // namespace rulebook::compiler::emit
