@@ -7,6 +7,20 @@
 
 namespace rulebook::compiler::emit {
 
+/// A sink's take_bits that hands each index of the mask to its take() as argument `last`.
+void Emitter::take_each_bit(bool always_inline) {
+  w_.line("template <int W>");
+  w_.open(fmt::format("{}bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {{",
+                      always_inline ? "[[gnu::always_inline]] " : ""));
+  w_.line("Int a[4] = {a0, a1, a2, 0};");
+  w_.open("while (!bits.empty()) {");
+  w_.line("a[last] = bits.pop();");
+  w_.line("take(kind, a[0], a[1], a[2], a[3]);");
+  w_.close();
+  w_.line("return false;");
+  w_.close();
+}
+
 // ---------------------------------------------------------------- setup
 
 void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
@@ -373,15 +387,7 @@ void Emitter::abi_functions() {
   w_.line("total += depth == 1 ? leaves(child) : perft(child, depth);");
   w_.line("return false;");
   w_.close();
-  w_.line("template <int W>");
-  w_.open("[[gnu::always_inline]] bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {");
-  w_.line("Int a[4] = {a0, a1, a2, 0};");
-  w_.open("while (!bits.empty()) {");
-  w_.line("a[last] = bits.pop();");
-  w_.line("take(kind, a[0], a[1], a[2], a[3]);");
-  w_.close();
-  w_.line("return false;");
-  w_.close();
+  take_each_bit(true);
   w_.close("};");
   w_.blank();
   w_.line("/// Paths of `depth` moves below `g`; the last ply is counted, not played.");
@@ -426,15 +432,7 @@ void Emitter::abi_functions() {
   w_.line("++n;");
   w_.line("return false;");
   w_.close();
-  w_.line("template <int W>");
-  w_.open("bool take_bits(Int kind, Bits<W> bits, int last, Int a0 = 0, Int a1 = 0, Int a2 = 0) {");
-  w_.line("Int a[4] = {a0, a1, a2, 0};");
-  w_.open("while (!bits.empty()) {");
-  w_.line("a[last] = bits.pop();");
-  w_.line("take(kind, a[0], a[1], a[2], a[3]);");
-  w_.close();
-  w_.line("return false;");
-  w_.close();
+  take_each_bit(false);
   w_.close("};");
   w_.blank();
   w_.open("int32_t abi_children(const uint8_t* state, rb_move* out, uint8_t* states, uint32_t cap, uint32_t* count, rb_error* err) {");

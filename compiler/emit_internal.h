@@ -230,6 +230,8 @@ class Emitter {
   /// Bit-parallel forms of a binder over planes; "" when none applies.
   std::string quantifier_fast(const ir::Expr& e);
   std::string builtin(const ir::Expr& e);
+  /// Writes a sink's take_bits over its take() (emit_abi.cpp).
+  void take_each_bit(bool always_inline);
   std::string geometry_constant(const ir::Expr& e);
   std::string cell_arg(const ir::Expr& x, dsl::Span span);
   std::string call(const ir::Expr& e);
