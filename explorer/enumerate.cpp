@@ -47,6 +47,10 @@ class Explorer {
   struct Worker {
     std::vector<uint32_t> digits;
     std::vector<uint64_t> values, parent_values;
+    /// Chunk values of the parent's image under each group element but the identity
+    /// (chunks() per element), and room for one image's digits.
+    std::vector<uint64_t> parent_images;
+    std::vector<uint32_t> image_digits;
     std::vector<uint8_t> key, state;
     std::vector<engine::Move> moves;
     std::vector<uint8_t> children;  ///< the state after each of `moves`
@@ -63,6 +67,8 @@ class Explorer {
     w.digits.resize(n);
     w.values.resize(packer_.chunks());
     w.parent_values.resize(packer_.chunks());
+    w.parent_images.resize((action_.size() - 1) * packer_.chunks());
+    w.image_digits.resize(n);
     w.key.resize(packer_.key_bytes());
     w.state.resize(program_.state_bytes);
     w.staged.resize(size_t(parts_) * kStage * record_bytes());
@@ -71,14 +77,27 @@ class Explorer {
   }
   uint32_t record_bytes() const { return packer_.key_bytes() + 8; }
 
+  /// The elements a move changed (their digits now in w.digits) and their digits before.
+  struct Changes {
+    const uint32_t* element = nullptr;
+    const uint32_t* was = nullptr;
+    uint32_t n = 0;
+  };
   /// Stages `state` for its partition: w.digits and w.values hold its digits and chunk
-  /// values, `hash` its class hash.
-  void add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths);
+  /// values, `hash` its class hash; `changes` leads from the parent (whose images are in
+  /// w.parent_images) to it, or is null for a state not derived from the parent.
+  void add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths,
+           const Changes* changes);
   /// add() for a state not derived from the worker's parent.
   void add_fresh(Worker& w, LayerStore& next, const uint8_t* state, uint64_t paths) {
     packer_.gather(state, w.digits.data());
     packer_.chunk_values(w.digits.data(), w.values.data());
-    add(w, next, state, action_.class_hash(w.digits.data()), paths);
+    add(w, next, state, action_.class_hash(w.digits.data()), paths, nullptr);
+  }
+  /// The chunk values of the image of w.digits under g (g >= 1), into `out`.
+  void image_values(Worker& w, size_t g, uint64_t* out) const {
+    action_.apply(g, w.digits.data(), w.image_digits.data());
+    packer_.chunk_values(w.image_digits.data(), out);
   }
   void flush(Worker& w, LayerStore& next);
   /// Expands blocks of `cur` into `next` until the work runs out or a stop is asked.
@@ -125,17 +144,30 @@ class Explorer {
   Clock::time_point start_;
 };
 
-void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths) {
+void Explorer::add(Worker& w, LayerStore& next, const uint8_t* state, uint64_t hash, uint64_t paths,
+                   const Changes* changes) {
   packer_.compose(w.values.data(), w.key.data());
   const uint32_t kb = packer_.key_bytes();
   uint64_t least = 1, stabiliser = 1;
-  if (action_.size() > 1) {
-    // Least of its class when no image has smaller digits (a smaller key as a number).
-    for (size_t g = 1; g < action_.size(); ++g) {
-      bool fixed = false;
-      if (action_.compare(g, w.digits.data(), w.digits.data(), fixed) < 0) least = 0;
-      stabiliser += fixed;
+  // Least of its class when no image has smaller digits (a smaller key as a number); an
+  // image's chunk values are the parent's image's, brought up to date for the move's
+  // changes, so comparing is a few word comparisons, not a walk over the elements.
+  const size_t chunks = packer_.chunks();
+  uint64_t image[kMaxChunks];
+  for (size_t g = 1; g < action_.size(); ++g) {
+    if (changes) {
+      const uint64_t* parent = w.parent_images.data() + (g - 1) * chunks;
+      for (size_t k = 0; k < chunks; ++k) image[k] = parent[k];
+      for (uint32_t k = 0; k < changes->n; ++k) {
+        const uint32_t e = changes->element[k];
+        action_.adjust_image(g, e, changes->was[k], w.digits[e], packer_, image);
+      }
+    } else {
+      image_values(w, g, image);
     }
+    const int order = packer_.compare_values(image, w.values.data());
+    if (order < 0) least = 0;
+    stabiliser += order == 0;
   }
   // Every image of a state has the same class hash, so a partition holds whole classes.
   hash ^= hash >> 31;
@@ -189,6 +221,8 @@ void Explorer::expand(LayerStore& cur, LayerStore& next,
       packer_.unpack(rec, w.state.data(), w.digits.data());
       packer_.chunk_values(w.digits.data(), w.parent_values.data());
       const uint64_t parent_hash = action_.class_hash(w.digits.data());
+      for (size_t g = 1; g < action_.size(); ++g)
+        image_values(w, g, w.parent_images.data() + (g - 1) * packer_.chunks());
       engine::Status st = engine_.children(w.state.data(), w.moves, w.children);
       if (!st.ok) return stop("error", st);
       for (size_t c = 0; c < w.moves.size(); ++c) {
@@ -208,7 +242,8 @@ void Explorer::expand(LayerStore& cur, LayerStore& next,
         for (uint32_t k = 0; k < n_changed; ++k)
           hash += action_.class_term(changed[k], w.digits[changed[k]]) -
                   action_.class_term(changed[k], old[k]);
-        add(w, next, child, hash, meta::paths(m));
+        const Changes changes{changed, old, n_changed};
+        add(w, next, child, hash, meta::paths(m), &changes);
         for (uint32_t k = 0; k < n_changed; ++k) w.digits[changed[k]] = old[k];
       }
       if (options_.max_memory && memory_ > options_.max_memory) stop("memory");

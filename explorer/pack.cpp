@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace rulebook::explorer {
 namespace {
 
@@ -130,28 +134,46 @@ void Packer::compose(const uint64_t* values, uint8_t* key) const {
 uint32_t Packer::update(const uint8_t* before, const uint8_t* after, uint32_t* digits,
                         uint64_t* values, uint32_t* changed, uint32_t* old, uint32_t max) const {
   uint32_t n = 0;
-  auto note = [&](uint32_t byte) {
-    const int32_t e = element_at_[byte];
-    if (e < 0 || (n > 0 && changed[n - 1] == uint32_t(e))) return true;
-    if (n == max) return false;
-    changed[n++] = uint32_t(e);
+  // The differing bytes, 16 at a time (a move changes a handful of a state's bytes); a
+  // byte of no element (a constant) is skipped, and so is a repeat of the element noted
+  // last (bytes of one element are adjacent).
+  auto note_mask = [&](uint32_t base, uint32_t mask) {
+    for (; mask; mask &= mask - 1) {
+      const int32_t e = element_at_[base + uint32_t(__builtin_ctz(mask))];
+      if (e < 0 || (n > 0 && changed[n - 1] == uint32_t(e))) continue;
+      if (n == max) return false;
+      changed[n++] = uint32_t(e);
+    }
     return true;
   };
   uint32_t i = 0;
-  for (; i + 8 <= state_bytes_; i += 8) {
-    uint64_t a, b;
-    std::memcpy(&a, before + i, 8);
-    std::memcpy(&b, after + i, 8);
-    for (uint64_t x = a ^ b; x; x &= x - 1)
-      if (!note(i + uint32_t(__builtin_ctzll(x)) / 8)) return max + 1;
+#if defined(__SSE2__)
+  auto differ16 = [&](uint32_t at) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(before + at));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(after + at));
+    return ~uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(a, b))) & 0xffffu;
+  };
+  for (; i + 16 <= state_bytes_; i += 16) {
+    const uint32_t differ = differ16(i);
+    if (differ && !note_mask(i, differ)) return max + 1;
   }
+  if (i < state_bytes_ && state_bytes_ >= 16) {
+    // The tail: the last 16 bytes, without the ones compared already.
+    const uint32_t at = state_bytes_ - 16;
+    const uint32_t differ = differ16(at) & ~((1u << (i - at)) - 1);
+    if (differ && !note_mask(at, differ)) return max + 1;
+    i = state_bytes_;
+  }
+#endif
   for (; i < state_bytes_; ++i)
-    if (before[i] != after[i] && !note(i)) return max + 1;
-  // Bytes of one element may differ apart: drop repeats before applying the changes (an
-  // insertion sort: there are few).
-  for (uint32_t a = 1; a < n; ++a)
-    for (uint32_t b = a; b > 0 && changed[b - 1] > changed[b]; --b) std::swap(changed[b - 1], changed[b]);
-  n = uint32_t(std::unique(changed, changed + n) - changed);
+    if (before[i] != after[i] && !note_mask(i, 1)) return max + 1;
+  if (!all_bytes_) {
+    // Bytes of one element may differ apart: drop repeats before applying the changes (an
+    // insertion sort: there are few).
+    for (uint32_t a = 1; a < n; ++a)
+      for (uint32_t b = a; b > 0 && changed[b - 1] > changed[b]; --b) std::swap(changed[b - 1], changed[b]);
+    n = uint32_t(std::unique(changed, changed + n) - changed);
+  }
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t e = changed[k];
     const uint8_t* p = after + offsets_[e];
@@ -159,7 +181,7 @@ uint32_t Packer::update(const uint8_t* before, const uint8_t* after, uint32_t* d
     if (widths_[e] >= 2) d |= uint32_t(p[1]) << 8;
     if (widths_[e] == 4) d |= uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
     old[k] = digits[e];
-    values[chunk_of_[e]] += (uint64_t(d) - uint64_t(digits[e])) * place_[e];  // exact mod 2^64
+    adjust(e, digits[e], d, values);
     digits[e] = d;
   }
   return n;

@@ -80,6 +80,18 @@ class Packer {
       if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
     return 0;
   }
+  /// <0, 0, >0 as the digits behind chunk values `a` are less than, equal to or greater
+  /// than those behind `b` (the order of compare_digits: a chunk's value is its digits in
+  /// mixed radix, the last element the most significant).
+  int compare_values(const uint64_t* a, const uint64_t* b) const {
+    for (size_t k = chunks_.size(); k-- > 0;)
+      if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return 0;
+  }
+  /// Brings chunk `values` up to date for element `e` changing from digit `was` to `now`.
+  void adjust(uint32_t e, uint32_t was, uint32_t now, uint64_t* values) const {
+    values[chunk_of_[e]] += (uint64_t(now) - uint64_t(was)) * place_[e];  // exact mod 2^64
+  }
   /// Rebuilds a whole state: the constants from the initial state, the rest from `key`.
   void unpack(const uint8_t* key, uint8_t* state, uint32_t* scratch) const;
 

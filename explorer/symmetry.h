@@ -105,6 +105,18 @@ class KeyAction {
   /// tells whether the image is `digits` itself.
   int compare(size_t g, const uint32_t* digits, const uint32_t* best, bool& fixed) const;
 
+  /// Brings the chunk `values` of the image under g up to date for element `e` of the
+  /// state changing from digit `was` to `now` (its image element changes accordingly).
+  void adjust_image(size_t g, uint32_t e, uint32_t was, uint32_t now, const Packer& packer,
+                    uint64_t* values) const {
+    const ElementMap& m = maps_[g][e];
+    if (m.values) {
+      was = m.values[was];
+      now = m.values[now];
+    }
+    packer.adjust(m.target, was, now, values);
+  }
+
   /// A hash shared by all images of a state: the sum over elements of a random number per
   /// (orbit of the element, orbit of its digit), so a move's few changes update it.
   uint64_t class_hash(const uint32_t* digits) const {
