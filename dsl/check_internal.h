@@ -1,6 +1,9 @@
-// The checker's internals, shared by check.cpp (declarations) and check_expr.cpp (expressions).
+// The checker's internals, shared by its passes: check.cpp (declarations), check_board.cpp
+// (board, players, regions), check_expr.cpp (expressions), check_stmt.cpp (statements).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <set>
@@ -22,6 +25,20 @@ struct Context {
   bool play_statements = false;  ///< `again`, `eliminate`, `goto` allowed
   const char* what = "";     ///< "a param value", used in messages
 };
+
+inline Context constant_context(const char* what) { return {Time::Constant, false, false, what}; }
+inline Context setup_context(const char* what) { return {Time::Setup, false, false, what}; }
+inline Context play_context(bool statements, const char* what) {
+  return {Time::Play, true, statements, what};
+}
+
+/// "3 players", "1 row".
+inline std::string plural(int64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+/// The span from the start of `a` to the end of `b` (both in one file).
+inline Span join_spans(Span a, Span b) { return Span{a.file, a.begin, std::max(a.end, b.end)}; }
 
 /// Evaluates an integer/bool expression whose names are already resolved in `game`;
 /// `param` supplies param values (the checker computes them on demand).
