@@ -155,6 +155,8 @@ class Emitter {
   bool safe_shallow(const ir::Expr& e) const;
   /// `e` holds a `can` or a call (which may hold one).
   bool uses_can(const ir::Expr& e) const;
+  /// `e` has no loop and no call: remembering its value would cost more than computing it.
+  bool constant_time(const ir::Expr& e) const;
   /// `e` reads no state and no mover: its value depends on its locals only.
   bool pure(const ir::Expr& e) const;
   bool function_pure(int function) const;

@@ -343,6 +343,34 @@ bool Emitter::can_direct(int m) const {
   return true;
 }
 
+bool Emitter::constant_time(const ir::Expr& e) const {
+  // No loop, no call: a few reads, comparisons and table lookups.
+  bool quick = true;
+  walk(e, [&](const ir::Expr& x) {
+    switch (x.op) {
+      case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Max:
+      case Op::Min: case Op::Filter: case Op::Call: case Op::Can: case Op::SetLit:
+      case Op::RangeSet: case Op::ListLit:
+        quick = false;
+        break;
+      case Op::Builtin:
+        switch (x.builtin) {
+          case dsl::BuiltinId::Row: case dsl::BuiltinId::Column: case dsl::BuiltinId::Orth:
+          case dsl::BuiltinId::Diag: case dsl::BuiltinId::King: case dsl::BuiltinId::Corners:
+          case dsl::BuiltinId::Edge: case dsl::BuiltinId::CornerCells:
+          case dsl::BuiltinId::InnerPoints: case dsl::BuiltinId::RimPoints:
+            break;
+          default:
+            quick = false;
+        }
+        break;
+      default:
+        break;
+    }
+  });
+  return quick;
+}
+
 void Emitter::plan_memos() {
   memo_slot_.assign(program_.functions.size(), -1);
   can_memo_base_.assign(program_.moves.size(), -1);
@@ -368,6 +396,7 @@ void Emitter::plan_memos() {
     if (F.params[0]->kind != ir::Type::Kind::Scalar || dom(F.params[0]->domain).size > 64) continue;
     if (F.result->kind == ir::Type::Kind::List) continue;
     if (function_pure(int(f)) || function_reads(int(f)).mover) continue;
+    if (constant_time(*F.body)) continue;  // a lookup would cost more than the value
     scoped_[f] = 1;
     ++scoped_count_;
   }
