@@ -1,7 +1,11 @@
 // `rulebook play` (a seeded random game, move by move) and `rulebook perft` (path counts).
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/core.h>
@@ -23,6 +27,8 @@ struct RunOptions {
   int max_plies = 10000;
   int depth = 1;
   bool divide = false;
+  int threads = 0;  ///< perft workers; 0: one per core
+  bool quiet = false;
   bool json = false;
   std::string boards = "all";  ///< all | phases | end
 };
@@ -150,20 +156,49 @@ int run_play(const RunOptions& opt) {
   return kExitOk;
 }
 
+std::atomic<bool> g_perft_interrupted{false};
+extern "C" void on_perft_sigint(int) { g_perft_interrupted = true; }
+
+/// Resident memory of this process in bytes (0 where /proc is not there).
+uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * 4096;
+}
+
 int run_perft(const RunOptions& opt) {
   OpenedGame game;
   if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
   std::vector<uint8_t> state;
   if (int code = setup_state(game, opt.seed, opt.setups, state); code != kExitOk) return code;
   const engine::Engine& e = *game.engine;
-  fmt::print(stderr, "engine: {}\n", game.engine_note);
+  if (!opt.quiet) fmt::print(stderr, "engine: {}\n", game.engine_note);
   auto t0 = std::chrono::steady_clock::now();
   nlohmann::json j{{"title", e.info().title}, {"engine", opt.engine},
                    {"engine_origin", game.engine_origin}};
+  explorer::PerftOptions po;
+  po.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  po.interrupt = &g_perft_interrupted;
+  if (!opt.quiet)
+    po.progress = [](const explorer::PerftProgress& p) {
+      fmt::print(stderr, "perft: {}/{} subtrees below depth {} done, {} paths of the last depth, "
+                         "{:.0f} paths/s, {:.1f} MB, {:.0f} s\n",
+                 p.subtrees_done, p.subtrees, p.split_depth, p.deepest,
+                 p.seconds > 0 ? double(p.deepest) / p.seconds : 0.0,
+                 double(resident_bytes()) / (1024.0 * 1024.0), p.seconds);
+    };
+  g_perft_interrupted = false;
+  auto previous = std::signal(SIGINT, on_perft_sigint);
+  struct Restore {
+    decltype(previous) handler;
+    ~Restore() { std::signal(SIGINT, handler); }
+  } restore{previous};
   if (opt.divide) {
     engine::Status st;
-    std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st);
-    if (!st.ok) {
+    std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st, po);
+    const bool interrupted = !st.ok && g_perft_interrupted;
+    if (!st.ok && !interrupted) {
       fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
       return kExitInputError;
     }
@@ -177,13 +212,19 @@ int run_perft(const RunOptions& opt) {
     if (opt.json) {
       j["divide"] = d;
       j["total"] = total;
+      j["complete"] = !interrupted;
       fmt::print("{}\n", j.dump(2));
     } else {
       fmt::print("total: {}\n", total);
     }
+    if (interrupted) {
+      fmt::print(stderr, "perft: interrupted after {} first moves; the total is theirs only\n",
+                 entries.size());
+      return kExitInterrupted;
+    }
     return kExitOk;
   }
-  explorer::PerftResult r = explorer::perft(e, state.data(), opt.depth);
+  explorer::PerftResult r = explorer::perft(e, state.data(), opt.depth, po);
   if (!r.status.ok) {
     fmt::print(stderr, "{}: error: {}\n", opt.file, r.status.message);
     return kExitInputError;
@@ -193,12 +234,27 @@ int run_perft(const RunOptions& opt) {
   for (uint64_t n : r.paths) nodes += n;
   if (opt.json) {
     j["paths"] = r.paths;
+    j["complete"] = r.complete;
+    if (!r.complete) {
+      j["split_depth"] = r.split_depth;
+      j["subtrees"] = r.subtrees;
+      j["subtrees_done"] = r.subtrees_done;
+    }
     fmt::print("{}\n", j.dump(2));
   } else {
-    for (size_t d = 0; d < r.paths.size(); ++d) fmt::print("depth {}: {}\n", d + 1, r.paths[d]);
+    for (size_t d = 0; d < r.paths.size(); ++d)
+      fmt::print("depth {}: {}{}\n", d + 1, r.paths[d],
+                 r.complete || int(d) < r.split_depth ? "" : "  (finished subtrees only)");
   }
-  fmt::print(stderr, "perft: {} nodes in {:.3f} s ({:.0f} nodes/s)\n", nodes, secs,
-             secs > 0 ? static_cast<double>(nodes) / secs : 0.0);
+  if (!r.complete) {
+    fmt::print(stderr, "perft: interrupted after {} of the {} subtrees below depth {}: the counts of "
+                       "depths 1..{} are complete, the deeper ones are those subtrees' only\n",
+               r.subtrees_done, r.subtrees, r.split_depth, r.split_depth);
+    return kExitInterrupted;
+  }
+  if (!opt.quiet)
+    fmt::print(stderr, "perft: {} nodes in {:.3f} s ({:.0f} nodes/s, {} threads)\n", nodes, secs,
+               secs > 0 ? static_cast<double>(nodes) / secs : 0.0, po.threads);
   return kExitOk;
 }
 
@@ -227,6 +283,8 @@ void add_play(CLI::App& app, int& result) {
   add_run_options(pc, *perft);
   pc->add_option("--depth", perft->depth, "Depth")->required()->check(CLI::Range(1, 1000));
   pc->add_flag("--divide", perft->divide, "Count per first move");
+  pc->add_option("--threads", perft->threads, "Worker threads (default: the cores)")->check(CLI::Range(1, 256));
+  pc->add_flag("--quiet", perft->quiet, "No progress on stderr");
   pc->callback([perft, &result] { result = run_perft(*perft); });
 }
 

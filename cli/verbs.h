@@ -11,6 +11,7 @@ enum ExitCode : int {
   kExitInputError = 1,  ///< a rule file (or other input) is wrong; diagnostics say why
   kExitUsage = 2,       ///< the command line is wrong
   kExitInternal = 3,    ///< a bug in rulebook
+  kExitInterrupted = 130,  ///< stopped by Ctrl-C; what was finished is printed
 };
 
 /// Each `add_*` attaches a subcommand to `app`; when the subcommand runs it stores its

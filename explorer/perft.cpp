@@ -1,23 +1,36 @@
-// Perft over the engine interface: one depth-first walk counts every depth at once; the
-// last two plies are counted by the engine's own perft rather than walked.
+// Perft over the engine interface: a breadth-first pass down to a split depth, then one
+// depth-first walk per state of that depth, shared out among threads; the last two plies
+// of every walk are counted by the engine's own perft.
 #include "explorer/perft.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 namespace rulebook::explorer {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+/// Subtrees per thread the split depth aims at: enough that threads finish together and
+/// progress moves in small steps, few enough that the split depth's states fit easily.
+constexpr size_t kSubtreesPerThread = 64;
+
 /// Reusable buffers so the walk allocates only while the first path goes down.
 class Walker {
  public:
-  Walker(const engine::Engine& engine, int depth)
-      : engine_(engine), bytes_(engine.info().state_bytes),
+  Walker(const engine::Engine& engine, int depth, const std::atomic<bool>* stop)
+      : engine_(engine), bytes_(engine.info().state_bytes), stop_(stop),
         moves_(static_cast<size_t>(depth + 1)), children_(static_cast<size_t>(depth + 1)) {}
 
   /// Adds to paths[ply .. depth-1] the paths below `state`, at `ply`. A state's children
-  /// come from the engine in one call (no call per move, no rebuild per sibling).
+  /// come from the engine in one call (no call per move, no rebuild per sibling). False
+  /// when the engine failed (`status` says why) or a stop was asked.
   bool walk(const uint8_t* state, int ply, int depth, std::vector<uint64_t>& paths,
             engine::Status& status) {
+    if (stop_->load(std::memory_order_relaxed)) return false;
     if (ply + 2 >= depth) {
       // The last one or two plies in the engine: its perft plays the moves on copies of its
       // working state, where a walk would hand each child back as bytes to rebuild.
@@ -43,23 +56,118 @@ class Walker {
  private:
   const engine::Engine& engine_;
   size_t bytes_;
+  const std::atomic<bool>* stop_;
   std::vector<std::vector<engine::Move>> moves_;
   std::vector<std::vector<uint8_t>> children_;
 };
 
+/// What the workers share: the subtrees to take, the sums of the finished ones, the first
+/// error, and the flag that stops them all.
+struct Shared {
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::atomic<uint64_t> deepest{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  ///< guards `paths` and `error`
+  std::vector<uint64_t> paths;
+  engine::Status error;
+};
+
 }  // namespace
 
-PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth) {
+PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
+                  const PerftOptions& options) {
   PerftResult result;
   if (depth <= 0) return result;
+  const auto start = Clock::now();
   result.paths.assign(static_cast<size_t>(depth), 0);
-  Walker w(engine, depth);
-  w.walk(root, 0, depth, result.paths, result.status);
+  const size_t bytes = engine.info().state_bytes;
+  const int threads = std::max(1, options.threads);
+  auto interrupted = [&] { return options.interrupt && options.interrupt->load(); };
+
+  // Breadth-first down to the split depth: deep enough for kSubtreesPerThread subtrees per
+  // thread, and never into the two plies the walks leave to the engine.
+  std::vector<uint8_t> level(root, root + bytes), next;
+  std::vector<engine::Move> moves;
+  std::vector<uint8_t> children;
+  int split = 0;
+  while (split + 2 < depth && level.size() / bytes < kSubtreesPerThread * size_t(threads)) {
+    next.clear();
+    for (size_t i = 0; i < level.size() / bytes; ++i) {
+      if (interrupted()) {
+        result.complete = false;
+        result.split_depth = split;
+        return result;
+      }
+      result.status = engine.children(level.data() + i * bytes, moves, children);
+      if (!result.status.ok) {
+        result.complete = false;
+        return result;
+      }
+      result.paths[static_cast<size_t>(split)] += moves.size();
+      next.insert(next.end(), children.begin(), children.begin() + long(moves.size() * bytes));
+    }
+    level.swap(next);
+    ++split;
+  }
+  const size_t units = level.size() / bytes;
+  result.split_depth = split;
+  result.subtrees = units;
+
+  Shared shared;
+  shared.paths.assign(static_cast<size_t>(depth), 0);
+  auto work = [&] {
+    Walker walker(engine, depth, &shared.stop);
+    std::vector<uint64_t> mine(static_cast<size_t>(depth), 0);
+    std::vector<uint64_t> unit_paths(static_cast<size_t>(depth));
+    for (size_t u; !shared.stop && (u = shared.next++) < units;) {
+      std::fill(unit_paths.begin(), unit_paths.end(), 0);
+      engine::Status st;
+      if (!walker.walk(level.data() + u * bytes, split, depth, unit_paths, st)) {
+        if (!st.ok) {
+          std::lock_guard<std::mutex> lock(shared.mutex);
+          if (shared.error.ok) shared.error = st;
+          shared.stop = true;
+        }
+        break;  // a stop: this subtree is unfinished and not counted
+      }
+      for (size_t d = 0; d < mine.size(); ++d) mine[d] += unit_paths[d];
+      shared.deepest += unit_paths.back();
+      ++shared.done;
+    }
+    std::lock_guard<std::mutex> lock(shared.mutex);
+    for (size_t d = 0; d < mine.size(); ++d) shared.paths[d] += mine[d];
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+  auto last = Clock::now();
+  while (shared.done < units && !shared.stop) {
+    // Finished workers leave `done` short only when stopped; wait for them below.
+    if (shared.next >= units + size_t(threads)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (interrupted()) shared.stop = true;
+    if (options.progress && Clock::now() - last >= std::chrono::seconds(1)) {
+      last = Clock::now();
+      PerftProgress p;
+      p.subtrees = units;
+      p.subtrees_done = shared.done;
+      p.split_depth = split;
+      p.deepest = shared.deepest;
+      p.seconds = std::chrono::duration<double>(last - start).count();
+      options.progress(p);
+    }
+  }
+  for (std::thread& t : pool) t.join();
+
+  for (size_t d = 0; d < result.paths.size(); ++d) result.paths[d] += shared.paths[d];
+  result.subtrees_done = shared.done;
+  if (!shared.error.ok) result.status = shared.error;
+  result.complete = result.status.ok && shared.done == units;
   return result;
 }
 
 std::vector<DivideEntry> divide(const engine::Engine& engine, const uint8_t* root, int depth,
-                                engine::Status& status) {
+                                engine::Status& status, const PerftOptions& options) {
   std::vector<DivideEntry> out;
   std::vector<engine::Move> first;
   status = engine.legal_moves(root, first);
@@ -70,8 +178,17 @@ std::vector<DivideEntry> divide(const engine::Engine& engine, const uint8_t* roo
     if (depth > 1) {
       std::memcpy(child.data(), root, child.size());
       status = engine.apply(child.data(), m);
-      if (status.ok) status = engine.perft(child.data(), depth - 1, e.paths);
       if (!status.ok) return out;
+      const PerftResult r = perft(engine, child.data(), depth - 1, options);
+      if (!r.status.ok) {
+        status = r.status;
+        return out;
+      }
+      if (!r.complete) {
+        status = engine::Status::Error("interrupted");
+        return out;
+      }
+      e.paths = r.paths.back();
     }
     out.push_back(e);
   }

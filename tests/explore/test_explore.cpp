@@ -7,6 +7,8 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
+#include <chrono>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -259,4 +261,78 @@ TEST_CASE("the survey's JSON is the same bytes for any thread count", "[explore]
   CHECK(one.result.depths[3].symmetric == 17952);
   CHECK(explorer::survey_json(*g.program, one) == explorer::survey_json(*g.program, two));
   CHECK(explorer::survey_json(*g.program, one).find("\"up_to_symmetry\": 17952") != std::string::npos);
+}
+
+namespace {
+
+/// Paths per depth by the plainest walk: legal_moves, then apply on a copy, per move.
+void plain_perft(const engine::Engine& e, const std::vector<uint8_t>& s, int ply, int depth,
+                 std::vector<uint64_t>& paths) {
+  if (ply == depth) return;
+  std::vector<engine::Move> moves;
+  if (!e.legal_moves(s.data(), moves).ok) FAIL("legal_moves failed");
+  paths[size_t(ply)] += moves.size();
+  for (const engine::Move& m : moves) {
+    std::vector<uint8_t> child = s;
+    if (!e.apply(child.data(), m).ok) FAIL("apply failed");
+    plain_perft(e, child, ply + 1, depth, paths);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("perft: the same counts on any number of threads as a plain walk", "[explore][perft]") {
+  for (const auto& [file, depth] : std::vector<std::pair<std::string, int>>{
+           {"garnsi-malom/garnsi-6x6.rules", 4}, {"smyoz/smyoz-8x8.rules", 3}}) {
+    INFO(file);
+    std::unique_ptr<Game> g = file.find("garnsi") != std::string::npos
+                                  ? load(file, {{"blocked", "r0c0,r5c5"}})
+                                  : load(file);
+    std::vector<uint64_t> plain(size_t(depth), 0);
+    plain_perft(*g->compiled, g->root, 0, depth, plain);
+    for (int threads : {1, 2, 3}) {
+      explorer::PerftOptions o;
+      o.threads = threads;
+      const explorer::PerftResult r = explorer::perft(*g->compiled, g->root.data(), depth, o);
+      INFO("threads " << threads);
+      REQUIRE(r.status.ok);
+      CHECK(r.complete);
+      CHECK(r.subtrees_done == r.subtrees);
+      CHECK(r.paths == plain);
+    }
+    // The interpreter, split the same way, agrees too.
+    const explorer::PerftResult slow = explorer::perft(*g->interp, g->root.data(), depth - 1, {});
+    CHECK(slow.paths == std::vector<uint64_t>(plain.begin(), plain.end() - 1));
+  }
+}
+
+TEST_CASE("perft: an interruption keeps the split depths and the finished subtrees only", "[explore][perft]") {
+  std::unique_ptr<Game> g = load("smyoz/smyoz-8x8.rules");
+  const explorer::PerftResult whole = explorer::perft(*g->compiled, g->root.data(), 3, {});
+  REQUIRE(whole.complete);
+
+  std::atomic<bool> stop{true};  // before anything is counted
+  explorer::PerftOptions o;
+  o.interrupt = &stop;
+  explorer::PerftResult r = explorer::perft(*g->compiled, g->root.data(), 5, o);
+  CHECK(r.status.ok);
+  CHECK_FALSE(r.complete);
+  CHECK(r.subtrees_done == 0);
+
+  // Stopped while the subtrees are being walked: the depths down to the split are whole,
+  // the deeper ones no more than the finished subtrees hold.
+  stop = false;
+  o.threads = 2;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;
+  });
+  r = explorer::perft(*g->compiled, g->root.data(), 6, o);
+  stopper.join();
+  CHECK(r.status.ok);
+  REQUIRE_FALSE(r.complete);
+  CHECK(r.subtrees_done < r.subtrees);
+  REQUIRE(r.split_depth >= 1);
+  REQUIRE(r.split_depth <= 3);
+  for (int d = 0; d < r.split_depth; ++d) CHECK(r.paths[size_t(d)] == whole.paths[size_t(d)]);
 }
