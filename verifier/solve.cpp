@@ -44,14 +44,14 @@ std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr&
   return {{out.begin(), out.end()}, arith};
 }
 
+}  // namespace
+
 uint64_t rlimit_count(z3::solver& s) {
   z3::stats st = s.statistics();
   for (unsigned i = 0; i < st.size(); ++i)
     if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : uint64_t(st.double_value(i));
   return 0;
 }
-
-}  // namespace
 
 Range term_range(const z3::expr& e) {
   int64_t v;

@@ -79,6 +79,9 @@ struct Budget {
   uint64_t rlimit_base = 0;  ///< Z3's resource count when the property started
 };
 
+/// Z3's resource count so far, as a solver's statistics report it.
+uint64_t rlimit_count(z3::solver& s);
+
 /// Bounds [lo, hi] of an integer term on every assignment, from its shape (numerals,
 /// if-then-else, sums, differences, products with a numeral); nullopt when unbounded here.
 using Range = std::optional<std::pair<int64_t, int64_t>>;
@@ -151,6 +154,12 @@ class Verifier {
   std::vector<bool> focus_of(const Scope& sc, const z3::expr& q);
   /// The reason of an unknown answer: `spent` resource units of the `rlimit` (0: none) given.
   void unknown_from(z3::solver& s, uint64_t spent, uint64_t rlimit);
+
+  // ---- proof by generalisation (generalise.cpp)
+  /// prove/lemma over boards: proves the value valid for every value of what it reads from
+  /// the state (Encoder::abstract) within a share of the budget; true when proved (with
+  /// `r.detail` saying so), false when that is not shown (the concrete question decides).
+  bool generalised(Scope& sc, const ir::Property& prop, Result& r);
 
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked

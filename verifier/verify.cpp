@@ -62,8 +62,13 @@ int64_t Verifier::case_value(const Case& c, const z3::model& m) {
 
 void Verifier::prove_like(const ir::Property& prop, Result& r) {
   std::vector<Scope> scopes;
-  const std::vector<Case> cs = cases(scopes, prop, true);
   std::vector<std::string> used;
+  // First a generalisation (generalise.cpp): when it proves the property, no rule is used.
+  if (!prop.over_moves) {
+    scopes.push_back(scope(prop, 0));
+    if (!generalised(scopes[0], prop, r)) scopes.clear();
+  }
+  const std::vector<Case> cs = scopes.empty() ? cases(scopes, prop, true) : std::vector<Case>{};
   size_t settled = 0;
   for (const Case& c : cs) {
     const Scope& sc = scopes[c.scope];

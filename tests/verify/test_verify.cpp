@@ -175,7 +175,12 @@ std::pair<bool, bool> interpret_on(const ir::Program& p, const dsl::SourceSet& s
 }  // namespace
 
 TEST_CASE("SMYOZ water points: proved, and refuted without the mooring rule on a board that breaks it") {
-  const std::string base = std::string(RULEBOOK_SOURCE_DIR) + "/variants/smyoz/smyoz.rules";
+  // Without the line lemmas, which every run proves first and which this case does not need.
+  const std::string base = std::string(RULEBOOK_BINARY_DIR) + "/tests/verify/smyoz_water_points.rules";
+  std::ofstream(base) << "variant \"SMYOZ water points\" extends \"" << RULEBOOK_SOURCE_DIR
+                      << "/variants/smyoz/smyoz.rules\";\n"
+                      << "remove property one_first;\nremove property one_last;\nremove property alone_on_line;\n"
+                      << "remove property red_or_outermost;\nremove property line_balance;\n";
   {
     dsl::SourceSet sources;
     auto p = load(base, sources);
