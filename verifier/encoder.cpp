@@ -429,11 +429,14 @@ z3::expr Encoder::int_atom(const Sym& t) {
   auto it = atoms_.find(key);
   if (it != atoms_.end()) return it->second;
   z3::expr x = z3_.int_const(fmt::format("atom!{}", atoms_.size()).c_str());
-  // A few values are said (so that cases over them are exhaustive); many are left free,
-  // which keeps atoms of different tables alike up to renaming.
-  constexpr size_t kFewValues = 8;
+  // A value of a finite type other than a number (a kind, a cell, a record) is one of the
+  // table's values: said, so that cases over them are exhaustive. A number is left free:
+  // only its order and sums are read, and atoms of tables with different values (a row's
+  // cell indices and another row's) stay alike up to renaming.
+  const int d = t.domain;
+  const bool number = d < 0 || p_.domains[size_t(d)].kind == ir::Domain::Kind::Range;
   z3::expr fact = z3_.bool_val(true);
-  if (values.size() <= kFewValues) {
+  if (!number) {
     z3::expr_vector any(z3_);
     for (int64_t v : values) any.push_back(x == z3_.int_val(int64_t(v)));
     fact = z3::mk_or(any);

@@ -247,6 +247,8 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
   for (const Part& p : sc.parts)
     if (p.lit < 0) domain.insert(p.e.id());
   std::vector<z3::expr> lemma_facts;
+  std::optional<SharedTerms> shared;  // what the question reads that facts may speak of (slice.h)
+  if (!lemmas_.empty()) shared.emplace(q, [&](unsigned id) { return enc_.selector_of(id); });
   for (const Lemma& l : lemmas_) {
     std::vector<size_t> need;
     bool assumed = true;
@@ -262,17 +264,21 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     bool added = false;
     if (inside) {
       for (const Part& f : l.facts)
-        if (!r.reads || std::includes(r.reads->begin(), r.reads->end(), support(f).begin(), support(f).end())) {
+        if ((!r.reads || std::includes(r.reads->begin(), r.reads->end(), support(f).begin(), support(f).end())) &&
+            shared->shares(f.e)) {
           lemma_facts.push_back(f.e);
           q_arith = q_arith || f.arith;
           added = true;
         }
     } else if (!r.reads) {
       z3::expr_vector all(z3_);
-      for (const Part& f : l.facts) all.push_back(f.e);
-      lemma_facts.push_back(z3::implies(l.domain, z3::mk_and(all)));
-      q_arith = true;
-      added = true;
+      for (const Part& f : l.facts)
+        if (shared->shares(f.e)) all.push_back(f.e);
+      if (!all.empty()) {
+        lemma_facts.push_back(z3::implies(l.domain, z3::mk_and(all)));
+        q_arith = true;
+        added = true;
+      }
     }
     if (added)
       for (size_t i : need) rule_used[i] = true;
