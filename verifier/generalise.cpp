@@ -19,17 +19,19 @@ namespace {
 /// (the concrete question gets the rest when it does not prove).
 constexpr double kShare = 0.25;
 
-/// The uninterpreted constants of `e` in order of first visit (depth first, arguments in
-/// order), so that two formulas alike up to renaming list theirs in corresponding order.
+/// The uninterpreted constants of `e` in order of first visit (depth first, arguments left
+/// to right), so that two formulas alike up to renaming list theirs in corresponding order.
+/// Iterative: value terms can be deep.
 void constants_of(const z3::expr& e, std::unordered_set<unsigned>& seen, std::vector<z3::expr>& out) {
-  if (!seen.insert(e.id()).second) return;
-  if (!e.is_app()) return;
-  const unsigned n = e.num_args();
-  if (n == 0) {
-    if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.push_back(e);
-    return;
+  std::vector<z3::expr> stack{e};
+  while (!stack.empty()) {
+    z3::expr x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x.id()).second || !x.is_app()) continue;
+    const unsigned n = x.num_args();
+    if (n == 0 && x.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.push_back(x);
+    for (unsigned i = n; i-- > 0;) stack.push_back(x.arg(i));
   }
-  for (unsigned i = 0; i < n; ++i) constants_of(e.arg(i), seen, out);
 }
 
 }  // namespace
@@ -47,6 +49,8 @@ bool Verifier::generalised(Scope& sc, const ir::Property& prop, Result& r) {
       ps = pieces(sc, *prop.expr, false);
     } catch (const Unsupported&) {
       return false;  // a construct not generalised: the concrete question decides
+    } catch (const z3::exception&) {
+      return false;
     }
   }
   // Over boards: one piece. Its value is taken as built, not simplified, so that its terms
