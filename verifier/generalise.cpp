@@ -36,7 +36,7 @@ void constants_of(const z3::expr& e, std::unordered_set<unsigned>& seen, std::ve
 
 }  // namespace
 
-bool Verifier::generalised(Scope& sc, const ir::Property& prop, Result& r) {
+bool Verifier::generalised(Scope& sc, const ir::Property& prop, Result& r, bool remember) {
   if (prop.over_moves) return false;
   std::vector<Piece> ps;
   {
@@ -127,7 +127,7 @@ bool Verifier::generalised(Scope& sc, const ir::Property& prop, Result& r) {
       return false;
     }
   }
-  if (prop.kind == "lemma") {
+  if (prop.kind == "lemma" && remember) {
     // Its generalised value is valid: later generalisations may assume it.
     std::vector<z3::expr> parts;
     conjuncts(ps[0].plain, parts);

@@ -248,8 +248,9 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     if (p.lit < 0) domain.insert(p.e.id());
   std::vector<z3::expr> lemma_facts;
   std::optional<SharedTerms> shared;  // what the question reads that facts may speak of (slice.h)
-  if (!lemmas_.empty()) shared.emplace(q, [&](unsigned id) { return enc_.selector_of(id); });
-  for (const Lemma& l : lemmas_) {
+  if (use_lemmas_ && !lemmas_.empty()) shared.emplace(q, [&](unsigned id) { return enc_.selector_of(id); });
+  const std::vector<Lemma> no_lemmas;
+  for (const Lemma& l : use_lemmas_ ? lemmas_ : no_lemmas) {
     std::vector<size_t> need;
     bool assumed = true;
     for (const std::string& name : l.rules) {

@@ -159,7 +159,8 @@ class Verifier {
   /// prove/lemma over boards: proves the value valid for every value of what it reads from
   /// the state (Encoder::abstract) within a share of the budget; true when proved (with
   /// `r.detail` saying so), false when that is not shown (the concrete question decides).
-  bool generalised(Scope& sc, const ir::Property& prop, Result& r);
+  /// A lemma's generalised value is then assumed by later generalisations (`remember`).
+  bool generalised(Scope& sc, const ir::Property& prop, Result& r, bool remember = true);
 
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked
@@ -200,6 +201,9 @@ class Verifier {
     std::vector<std::string> rules;
   };
   std::vector<Lemma> lemmas_;
+  /// Whether questions get lemma facts: not while a `find` looks for a witness (implied by
+  /// the set, they cannot change a model search's answer, only slow it down).
+  bool use_lemmas_ = true;
   Budget budget_;
   uint64_t rlimit_seen_ = 0;  ///< Z3's resource count after the last check
   std::string unknown_;

@@ -112,6 +112,11 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
 }
 
 void Verifier::find(const ir::Property& prop, Result& r) {
+  use_lemmas_ = false;
+  struct Restore {
+    bool& flag;
+    ~Restore() { flag = true; }
+  } restore{use_lemmas_};
   std::vector<Scope> scopes;
   const std::vector<Case> cs = cases(scopes, prop, false);
   bool unknown = false;
@@ -305,6 +310,12 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
     return;
   }
   Scope sc = scope(*subject, 0);
+  // Proved by generalisation (generalise.cpp), the subject needs no rule at all.
+  if (Result g; generalised(sc, *subject, g, false)) {
+    r.verdict = "depends";
+    r.detail = prop.subject + " needs none of the named rules (" + g.detail + ")";
+    return;
+  }
   const std::vector<Piece> ps = pieces(sc, *subject->expr, true);
   // Each set of rules is its own question: regrouped sums are used only where their parts
   // are proved exclusive under exactly those rules.
