@@ -61,6 +61,26 @@ TEST_CASE("lemmas proved by generalisation hold on every fleet, each line's ques
   CHECK(named(rs, "coloured_lines").verdict == "proved");
 }
 
+TEST_CASE("a lemma proved by generalisation depends on no rule, even in a file with rules") {
+  // The 4x4 copy removes the placement rules; this one keeps the corner rule.
+  dsl::SourceSet sources;
+  auto p = lines_with("rule corner_again \"ships apart\":\n"
+                      "  all s in ships, t in ships where s < t:\n"
+                      "    no a in ship_cells(s), b in ship_cells(t): b == a or b in king(a);\n"
+                      "depends line_balance;\n",
+                      "lines_depends.rules", sources);
+  std::string progress;
+  auto rs = run(*p, sources, {}, progress);  // every property (a depends has no name of its own)
+  INFO(progress);
+  const verifier::Result* d = nullptr;
+  for (const auto& r : rs)
+    if (r.kind == "depends" && r.name == "line_balance") d = &r;
+  REQUIRE(d);
+  CHECK(d->verdict == "depends");
+  CHECK(d->needs.empty());
+  CHECK(d->detail.rfind("line_balance needs none of the named rules (proved by generalisation", 0) == 0);
+}
+
 TEST_CASE("a generalisation too weak to prove a true lemma falls back to the concrete proof") {
   // Each ship crosses length + 1 lines: true of every placement, but a ship's crossings of
   // different lines are independent values once generalised.
