@@ -17,7 +17,7 @@ namespace {
 
 /// What a generalisation may spend: this share of the property's time and resources
 /// (the concrete question gets the rest when it does not prove).
-constexpr double kShare = 0.25;
+constexpr double kShare = 0.4;
 
 /// The uninterpreted constants of `e` in order of first visit (depth first, arguments left
 /// to right), so that two formulas alike up to renaming list theirs in corresponding order.
