@@ -320,7 +320,7 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
   }
   auto body = [&](const std::vector<SymP>& xs) -> SymP {
     // A pure function reads no state: its value is the same under every overlay.
-    std::vector<int64_t> key{e.function, pure(e.function) ? -2 : overlay_, regroup ? 1 : 0};
+    std::vector<int64_t> key{e.function, pure(e.function) ? -2 : overlay_, (regroup ? 1 : 0) + (abstract ? 2 : 0)};
     std::vector<SymP> keep;
     for (const SymP& x : xs) key_of(x, key, keep);
     if (mover_override) key_of(mover_override, key, keep);
@@ -435,6 +435,8 @@ SymP Encoder::components_count(const SymP& s) {
   // Each component has one root: the cell whose index is the component's label. Labels
   // agree across neighbours, and every non-root cell has a neighbour one level nearer a
   // root; so the roots counted are exactly the components.
+  // Its labelling would join the facts of every later question: not generalised.
+  if (abstract) throw Unsupported("components of a set computed from the state, generalised");
   SymP el = set_elements(s, ir::kCellDomain);
   const int id = fresh_++;
   std::vector<z3::expr> in, label, level;

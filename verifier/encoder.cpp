@@ -105,6 +105,7 @@ z3::expr Encoder::to_bool(const SymP& s0) {
     case K::Err: return z3_.bool_val(false);
     case K::Bool: return *s->term;
     case K::Table: {
+      if (abstract && sels_[size_t(s->sel)].var >= 0) return truth_atom(*s);
       const bool restricted = care_[size_t(s->sel)] >= 0;
       if (s->bool_cache && !restricted) return *s->bool_cache;
       z3::expr_vector on(z3_), off(z3_);
@@ -149,6 +150,7 @@ z3::expr Encoder::to_int(const SymP& s0) {
       }
       return indicator(*s->term);
     case K::Table: {
+      if (abstract && sels_[size_t(s->sel)].var >= 0) return int_atom(*s);
       const bool restricted = care_[size_t(s->sel)] >= 0;
       if (s->int_cache && !restricted) return *s->int_cache;
       // Grouped by value: one indicator per selector index, weighted.
@@ -205,6 +207,7 @@ std::optional<std::vector<std::pair<int64_t, z3::expr>>> Encoder::to_cases(const
       return out;
     }
     case K::Table: {
+      if (abstract && sels_[size_t(s->sel)].var >= 0) return atom_cases(*s);
       const Selector& sel = sels_[size_t(s->sel)];
       std::map<int64_t, z3::expr_vector> by;
       for (size_t k = 0; k < s->items.size(); ++k) {
@@ -218,7 +221,7 @@ std::optional<std::vector<std::pair<int64_t, z3::expr>>> Encoder::to_cases(const
       if (out.size() > 1) {
         std::vector<int64_t> key{s->sel};
         for (size_t k = 0; k < s->items.size(); ++k)
-          key.push_back(!cared(s->sel, k) ? ir::kNone - 1 : s->items[k]->k == K::Val ? s->items[k]->v : ir::kNone);
+          key.push_back(!cared(s->sel, k) ? ir::kNone + 1 : s->items[k]->k == K::Val ? s->items[k]->v : ir::kNone);
         if (partitions_.insert(key).second) {
           z3::expr_vector values(z3_);
           for (auto& [v, g] : out) values.push_back(g);
@@ -374,6 +377,96 @@ SymP Encoder::merge(const std::vector<z3::expr>& guards, const std::vector<SymP>
   return with_err(out, err);
 }
 
+// ------------------------------------------------------------------ atoms (generalisation)
+
+z3::expr Encoder::truth_atom(const Sym& t) {
+  // Per index: 1 true, 0 false, 2 an error (an error entry reads as false, but such a
+  // table is never the same atom as an error-free one).
+  std::vector<int64_t> key{t.sel, -1};
+  bool all = true, none = true;
+  for (const SymP& e : t.items) {
+    const int64_t b = e->k != K::Val ? 2 : e->v != 0 ? 1 : 0;
+    key.push_back(b);
+    all = all && b == 1;
+    none = none && b == 0;
+  }
+  if (all || none) return z3_.bool_val(all);
+  auto it = atoms_.find(key);
+  if (it != atoms_.end()) return it->second;
+  z3::expr x = z3_.bool_const(fmt::format("atom!{}", atoms_.size()).c_str());
+  atoms_.emplace(std::move(key), x);
+  atom_facts_.emplace(x.id(), z3_.bool_val(true));
+  return x;
+}
+
+std::vector<int64_t> Encoder::atom_values(const Sym& t) {
+  std::set<int64_t> values;
+  for (const SymP& e : t.items)
+    if (e->k == K::Val) values.insert(e->v);
+  return {values.begin(), values.end()};
+}
+
+z3::expr Encoder::int_atom(const Sym& t) {
+  const std::vector<int64_t> values = atom_values(t);
+  for (int64_t v : values)
+    if (v == ir::kNone) throw Unsupported("'none' used as a number");
+  // Two values a < b: a + (b - a)·[it is b], over the truth atom of "it is b" (so a count
+  // of a bool table and the table itself read the same atom).
+  if (values.size() <= 2) {
+    std::vector<SymP> is_b;
+    for (const SymP& e : t.items) is_b.push_back(e->k != K::Val ? e : val(values.size() == 2 && e->v == values[1]));
+    Sym b = t;
+    b.items = std::move(is_b);
+    const z3::expr x = z3::ite(truth_atom(b), z3_.int_val(1), z3_.int_val(0));
+    if (values.empty()) return z3_.int_val(0);
+    if (values.size() == 1) return z3_.int_val(int64_t(values[0]));
+    const z3::expr lo = z3_.int_val(int64_t(values[0]));
+    return values[0] == 0 ? (values[1] == 1 ? x : z3_.int_val(int64_t(values[1])) * x)
+                          : lo + z3_.int_val(int64_t(values[1] - values[0])) * x;
+  }
+  std::vector<int64_t> key{t.sel, -2};
+  for (const SymP& e : t.items) key.push_back(e->k == K::Val ? e->v : ir::kNone + 2);
+  auto it = atoms_.find(key);
+  if (it != atoms_.end()) return it->second;
+  z3::expr x = z3_.int_const(fmt::format("atom!{}", atoms_.size()).c_str());
+  // A value of a finite type other than a number (a kind, a cell, a record) is one of the
+  // table's values: said, so that cases over them are exhaustive. A number is left free:
+  // only its order and sums are read, and atoms of tables with different values (a row's
+  // cell indices and another row's) stay alike up to renaming.
+  const int d = t.domain;
+  const bool number = d < 0 || p_.domains[size_t(d)].kind == ir::Domain::Kind::Range;
+  z3::expr fact = z3_.bool_val(true);
+  if (!number) {
+    z3::expr_vector any(z3_);
+    for (int64_t v : values) any.push_back(x == z3_.int_val(int64_t(v)));
+    fact = z3::mk_or(any);
+  }
+  atoms_.emplace(std::move(key), x);
+  atom_facts_.emplace(x.id(), fact);
+  return x;
+}
+
+std::optional<std::vector<std::pair<int64_t, z3::expr>>> Encoder::atom_cases(const Sym& t) {
+  std::vector<std::pair<int64_t, z3::expr>> out;
+  const std::vector<int64_t> values = atom_values(t);
+  if (values.size() <= 2) {
+    std::vector<SymP> is_b;
+    for (const SymP& e : t.items) is_b.push_back(e->k != K::Val ? e : val(values.size() == 2 && e->v == values[1]));
+    Sym b = t;
+    b.items = std::move(is_b);
+    const z3::expr x = truth_atom(b);
+    if (values.size() == 2) out.emplace_back(values[1], x);
+    if (!values.empty()) out.emplace_back(values[0], values.size() == 2 ? !x : z3_.bool_val(true));
+    return out;
+  }
+  // Otherwise cases only where the atom's fact says its values (exhaustive guards), else
+  // it is a number (comparisons and equalities of ints).
+  const z3::expr x = int_atom(t);
+  if (atom_fact(x).is_true()) return std::nullopt;
+  for (int64_t v : values) out.emplace_back(v, x == z3_.int_val(int64_t(v)));
+  return out;
+}
+
 // ------------------------------------------------------------------ selectors and states
 
 int Encoder::fresh_selector(int d, const std::string& name) {
@@ -484,6 +577,7 @@ Encoder::Care::~Care() {
 }
 
 void Encoder::Care::add(const SymP& x0) {
+  if (enc_.abstract) return;  // atoms are whole tables: nothing is left out of them
   SymP x = enc_.resolve(x0);
   if (x->k != K::Table || x->err) return;
   const int sel = x->sel;

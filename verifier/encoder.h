@@ -170,6 +170,28 @@ class Encoder {
   /// Set when a count over an OR of tables was converted (so regrouping can change it).
   bool counted_disj = false;
 
+  // ------------------------------------------------ generalisation (verifier/generalise.cpp)
+  /// When on, a table of a state element's selector (a value read from the state through
+  /// one selector: a "state-reading atom") is converted to a fresh constant instead of a
+  /// term over the selector's guards: a bool for a bool table, else an int. Equal tables
+  /// (same selector, same entries) give the same constant. A formula proved valid for every
+  /// value of its atoms holds for the values the state gives them (a generalisation); a
+  /// model of it is not a state, so it never refutes anything.
+  bool abstract = false;
+  /// Whether `e` is an atom's constant.
+  bool is_atom(const z3::expr& e) const { return atom_facts_.count(e.id()) > 0; }
+  /// What every value of atom `e` satisfies (its table's values, when they are few; else
+  /// true): true of the concrete values, so it may be assumed in a generalisation.
+  z3::expr atom_fact(const z3::expr& e) const { return atom_facts_.at(e.id()); }
+  /// Formulas over atoms alone proved valid (the generalised values of lemmas proved by
+  /// generalisation), each with the ids of its atoms: true for every value of the atoms,
+  /// so any generalisation may assume them.
+  struct ValidFact {
+    z3::expr e;
+    std::vector<unsigned> atoms;  ///< sorted
+  };
+  std::vector<ValidFact> valid_facts;
+
   std::string where(dsl::Span span) const;
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
   SymP mover_override;
@@ -204,6 +226,13 @@ class Encoder {
   SymP read_at(int var, const std::vector<int64_t>& keys);
   SymP read_slot(int var, uint32_t element);
   SymP components_count(const SymP& set);
+  // Atoms of a table of a state element's selector (see `abstract`): its truth (a bool,
+  // the same for every table true at the same indices), its value as a number (a table of
+  // at most two values reads its truth atom), and its cases.
+  z3::expr truth_atom(const Sym& table);
+  z3::expr int_atom(const Sym& table);
+  std::optional<std::vector<std::pair<int64_t, z3::expr>>> atom_cases(const Sym& table);
+  std::vector<int64_t> atom_values(const Sym& table);
   void assign(const ir::Stmt& s, Frame& f, const z3::expr& path);
   void store_slot(int var, uint32_t element, SymP value, const z3::expr& guard);
   ir::TypePtr scalar_type(int domain);
@@ -253,6 +282,8 @@ class Encoder {
   std::vector<int>* touched_ = nullptr;
   std::vector<int> pure_;          ///< per function: 1 when it reads no state, -1 unknown
   bool pure(int function);
+  std::map<std::vector<int64_t>, z3::expr> atoms_;         ///< selector, kind, entries -> atom
+  std::unordered_map<unsigned, z3::expr> atom_facts_;      ///< atom id -> its fact
   std::vector<SymP> small_;
   SymP true_, false_;
   int expand_depth_ = 0;

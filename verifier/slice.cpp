@@ -289,4 +289,57 @@ std::vector<z3::expr> relevant_partitions(const std::vector<z3::expr>& partition
   return out;
 }
 
+SharedTerms::SharedTerms(const z3::expr& question, std::function<int(unsigned)> selector_of)
+    : selector_of_(std::move(selector_of)) {
+  reads(question);
+}
+
+int SharedTerms::reads(const z3::expr& e0) {
+  // Post-order without recursion (questions can be deep).
+  std::vector<std::pair<z3::expr, bool>> stack{{e0, false}};
+  while (!stack.empty()) {
+    auto [e, done] = stack.back();
+    stack.pop_back();
+    if (reads_.count(e.id())) continue;
+    if (!e.is_app()) {
+      reads_[e.id()] = -2;
+      continue;
+    }
+    const unsigned n = e.num_args();
+    if (n == 0) {
+      const bool constant = e.decl().decl_kind() == Z3_OP_UNINTERPRETED;
+      const int s = constant ? selector_of_(e.id()) : -1;
+      reads_[e.id()] = constant && s < 0 ? -2 : s;
+      continue;
+    }
+    if (!done) {
+      stack.push_back({e, true});
+      for (unsigned i = 0; i < n; ++i) stack.push_back({e.arg(i), false});
+      continue;
+    }
+    int r = -1;
+    for (unsigned i = 0; i < n && r != -2; ++i) {
+      const int a = reads_.at(e.arg(i).id());
+      r = a == -1 ? r : r == -1 ? a : r == a ? r : -2;
+    }
+    reads_[e.id()] = r;
+    if (r == -2) mixed_.insert(e.id());
+  }
+  return reads_.at(e0.id());
+}
+
+bool SharedTerms::shares(const z3::expr& fact) const {
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> stack{fact};
+  while (!stack.empty()) {
+    z3::expr e = stack.back();
+    stack.pop_back();
+    if (!seen.insert(e.id()).second) continue;
+    if (mixed_.count(e.id())) return true;
+    if (!e.is_app()) continue;
+    for (unsigned i = 0; i < e.num_args(); ++i) stack.push_back(e.arg(i));
+  }
+  return false;
+}
+
 }  // namespace rulebook::verifier

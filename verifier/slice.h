@@ -3,7 +3,9 @@
 // read after it (or can err, which excludes the move from the set).
 #pragma once
 
+#include <functional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -34,5 +36,26 @@ std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::B
 /// exact; they only slow the solver down.
 std::vector<z3::expr> relevant_partitions(const std::vector<z3::expr>& partitions,
                                           const std::vector<z3::expr>& used);
+
+/// The terms of a question that combine several selectors (or read anything that is not a
+/// selector's guard): what a lemma fact must mention to say something about the question
+/// beyond the one-hot constraints. A fact sharing none of them only relates values of
+/// single selectors (or terms the question never reads); it is implied by the set and
+/// slows a solver searching for a model down, so it is left out (exact: only implied facts
+/// are ever added).
+class SharedTerms {
+ public:
+  /// `selector_of(id)`: the selector whose guard is the constant with that Z3 id, or -1.
+  SharedTerms(const z3::expr& question, std::function<int(unsigned)> selector_of);
+  /// Whether `fact` has a subterm that is a mixed term of the question.
+  bool shares(const z3::expr& fact) const;
+
+ private:
+  /// -1: reads nothing; s >= 0: reads only selector s; -2: mixed (or not a selector).
+  int reads(const z3::expr& e);
+  std::function<int(unsigned)> selector_of_;
+  std::unordered_map<unsigned, int> reads_;
+  std::unordered_set<unsigned> mixed_;
+};
 
 }  // namespace rulebook::verifier

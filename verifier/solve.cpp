@@ -44,14 +44,14 @@ std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr&
   return {{out.begin(), out.end()}, arith};
 }
 
+}  // namespace
+
 uint64_t rlimit_count(z3::solver& s) {
   z3::stats st = s.statistics();
   for (unsigned i = 0; i < st.size(); ++i)
     if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : uint64_t(st.double_value(i));
   return 0;
 }
-
-}  // namespace
 
 Range term_range(const z3::expr& e) {
   int64_t v;
@@ -247,7 +247,10 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
   for (const Part& p : sc.parts)
     if (p.lit < 0) domain.insert(p.e.id());
   std::vector<z3::expr> lemma_facts;
-  for (const Lemma& l : lemmas_) {
+  std::optional<SharedTerms> shared;  // what the question reads that facts may speak of (slice.h)
+  if (use_lemmas_ && !lemmas_.empty()) shared.emplace(q, [&](unsigned id) { return enc_.selector_of(id); });
+  const std::vector<Lemma> no_lemmas;
+  for (const Lemma& l : use_lemmas_ ? lemmas_ : no_lemmas) {
     std::vector<size_t> need;
     bool assumed = true;
     for (const std::string& name : l.rules) {
@@ -262,17 +265,21 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     bool added = false;
     if (inside) {
       for (const Part& f : l.facts)
-        if (!r.reads || std::includes(r.reads->begin(), r.reads->end(), support(f).begin(), support(f).end())) {
+        if ((!r.reads || std::includes(r.reads->begin(), r.reads->end(), support(f).begin(), support(f).end())) &&
+            shared->shares(f.e)) {
           lemma_facts.push_back(f.e);
           q_arith = q_arith || f.arith;
           added = true;
         }
     } else if (!r.reads) {
       z3::expr_vector all(z3_);
-      for (const Part& f : l.facts) all.push_back(f.e);
-      lemma_facts.push_back(z3::implies(l.domain, z3::mk_and(all)));
-      q_arith = true;
-      added = true;
+      for (const Part& f : l.facts)
+        if (shared->shares(f.e)) all.push_back(f.e);
+      if (!all.empty()) {
+        lemma_facts.push_back(z3::implies(l.domain, z3::mk_and(all)));
+        q_arith = true;
+        added = true;
+      }
     }
     if (added)
       for (size_t i : need) rule_used[i] = true;

@@ -79,6 +79,9 @@ struct Budget {
   uint64_t rlimit_base = 0;  ///< Z3's resource count when the property started
 };
 
+/// Z3's resource count so far, as a solver's statistics report it.
+uint64_t rlimit_count(z3::solver& s);
+
 /// Bounds [lo, hi] of an integer term on every assignment, from its shape (numerals,
 /// if-then-else, sums, differences, products with a numeral); nullopt when unbounded here.
 using Range = std::optional<std::pair<int64_t, int64_t>>;
@@ -152,6 +155,13 @@ class Verifier {
   /// The reason of an unknown answer: `spent` resource units of the `rlimit` (0: none) given.
   void unknown_from(z3::solver& s, uint64_t spent, uint64_t rlimit);
 
+  // ---- proof by generalisation (generalise.cpp)
+  /// prove/lemma over boards: proves the value valid for every value of what it reads from
+  /// the state (Encoder::abstract) within a share of the budget; true when proved (with
+  /// `r.detail` saying so), false when that is not shown (the concrete question decides).
+  /// A lemma's generalised value is then assumed by later generalisations (`remember`).
+  bool generalised(Scope& sc, const ir::Property& prop, Result& r, bool remember = true);
+
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked
   /// together, apart from every other instance.
@@ -191,6 +201,9 @@ class Verifier {
     std::vector<std::string> rules;
   };
   std::vector<Lemma> lemmas_;
+  /// Whether questions get lemma facts: not while a `find` looks for a witness (implied by
+  /// the set, they cannot change a model search's answer, only slow it down).
+  bool use_lemmas_ = true;
   Budget budget_;
   uint64_t rlimit_seen_ = 0;  ///< Z3's resource count after the last check
   std::string unknown_;

@@ -62,8 +62,13 @@ int64_t Verifier::case_value(const Case& c, const z3::model& m) {
 
 void Verifier::prove_like(const ir::Property& prop, Result& r) {
   std::vector<Scope> scopes;
-  const std::vector<Case> cs = cases(scopes, prop, true);
   std::vector<std::string> used;
+  // First a generalisation (generalise.cpp): when it proves the property, no rule is used.
+  if (!prop.over_moves) {
+    scopes.push_back(scope(prop, 0));
+    if (!generalised(scopes[0], prop, r)) scopes.clear();
+  }
+  const std::vector<Case> cs = scopes.empty() ? cases(scopes, prop, true) : std::vector<Case>{};
   size_t settled = 0;
   for (const Case& c : cs) {
     const Scope& sc = scopes[c.scope];
@@ -107,6 +112,11 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
 }
 
 void Verifier::find(const ir::Property& prop, Result& r) {
+  use_lemmas_ = false;
+  struct Restore {
+    bool& flag;
+    ~Restore() { flag = true; }
+  } restore{use_lemmas_};
   std::vector<Scope> scopes;
   const std::vector<Case> cs = cases(scopes, prop, false);
   bool unknown = false;
@@ -300,6 +310,12 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
     return;
   }
   Scope sc = scope(*subject, 0);
+  // Proved by generalisation (generalise.cpp), the subject needs no rule at all.
+  if (Result g; generalised(sc, *subject, g, false)) {
+    r.verdict = "depends";
+    r.detail = prop.subject + " needs none of the named rules (" + g.detail + ")";
+    return;
+  }
   const std::vector<Piece> ps = pieces(sc, *subject->expr, true);
   // Each set of rules is its own question: regrouped sums are used only where their parts
   // are proved exclusive under exactly those rules.
