@@ -368,6 +368,10 @@ class Breaker {
     if (is_chain(e, Op::And) || is_chain(e, Op::Or)) return chain(e, follow, base, tail);
     if (e.kind == ExprKind::If) return branches(e, follow, base, tail);
     if (e.kind == ExprKind::Quant && quantifier(e, follow, base, tail)) return;
+    if (is_chain(e, Op::Eq) || is_chain(e, Op::Ne) || is_chain(e, Op::Lt) || is_chain(e, Op::Le) ||
+        is_chain(e, Op::Gt) || is_chain(e, Op::Ge))
+      return comparison(e, follow, base, tail);
+    if (is_chain(e, Op::Add) || is_chain(e, Op::Sub)) return sum(e, follow, base, tail);
     lines_.back() += flat;  // nothing to break at: the line stays long
   }
 
@@ -409,6 +413,38 @@ class Breaker {
         expr(operand, p, f, base, t, false);
       }
       whole = lines_.size() == before || (i > 0 && lines_.size() == before + 1);
+    }
+  }
+
+  // `a` on the open line, `== b` starting the next (the operator leads, as with `and`).
+  void comparison(const Expr& e, Follow follow, size_t base, size_t tail) {
+    expr(*e.args[0], 5, Follow::Op, base, 0, false);
+    new_line(base, std::string(op_text(e.op)) + " ");
+    expr(*e.args[1], 5, follow, base, tail, false);
+  }
+
+  // A sum or difference of several terms: as many terms per line as fit, a line starting
+  // with its `+` or `-`.
+  void sum(const Expr& e, Follow follow, size_t base, size_t tail) {
+    std::vector<std::pair<Op, const Expr*>> terms;  // after the first
+    const Expr* x = &e;
+    for (; is_chain(*x, Op::Add) || is_chain(*x, Op::Sub); x = x->args[0].get())
+      terms.push_back({x->op, x->args[1].get()});
+    std::reverse(terms.begin(), terms.end());
+    expr(*x, 6, Follow::Op, base, 0, false);
+    for (size_t i = 0; i < terms.size(); ++i) {
+      const bool last = i + 1 == terms.size();
+      const Follow f = last ? follow : Follow::Op;
+      const size_t t = last ? tail : 0;
+      const std::string op(op_text(terms[i].first));
+      std::string text;
+      print_expr(text, *terms[i].second, 7, f);
+      if (fits(" " + op + " " + text, t)) {
+        lines_.back() += " " + op + " " + text;
+      } else {
+        new_line(base, op + " ");
+        expr(*terms[i].second, 7, f, base, t, false);
+      }
     }
   }
 

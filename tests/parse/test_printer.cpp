@@ -476,6 +476,29 @@ TEST_CASE("printer: a long rule, property or metric breaks before on, over or ="
         "  = (sum p in players: penalty[p]) at end;\n");
 }
 
+TEST_CASE("printer: a long comparison breaks before its operator, a long sum before + or -") {
+  std::string source =
+      "game \"t\";\n"
+      "lemma balance \"per line\" over boards where done: all l in lines: 2 * (if colour(l) == "
+      "water then 1 else 0) == (count s in ships where red_through(s, l)) - (count s in ships "
+      "where green_through(s, l)) - (count s in ships where crosses(s, l)) + 2;\n"
+      "prove short \"fits\" over boards where done: 2 * vv == p - z + 6;\n"
+      "prove nested \"a sum inside a product stays whole\" over boards where done: 3 * (first_long_term "
+      "+ second_long_term + third_long_term + fourth_long_term) <= fifth_long_term - sixth_long_term;\n";
+  CHECK(format_checked(source) ==
+        "game \"t\";\n"
+        "\n"
+        "lemma balance \"per line\" over boards where done:\n"
+        "  all l in lines:\n"
+        "    2 * (if colour(l) == water then 1 else 0)\n"
+        "    == (count s in ships where red_through(s, l)) - (count s in ships where green_through(s, l))\n"
+        "    - (count s in ships where crosses(s, l)) + 2;\n"
+        "prove short \"fits\" over boards where done: 2 * vv == p - z + 6;\n"
+        "prove nested \"a sum inside a product stays whole\" over boards where done:\n"
+        "  3 * (first_long_term + second_long_term + third_long_term + fourth_long_term)\n"
+        "  <= fifth_long_term - sixth_long_term;\n");
+}
+
 TEST_CASE("printer: a long list keeps its source lines, filled to the width") {
   std::string source =
       "game \"t\";\n"
