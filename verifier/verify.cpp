@@ -406,7 +406,9 @@ std::vector<Result> Verifier::run() {
     } else {
       r.set = set_text(prop);
     }
-    if (opt_.progress) opt_.progress(fmt::format("{} {} ...", prop.kind, prop.name));
+    // A `depends` is named after the property it is about.
+    const std::string& shown = prop.name.empty() ? prop.subject : prop.name;
+    if (opt_.progress) opt_.progress(fmt::format("{} {} ...", prop.kind, shown));
     budget_.started = Clock::now();
     budget_.rlimit_base = rlimit_seen_;
     unknown_.clear();
@@ -422,7 +424,7 @@ std::vector<Result> Verifier::run() {
     r.seconds = std::chrono::duration<double>(Clock::now() - budget_.started).count();
     r.rlimit = rlimit_seen_ - budget_.rlimit_base;
     if (opt_.progress)
-      opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", prop.name, r.verdict, r.seconds, r.rlimit));
+      opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", shown, r.verdict, r.seconds, r.rlimit));
     out.push_back(std::move(r));
   }
   return out;
