@@ -150,9 +150,23 @@ SymP Encoder::builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args)
 SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
   const auto& a = e.args;
   if (e.builtin == B::Mover) return mover_override ? mover_override : read_slot(ir::kVarMover, 0);
-  if (e.builtin == B::Size && a[0]->op == Op::Builtin && a[0]->builtin == B::Components) {
-    SymP s = resolve(eval(*a[0]->args[0], f));
-    if (!concrete(*s)) return components_count(s);
+  if (e.builtin == B::Size) {
+    // size(components(S)), also through a define without parameters whose value is
+    // components(S) (`islands`, counted as `size(islands)`): its set in the define's frame.
+    const ir::Expr* comp = a[0].get();
+    const ir::Function* via = nullptr;
+    if (comp->op == Op::Call && comp->args.empty()) {
+      const ir::Function& fn = p_.functions[size_t(comp->function)];
+      if (fn.params.empty() && fn.body && fn.body->op == Op::Builtin && fn.body->builtin == B::Components) {
+        via = &fn;
+        comp = fn.body.get();
+      }
+    }
+    if (comp->op == Op::Builtin && comp->builtin == B::Components) {
+      Frame own(size_t(std::max(via ? via->locals : 0, 1)), nullptr);
+      SymP s = resolve(eval(*comp->args[0], via ? own : f));
+      if (!concrete(*s)) return components_count(s);
+    }
   }
   std::vector<SymP> args;
   for (const auto& x : a) args.push_back(resolve(eval(*x, f)));
