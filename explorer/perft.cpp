@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -21,9 +22,13 @@ constexpr size_t kSubtreesPerThread = 64;
 /// Reusable buffers so the walk allocates only while the first path goes down.
 class Walker {
  public:
-  Walker(const engine::Engine& engine, int depth, const std::atomic<bool>* stop)
-      : engine_(engine), bytes_(engine.info().state_bytes), stop_(stop),
-        moves_(static_cast<size_t>(depth + 1)), children_(static_cast<size_t>(depth + 1)) {}
+  /// `stop` and `interrupt` (may be null) end the walk; `tick`, when given, is called
+  /// every few thousand states (the calling thread reports progress from it).
+  Walker(const engine::Engine& engine, int depth, const std::atomic<bool>* stop,
+         const std::atomic<bool>* interrupt, std::function<void()> tick = {})
+      : engine_(engine), bytes_(engine.info().state_bytes), stop_(stop), interrupt_(interrupt),
+        tick_(std::move(tick)), moves_(static_cast<size_t>(depth + 1)),
+        children_(static_cast<size_t>(depth + 1)) {}
 
   /// Adds to paths[ply .. depth-1] the paths below `state`, at `ply`. A state's children
   /// come from the engine in one call (no call per move, no rebuild per sibling). False
@@ -31,6 +36,8 @@ class Walker {
   bool walk(const uint8_t* state, int ply, int depth, std::vector<uint64_t>& paths,
             engine::Status& status) {
     if (stop_->load(std::memory_order_relaxed)) return false;
+    if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return false;
+    if (tick_ && ++calls_ % 4096 == 0) tick_();
     if (ply + 2 >= depth) {
       // The last one or two plies in the engine: its perft plays the moves on copies of its
       // working state, where a walk would hand each child back as bytes to rebuild.
@@ -57,6 +64,9 @@ class Walker {
   const engine::Engine& engine_;
   size_t bytes_;
   const std::atomic<bool>* stop_;
+  const std::atomic<bool>* interrupt_;
+  std::function<void()> tick_;
+  uint64_t calls_ = 0;
   std::vector<std::vector<engine::Move>> moves_;
   std::vector<std::vector<uint8_t>> children_;
 };
@@ -67,7 +77,7 @@ struct Shared {
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::atomic<uint64_t> deepest{0};
-  std::atomic<bool> stop{false};
+  std::atomic<bool> stop{false};  ///< an error or an interruption: every worker ends
   std::mutex mutex;  ///< guards `paths` and `error`
   std::vector<uint64_t> paths;
   engine::Status error;
@@ -116,47 +126,47 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
 
   Shared shared;
   shared.paths.assign(static_cast<size_t>(depth), 0);
-  auto work = [&] {
-    Walker walker(engine, depth, &shared.stop);
+  // Progress, from the calling thread only: between its subtrees and every few thousand
+  // states inside one.
+  auto last = Clock::now();
+  auto report = [&] {
+    if (!options.progress || Clock::now() - last < std::chrono::seconds(1)) return;
+    last = Clock::now();
+    PerftProgress p;
+    p.subtrees = units;
+    p.subtrees_done = shared.done;
+    p.split_depth = split;
+    p.deepest = shared.deepest;
+    p.seconds = std::chrono::duration<double>(last - start).count();
+    options.progress(p);
+  };
+  auto work = [&](bool calling) {
+    Walker walker(engine, depth, &shared.stop, options.interrupt,
+                  calling ? std::function<void()>(report) : std::function<void()>());
     std::vector<uint64_t> mine(static_cast<size_t>(depth), 0);
     std::vector<uint64_t> unit_paths(static_cast<size_t>(depth));
     for (size_t u; !shared.stop && (u = shared.next++) < units;) {
       std::fill(unit_paths.begin(), unit_paths.end(), 0);
       engine::Status st;
       if (!walker.walk(level.data() + u * bytes, split, depth, unit_paths, st)) {
-        if (!st.ok) {
-          std::lock_guard<std::mutex> lock(shared.mutex);
-          if (shared.error.ok) shared.error = st;
-          shared.stop = true;
-        }
-        break;  // a stop: this subtree is unfinished and not counted
+        std::lock_guard<std::mutex> lock(shared.mutex);
+        if (!st.ok && shared.error.ok) shared.error = st;
+        shared.stop = true;  // an error or an interruption: this subtree is not counted
+        break;
       }
       for (size_t d = 0; d < mine.size(); ++d) mine[d] += unit_paths[d];
       shared.deepest += unit_paths.back();
       ++shared.done;
+      if (calling) report();
     }
     std::lock_guard<std::mutex> lock(shared.mutex);
     for (size_t d = 0; d < mine.size(); ++d) shared.paths[d] += mine[d];
   };
+  // The calling thread works too: with one thread nothing is started (and a caller timing
+  // its own thread sees the whole count).
   std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(work);
-  auto last = Clock::now();
-  while (shared.done < units && !shared.stop) {
-    // Finished workers leave `done` short only when stopped; wait for them below.
-    if (shared.next >= units + size_t(threads)) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (interrupted()) shared.stop = true;
-    if (options.progress && Clock::now() - last >= std::chrono::seconds(1)) {
-      last = Clock::now();
-      PerftProgress p;
-      p.subtrees = units;
-      p.subtrees_done = shared.done;
-      p.split_depth = split;
-      p.deepest = shared.deepest;
-      p.seconds = std::chrono::duration<double>(last - start).count();
-      options.progress(p);
-    }
-  }
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, false);
+  work(true);
   for (std::thread& t : pool) t.join();
 
   for (size_t d = 0; d < result.paths.size(); ++d) result.paths[d] += shared.paths[d];
