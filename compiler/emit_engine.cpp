@@ -91,6 +91,11 @@ void Emitter::move_generator(int m) {
     w_.linef("if (!{}) {};", paren(cond(*c.expr)), on_false);
   };
   for (const StagedCondition& c : stages[0]) test(c, "return false");
+  // A block storing one entry of the tabulated variable: the values that entry may take
+  // are had for all candidates at once (see emit_rule_tables.cpp).
+  const ir::Stmt* store = has_board_rules_ ? table_store(m) : nullptr;
+  const int store_key = store ? store->keys[0]->slot : -1;
+  if (store) w_.line("const bool held = rules_held(g) == 1;  // the board rules hold here");
   std::string take_args;
   for (size_t i = 0; i < n; ++i) take_args += ", " + args[i];
   for (size_t i = 0; i < n; ++i) {
@@ -135,8 +140,27 @@ void Emitter::move_generator(int m) {
       w_.linef("const Int {} = val_d{}({});", args[i], d, idx);
     }
     for (const StagedCondition* c : rest) test(*c, "continue");
+    if (int(i) == store_key) {
+      const ir::StateVar& V = program_.vars[size_t(store->var)];
+      w_.linef("// the values {}[{}] may take, the rest of the board staying", V.name, args[i]);
+      w_.linef("const Int key = idx_d{}({});", V.keys[0], args[i]);
+      w_.line("const bool quick = held && key >= 0;");
+      w_.linef("Bits<{}> allowed{{}}, decided{{}};", words(V.domain));
+      w_.line("if (quick) rules_allow(g, key, allowed, decided);");
+    }
   }
-  if (has_board_rules_) {
+  if (store) {
+    const ir::StateVar& V = program_.vars[size_t(store->var)];
+    w_.open("if (quick) {");
+    w_.linef("const Int v = idx_d{}({});", V.domain, expr(*store->value));
+    w_.open("if (v < 0 || !allowed.has(v)) {");
+    w_.line("if (v >= 0 && decided.has(v)) continue;");
+    w_.linef("if (!board_ok_{}(g{})) continue;", move_name(m), take_args);
+    w_.close();
+    w_.reopen(fmt::format("}} else if (!board_ok_{}(g{})) {{", move_name(m), take_args));
+    w_.line("continue;");
+    w_.close();
+  } else if (has_board_rules_) {
     w_.linef("if (!board_ok_{}(g{})) {};", move_name(m), take_args, n ? "continue" : "return false");
   }
   w_.linef("if (sink.take({}{})) return true;", m, take_args);
@@ -167,7 +191,7 @@ void Emitter::move_apply(int m) {
     w_.line("Game t;");
     w_.line("copy_game(t, g);");
     w_.linef("apply_{}(t{});", move_name(m), call_args);
-    w_.line("return board_rules_hold(t);");
+    w_.line(tabulated() ? "return rules_hold_after(g, t);" : "return board_rules_hold(t);");
     w_.close();
     w_.blank();
   }

@@ -617,14 +617,37 @@ std::string Emitter::quantifier(const ir::Expr& e) {
     lines.push_back(fmt::format("for (Int k = 0; k < kPlayers; ++k) {{"));
     lines.push_back(fmt::format("  {} = {} + 1 == kPlayers ? 0 : {} + 1;", var, var, var));
     lines.push_back(fmt::format("  if (!{}.has({})) continue;", set, var));
-  } else {
-    loop_lines(domain, var, lines, &index);
   }
+  // A `where` of the binder and one other local that reads no state: the elements passing
+  // it come, per value of that local, from a table made once (an entry whose `where`
+  // failed is left to the loop below, which fails where the rules do).
+  std::string tabled;
+  if (!rotate && where_e && e.op != Op::Filter) {
+    if (auto f = filter_table(e); f) {
+      const int d = domain.type->domain;
+      const std::string set = fresh("set"), key = fresh("key"), m = fresh("m");
+      tabled = fresh("tabled");
+      index = fresh("i");
+      lines.push_back(fmt::format("const Bits<{}> {} = {};", words(d), set, expr_as(domain, *domain.type)));
+      lines.push_back(fmt::format("const Int {} = idx_d{}({});", key, f->key_domain, slot_name(f->key_slot)));
+      lines.push_back(fmt::format("const bool {} = {} >= 0 && {}.known[{}];", tabled, key, f->name, key));
+      lines.push_back(fmt::format("for (Bits<{}> {} = {} ? {}.of[{}] : {}; !{}.empty();) {{", words(d), m,
+                                  tabled, f->name, key, set, m));
+      lines.push_back(fmt::format("  const Int {} = {}.pop();", index, m));
+      const std::string value = identity_domain(d) ? index : fmt::format("val_d{}({})", d, index);
+      if (value != var) lines.push_back(fmt::format("  const Int {} = {};", var, value));
+    }
+  }
+  if (!rotate && tabled.empty()) loop_lines(domain, var, lines, &index);
   ++lambda_depth_;
   const std::string w = where_e ? expr(*where_e) : "";
   const std::string b = body_e ? expr(*body_e) : "";
   --lambda_depth_;
-  if (!w.empty()) lines.push_back(fmt::format("  if (!{}) continue;", paren(w)));
+  if (!w.empty() && !tabled.empty()) {
+    lines.push_back(fmt::format("  if (!{} && !{}) continue;", tabled, paren(w)));
+  } else if (!w.empty()) {
+    lines.push_back(fmt::format("  if (!{}) continue;", paren(w)));
+  }
   switch (e.op) {
     case Op::All: lines.push_back(fmt::format("  if (!{}) return false;", paren(b))); break;
     case Op::Some: lines.push_back(fmt::format("  if ({}) return true;", b)); break;
@@ -653,7 +676,7 @@ std::string Emitter::quantifier(const ir::Expr& e) {
     case Op::Some: lines.push_back("return false;"); break;
     case Op::Count: case Op::Sum: lines.push_back("return acc;"); break;
     case Op::Max: case Op::Min:
-      lines.push_back(fmt::format("if (!any) fail({}, \"{} of nothing\");", where(e.span),
+      lines.push_back(fmt::format("if (!any) fail({}, \"{} over nothing\");", where(e.span),
                                   e.op == Op::Max ? "max" : "min"));
       lines.push_back("return acc;");
       break;

@@ -96,13 +96,14 @@ void Emitter::functions() {
     w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
     w_.linef("return {};", expr_as(*F.body, *F.result));
     w_.close("}");
-    w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
-    w_.open("struct Table {");
+    // The table is made out of line, so that a lookup is small enough to be inlined.
+    const std::string table_type = fmt::format("Table_{}", fn_name(int(f)));
+    w_.open(fmt::format("struct {} {{", table_type));
     w_.linef("{} value[{}];", type, entries);
     w_.linef("bool known[{}];", entries);
     w_.close("};");
-    w_.open("static const Table& table = *[] {");
-    w_.line("static Table t{};");
+    w_.open(fmt::format("[[gnu::cold, gnu::noinline]] const {}* {}_table() {{", table_type, fn_name(int(f))));
+    w_.linef("static {} t{{}};", table_type);
     w_.line("static Game scratch{};");
     std::string index = "0", call;
     for (size_t i = 0; i < F.params.size(); ++i) {
@@ -119,7 +120,9 @@ void Emitter::functions() {
     w_.line("}");
     for (size_t i = 0; i < F.params.size(); ++i) w_.close();
     w_.line("return &t;");
-    w_.close("}();");
+    w_.close();
+    w_.open(fmt::format("[[gnu::always_inline]] inline {} {}({}) {{", type, fn_name(int(f)), params));
+    w_.linef("static const {}& table = *{}_table();", table_type, fn_name(int(f)));
     index = "0";
     for (size_t i = 0; i < F.params.size(); ++i) {
       const int d = F.params[i]->domain;
@@ -139,10 +142,12 @@ void Emitter::rules() {
   has_board_rules_ = false;
   for (const ir::Rule& r : program_.rules) has_board_rules_ |= r.board_rule;
   if (!has_board_rules_) return;
+  if (tabulated()) rule_tables();
   w_.line("// ================================================================ board rules");
   w_.blank();
   w_.line("/// Every board rule holds (tested in the state after a move's block).");
   w_.open("bool board_rules_hold(Game& g) {");
+  if (tabulated()) w_.line("if (const int v = table_verdict(g); v >= 0) return v != 0;");
   if (scoped_count_ > 0) {
     w_.line("RuleScope scope;");
     w_.open("struct Enter {  // the defines remember their values until the rules are done");

@@ -183,6 +183,11 @@ class Emitter {
   /// {x in domain | e with local `slot` = x} as a Bits expression over `domain`, when it
   /// can be had from planes, sets and constants without evaluating `e` per element.
   std::optional<std::string> mask_of(const ir::Expr& e, int slot, int domain);
+  /// mask_of by the form of `e` (planes, sets, constants)...
+  std::optional<std::string> mask_form(const ir::Expr& e, int slot, int domain);
+  /// ... or, for a safe `e` that reads no state, from a table over the other locals it
+  /// reads (at most three, 4,096 combinations), made when the engine is loaded.
+  std::optional<std::string> pure_mask(const ir::Expr& e, int slot, int domain);
   /// `e` says "no element of set S passes condition C": S, the mask of C over S's domain,
   /// and the expressions that make C.
   struct Disjoint {
@@ -200,6 +205,43 @@ class Emitter {
   std::string derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
                             int set_domain);
   int list_cap(const std::string& elem_type) const;
+  /// A binder's `where` that reads no state and one local besides the binder: a table of
+  /// the elements passing it for every value of that local (see quantifier()).
+  struct FilterTable {
+    std::string name;
+    int key_slot = -1;
+    int key_domain = -1;
+  };
+  std::optional<FilterTable> filter_table(const ir::Expr& binder);
+
+  // ---------------------------------------------------------- rule tables (emit_rule_tables.cpp)
+  /// A board rule `all $a in D1 where W1: [all $b in D2 where W2:] B` whose verdict for a
+  /// tuple of keys depends on the state only through var[$a] (and var[$b]).
+  struct TabulatedRule {
+    int rule = -1;
+    int arity = 1;
+    int slots[2] = {-1, -1};
+    /// The tuple is fine unless every guard holds ($a in D1, W1, $b in D2, W2); then
+    /// `body` (the rule's own) says.
+    std::vector<ir::ExprPtr> guards;
+    const ir::Expr* body = nullptr;
+  };
+  /// Every board rule tabulated over one variable, or no rule at all.
+  struct RuleTablePlan {
+    int var = -1;
+    int keys = -1, values = -1;  ///< the variable's key and element domains
+    std::vector<TabulatedRule> rules;
+    int memo_slot = -1;  ///< remembers the verdict of a state (-1: none free)
+  };
+  void plan_rule_tables();
+  /// `e` reads the state only as var[$q] for locals bound (in `env`, per slot) to a
+  /// quantified key q >= 0; `var` is that variable (-1 until one is read).
+  bool keyed_reads(const ir::Expr& e, std::vector<int>& env, int& var, int depth) const;
+  void rule_tables();
+  /// The block of move `m` when it is one `var[p] := value` of the tabulated variable, p a
+  /// parameter and the value pure; else null.
+  const ir::Stmt* table_store(int m) const;
+  bool tabulated() const { return !rule_tables_.rules.empty(); }
 
   // ------------------------------------ expressions (emit_expr.cpp, emit_builtin.cpp, emit_stmt.cpp)
   /// C++ text of `e`, evaluated in the current frame.
@@ -327,6 +369,7 @@ class Emitter {
   std::vector<int> can_memo_base_;
   std::vector<uint64_t> forget_defines_, forget_cans_;
   mutable std::map<int, bool> safe_functions_;
+  RuleTablePlan rule_tables_;
 };
 
 }  // namespace rulebook::compiler::emit

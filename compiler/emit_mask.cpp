@@ -52,6 +52,13 @@ bool Emitter::safe(const ir::Expr& e) const {
         case dsl::BuiltinId::Edge: case dsl::BuiltinId::CornerCells:
         case dsl::BuiltinId::InnerPoints: case dsl::BuiltinId::RimPoints:
           return true;
+        case dsl::BuiltinId::Size:
+          return e.args.size() == 1 && safe(*e.args[0]);
+        case dsl::BuiltinId::Segment: case dsl::BuiltinId::Ends:
+          // Cells from a cell, an orientation and a length: empty when off the board.
+          return e.args.size() == 3 && e.args[0]->type && e.args[0]->type->domain == ir::kCellDomain &&
+                 e.args[1]->type && e.args[1]->type->domain == ir::kOrientationDomain &&
+                 safe(*e.args[0]) && safe(*e.args[1]) && safe(*e.args[2]);
         default:
           return false;
       }
@@ -166,6 +173,113 @@ std::string Emitter::plane(int var, const ir::Expr& value) {
 }
 
 std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int domain) {
+  if (auto m = mask_form(e, slot, domain)) return m;
+  return pure_mask(e, slot, domain);
+}
+
+std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int domain) {
+  constexpr uint64_t kMaxEntries = 4096;
+  if (domain < 0 || !pure(e) || !safe(e)) return std::nullopt;
+  // The other locals it reads (not bound inside it), each over a small domain.
+  std::set<int> bound{slot};
+  std::map<int, const ir::Expr*> locals;
+  walk(e, [&](const ir::Expr& x) {
+    switch (x.op) {
+      case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Max:
+      case Op::Min: case Op::Filter:
+        bound.insert(x.slot);
+        break;
+      case Op::Local:
+        locals.emplace(x.slot, &x);
+        break;
+      default:
+        break;
+    }
+  });
+  std::vector<const ir::Expr*> keys;
+  uint64_t entries = 1;
+  for (const auto& [s, local] : locals) {
+    if (bound.count(s)) continue;
+    if (!local->type || local->type->kind != ir::Type::Kind::Scalar || local->type->domain < 0) return std::nullopt;
+    entries *= dom(local->type->domain).size;
+    if (entries == 0 || entries > kMaxEntries || keys.size() >= 3) return std::nullopt;
+    keys.push_back(local);
+  }
+  // The mask computed per value of the binder, in a frame of its own.
+  const std::vector<std::string> saved_slots = slots_;
+  const int saved_lambda = lambda_depth_;
+  slots_.assign(slots_.size(), std::string());
+  auto name_slot = [&](int s, const std::string& n) {
+    if (size_t(s) >= slots_.size()) slots_.resize(size_t(s) + 1);
+    slots_[size_t(s)] = n;
+  };
+  for (size_t k = 0; k < keys.size(); ++k) name_slot(keys[k]->slot, fmt::format("a{}", k));
+  name_slot(slot, "x");
+  lambda_depth_ = 2;
+  const std::string value = cond(e);
+  slots_ = saved_slots;
+  lambda_depth_ = saved_lambda;
+  std::string id = fmt::format("pure|{}|{}", domain, value);
+  for (const ir::Expr* k : keys) id += fmt::format("|{}", k->type->domain);
+  std::string name;
+  if (auto it = named_constants_.find(id); it != named_constants_.end()) {
+    name = it->second;
+  } else {
+    const size_t n = derived_defs_.size();
+    name = fmt::format("pure_mask{}", n);
+    named_constants_[id] = name;
+    const int w = words(domain);
+    std::string params, args, loops, close, index = "0";
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const int kd = keys[k]->type->domain;
+      params += fmt::format(", Int a{}", k);
+      args += fmt::format(", {}", identity_domain(kd) ? fmt::format("i{}", k) : fmt::format("val_d{}(i{})", kd, k));
+      loops += fmt::format("{}for (Int i{} = 0; i{} < {}; ++i{}) {{\n", std::string(2 + 2 * k, ' '), k, k,
+                           dom(kd).size, k);
+      close = std::string(2 + 2 * k, ' ') + "}\n" + close;
+      index = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", index, dom(kd).size, k);
+    }
+    const std::string x = identity_domain(domain) ? "v" : fmt::format("val_d{}(v)", domain);
+    std::string d;
+    d += fmt::format("/// The values of the binder for which {} holds, per value of the other locals.\n",
+                     source_excerpt(e.span, 60));
+    d += fmt::format("Bits<{}> {}_compute([[maybe_unused]] Game& g{}) {{\n", w, name, params);
+    d += fmt::format("  Bits<{}> out{{}};\n", w);
+    d += fmt::format("  for (Int v = 0; v < {}; ++v) {{\n", dom(domain).size);
+    d += fmt::format("    [[maybe_unused]] const Int x = {};\n", x);
+    d += fmt::format("    if ({}) out.set(v);\n", value);
+    d += "  }\n  return out;\n}\n";
+    d += fmt::format("struct PureMask{} {{\n  Bits<{}> of[{}];\n}};\n", n, w, entries);
+    d += fmt::format("PureMask{0} build_{1}() {{\n  PureMask{0} r{{}};\n  static Game scratch{{}};\n", n, name);
+    d += loops;
+    d += fmt::format("{}r.of[{}] = {}_compute(scratch{});\n", std::string(2 + 2 * keys.size(), ' '), index, name, args);
+    d += close;
+    d += "  return r;\n}\n";
+    d += fmt::format("const PureMask{0} k{1} = build_{1}();\n", n, name);
+    d += fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(Game& g{}) {{\n", w, name, params);
+    std::string at = "0", ok;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const int kd = keys[k]->type->domain;
+      d += fmt::format("  const Int i{} = idx_d{}(a{});\n", k, kd, k);
+      ok += fmt::format("{}i{} >= 0", k ? " && " : "", k);
+      at = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", at, dom(kd).size, k);
+    }
+    std::string call_args;
+    for (size_t k = 0; k < keys.size(); ++k) call_args += fmt::format(", a{}", k);
+    if (keys.empty()) {
+      d += fmt::format("  return k{}.of[0];\n", name);
+    } else {
+      d += fmt::format("  return {} ? k{}.of[{}] : {}_compute(g{});\n", ok, name, at, name, call_args);
+    }
+    d += "}";
+    derived_defs_.push_back(d);
+  }
+  std::string call = name + "(g";
+  for (const ir::Expr* k : keys) call += ", " + slot_name(k->slot);
+  return call + ")";
+}
+
+std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int domain) {
   auto independent = [&](const ir::Expr& x) { return !uses_slot(x, slot) && safe(x); };
   auto is_binder = [&](const ir::Expr& x) { return x.op == Op::Local && x.slot == slot; };
   auto planes_read = [&](const ir::Expr& x) {
@@ -415,6 +529,85 @@ std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slo
                    derived_defs_.size(), name);
   derived_defs_.push_back(d);
   return name;
+}
+
+std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
+  constexpr uint32_t kMaxKeys = 4096;
+  const ir::Expr& domain = *e.args[0];
+  const ir::Expr& where_e = *e.args[1];
+  if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return std::nullopt;
+  if (!pure(domain) || !pure(where_e)) return std::nullopt;
+  // The locals read that no binder inside binds: the binder's own, and one other.
+  std::set<int> bound{e.slot};
+  std::map<int, const ir::Expr*> locals;
+  auto note = [&](const ir::Expr& x) {
+    switch (x.op) {
+      case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Max:
+      case Op::Min: case Op::Filter:
+        bound.insert(x.slot);
+        break;
+      default:
+        break;
+    }
+    if (x.op == Op::Local) locals.emplace(x.slot, &x);
+  };
+  walk(domain, note);
+  walk(where_e, note);
+  const ir::Expr* key = nullptr;
+  for (const auto& [slot, local] : locals) {
+    if (bound.count(slot)) continue;
+    if (key) return std::nullopt;
+    key = local;
+  }
+  if (!key || !key->type || key->type->kind != ir::Type::Kind::Scalar || key->type->domain < 0)
+    return std::nullopt;
+  const int kd = key->type->domain;
+  const uint32_t n = dom(kd).size;
+  if (n == 0 || n > kMaxKeys) return std::nullopt;
+  // {binder in domain | where}, computed in the table's own frame (the key is `x`).
+  ir::Expr filter;
+  filter.op = Op::Filter;
+  filter.slot = e.slot;
+  filter.type = domain.type;
+  filter.span = e.span;
+  filter.args.push_back(ir::clone_expr(domain));
+  filter.args.push_back(ir::clone_expr(where_e));
+  const std::vector<std::string> saved_slots = slots_;
+  const int saved_lambda = lambda_depth_;
+  slots_.assign(slots_.size(), std::string());
+  if (size_t(key->slot) >= slots_.size()) slots_.resize(size_t(key->slot) + 1);
+  slots_[size_t(key->slot)] = "x";
+  lambda_depth_ = 2;
+  const std::string value = expr(filter);
+  slots_ = saved_slots;
+  lambda_depth_ = saved_lambda;
+  FilterTable out;
+  out.key_slot = key->slot;
+  out.key_domain = kd;
+  const std::string id = fmt::format("filter|{}|{}", kd, value);
+  if (auto it = named_constants_.find(id); it != named_constants_.end()) {
+    out.name = it->second;
+    return out;
+  }
+  const size_t k = derived_defs_.size();
+  out.name = fmt::format("kFilter{}", k);
+  named_constants_[id] = out.name;
+  const int w = words(domain.type->domain);
+  std::string d;
+  d += fmt::format("/// For each {} x: the elements of {} with {} (known: no error).\n", dom(kd).name,
+                   source_excerpt(domain.span, 40), source_excerpt(where_e.span, 60));
+  d += fmt::format("struct Filter{} {{\n  Bits<{}> of[{}];\n  bool known[{}];\n}};\n", k, w, n, n);
+  d += fmt::format("Filter{0} build_filter{0}() {{\n  Filter{0} r{{}};\n", k);
+  d += "  static Game scratch{};\n  Game& g = scratch;\n  (void)g;\n";
+  d += fmt::format("  for (Int i = 0; i < {}; ++i) {{\n", n);
+  d += fmt::format("    const Int x = {};\n", identity_domain(kd) ? "i" : fmt::format("val_d{}(i)", kd));
+  d += "    try {\n";
+  d += fmt::format("      r.of[i] = {};\n", value);
+  d += "      r.known[i] = true;\n";
+  d += "    } catch (const RuleError&) {\n    }\n  }\n  return r;\n}\n";
+  d += fmt::format("const Filter{0} {1} = build_filter{0}();", k, out.name);
+  derived_defs_.push_back(d);
+  return out;
 }
 
 }  // namespace rulebook::compiler::emit

@@ -68,6 +68,7 @@ void Emitter::plan() {
   });
   plan_list_caps();
   plan_planes();
+  plan_rule_tables();
   plan_memos();
 }
 
@@ -385,6 +386,11 @@ void Emitter::plan_memos() {
     if (r.mover) continue;
     memo_slot_[f] = memo_defines_++;
     for (int v : r.vars) forget_defines_[size_t(v)] |= uint64_t(1) << memo_slot_[f];
+  }
+  // The verdict of the tabulated board rules on a state.
+  if (tabulated() && memo_defines_ < 64) {
+    rule_tables_.memo_slot = memo_defines_++;
+    forget_defines_[size_t(rule_tables_.var)] |= uint64_t(1) << rule_tables_.memo_slot;
   }
   // One-parameter defines of the state, remembered while the board rules are evaluated.
   scoped_.assign(program_.functions.size(), 0);
