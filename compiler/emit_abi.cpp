@@ -297,18 +297,21 @@ void Emitter::abi_functions() {
       args += fmt::format(", a{}", k);
     }
     w_.linef("/// Plays move {} (not tested for legality): its block, the end and phase tests,", M.name);
-    w_.line("/// the turn and the stuck loop.");
+    w_.line("/// the turn and, with `Settle`, the stuck loop (without, the caller runs settle() when");
+    w_.line("/// it finds no legal move: a count of the moves that follow tells it).");
+    w_.line("template <bool Settle = true>");
     w_.open(fmt::format("inline void play_{}(Game& g{}) {{", move_name(int(mi)), params));
     w_.linef("{};", sys_put(ir::kVarPasses, "", std::to_string(ir::domain_index(
                                  program_.domains, program_.vars[ir::kVarPasses].domain, 0))));
     w_.line("g.again_ = false;");
     w_.linef("apply_{}(g{});", move_name(int(mi)), args);
     w_.line("finish_turn(g);");
-    w_.line("settle(g);");
+    w_.line("if (Settle) settle(g);");
     w_.close();
     w_.blank();
   }
   w_.line("/// Plays move `kind` with arguments `a` (not tested for legality).");
+  w_.line("template <bool Settle = true>");
   w_.open("[[gnu::always_inline]] inline void play_kind(Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
   w_.line("(void)a0, (void)a1, (void)a2, (void)a3;");
   w_.line("switch (kind) {");
@@ -316,7 +319,7 @@ void Emitter::abi_functions() {
     const ir::Move& M = program_.moves[mi];
     std::string args;
     for (size_t k = 0; k < M.params.size(); ++k) args += fmt::format(", a{}", k);
-    w_.linef("  case {}: play_{}(g{}); break;", mi, move_name(int(mi)), args);
+    w_.linef("  case {}: play_{}<Settle>(g{}); break;", mi, move_name(int(mi)), args);
   }
   w_.line("  default: break;");
   w_.line("}");
@@ -383,8 +386,20 @@ void Emitter::abi_functions() {
   w_.open("[[gnu::always_inline]] bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
+  w_.open("if (depth > 1) {");
   w_.line("play_kind(child, kind, a0, a1, a2, a3);");
-  w_.line("total += depth == 1 ? leaves(child) : perft(child, depth);");
+  w_.line("total += perft(child, depth);");
+  w_.line("return false;");
+  w_.close();
+  w_.line("// The child's moves are counted anyway: counted first, they also say whether its");
+  w_.line("// mover has one, and the stuck loop runs only when there is none.");
+  w_.line("play_kind<false>(child, kind, a0, a1, a2, a3);");
+  w_.line("uint64_t n = leaves(child);");
+  w_.linef("if (n == 0 && !{}) {{", sys(ir::kVarOver).replace(0, 1, "child"));
+  w_.line("  settle(child);");
+  w_.line("  n = leaves(child);");
+  w_.line("}");
+  w_.line("total += n;");
   w_.line("return false;");
   w_.close();
   take_each_bit(true);
@@ -459,16 +474,25 @@ void Emitter::abi_functions() {
   w_.line("SplitMix64 r{*rng};");
   w_.linef("const Int start_phase = {};", sys(ir::kVarPhase));
   w_.line("uint64_t n = 0;");
+  w_.line("bool stuck = false;  // settled, and still no legal move");
   w_.linef("while (!{} && n < max_plies && !(same_phase && {} != start_phase)) {{", sys(ir::kVarOver),
            sys(ir::kVarPhase));
   w_.line("  Count c;");
   w_.line("  generate(g, c);");
-  w_.line("  if (c.n == 0) return report(err, RB_INTERNAL, \"internal error: no legal move in a game that is not over\");");
+  w_.line("  if (c.n == 0) {");
+  w_.line("    // Moves are played unsettled: no legal move is when the stuck loop runs.");
+  w_.line("    if (stuck) return report(err, RB_INTERNAL, \"internal error: no legal move in a game that is not over\");");
+  w_.line("    settle(g);");
+  w_.line("    stuck = true;");
+  w_.line("    continue;");
+  w_.line("  }");
+  w_.line("  stuck = false;");
   w_.line("  Pick pick{r.next() % c.n};");
   w_.line("  generate(g, pick);");
-  w_.line("  play_kind(g, pick.m.kind, pick.m.args[0], pick.m.args[1], pick.m.args[2], pick.m.args[3]);");
+  w_.line("  play_kind<false>(g, pick.m.kind, pick.m.args[0], pick.m.args[1], pick.m.args[2], pick.m.args[3]);");
   w_.line("  ++n;");
   w_.line("}");
+  w_.line("settle(g);");
   w_.line("save(g, state);");
   w_.line("*rng = r.s;");
   w_.line("*plies = n;");

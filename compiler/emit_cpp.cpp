@@ -379,6 +379,8 @@ void Emitter::stores() {
     w_.close();
     w_.blank();
   }
+  if (tabulated() && rule_tables_.memo_slot >= 0)
+    w_.line("int verdict_after_store(Game& g, Int i, Int v);  // see the rule tables");
   // Every store goes through put_*: it keeps the planes and forgets the remembered
   // values that read the variable.
   for (size_t v = 0; v < program_.vars.size(); ++v) {
@@ -413,8 +415,20 @@ void Emitter::stores() {
       }
     }
     w_.linef("{} = {}(v);", elem, element_type(V.width));
-    const uint64_t defines = forget_defines_[v], cans = forget_cans_[v];
+    uint64_t defines = forget_defines_[v];
+    const uint64_t cans = forget_cans_[v];
+    const int held_slot = tabulated() && int(v) == rule_tables_.var ? rule_tables_.memo_slot : -1;
+    if (held_slot >= 0) {
+      // The verdict of the board rules, when it was "they hold", follows the store: only
+      // the pairs holding key i are looked at.
+      w_.linef("const bool held = ((g.known_ >> {}) & 1) && g.memo_[{}] == 1;", held_slot, held_slot);
+      defines &= ~(uint64_t(1) << held_slot);
+    }
     if (defines) w_.linef("g.known_ &= ~0x{:x}ull;", defines);
+    if (held_slot >= 0) {
+      w_.linef("if (held) g.memo_[{}] = verdict_after_store(g, i, v);", held_slot);
+      w_.linef("else g.known_ &= ~0x{:x}ull;", uint64_t(1) << held_slot);
+    }
     if (cans) w_.linef("g.can_known_ &= ~0x{:x}ull;", cans);
     w_.close();
     w_.blank();

@@ -290,7 +290,30 @@ void Emitter::rule_tables() {
   w_.line("return fine ? 1 : 0;");
   w_.close();
   w_.blank();
-  w_.line("/// table_verdict, remembered until the variable is stored.");
+  if (p.memo_slot >= 0) {
+    w_.linef("/// table_verdict after {}[i] := v in a state where it was 1 (only the pairs holding i", V.name);
+    w_.line("/// can have changed).");
+    w_.open("int verdict_after_store(Game& g, Int i, Int v) {");
+    w_.line("const RuleTables& t = rule_tables();");
+    w_.linef("if (v >= {}) return -1;", N);
+    w_.line("bool fine = true;");
+    w_.open("if (!t.one[i].fine.has(v)) {");
+    w_.line("if (!t.one[i].known.has(v)) return -1;");
+    w_.line("fine = false;");
+    w_.close();
+    w_.open(fmt::format("for (Int j = 0; j < {}; ++j) {{", K));
+    w_.linef("const Int u = {};", at("g", "j"));
+    w_.line("const Verdicts& e = t.pair[i][j][v];");
+    w_.line("if (j == i || e.fine.has(u)) continue;");
+    w_.line("if (!e.known.has(u)) return -1;");
+    w_.line("fine = false;");
+    w_.close();
+    w_.line("return fine ? 1 : 0;");
+    w_.close();
+    w_.blank();
+  }
+  w_.line("/// table_verdict, remembered until the variable is stored (and followed through the");
+  w_.line("/// stores while it is 1).");
   w_.open("int rules_held(Game& g) {");
   if (p.memo_slot >= 0) {
     w_.linef("if (g.known_ & (uint64_t(1) << {})) return int(g.memo_[{}]);", p.memo_slot, p.memo_slot);
