@@ -77,6 +77,9 @@ struct StagedCondition {
   dsl::Span span;
 };
 
+/// `op` binds a local (quantifiers, aggregates, Filter): its `slot`.
+bool is_binder(ir::Op op);
+
 /// Walks every expression of an expression tree, parents first.
 void walk(const ir::Expr& e, const std::function<void(const ir::Expr&)>& f);
 void walk(const ir::Block& b, const std::function<void(const ir::Expr&)>& f);

@@ -2,6 +2,7 @@
 // pure, call inlining, and the masks that answer a condition for every value at once
 // (planes, sets, and inverse tables of disjointness from derived sets).
 #include <algorithm>
+#include <initializer_list>
 
 #include "compiler/emit_internal.h"
 
@@ -172,6 +173,26 @@ std::string Emitter::plane(int var, const ir::Expr& value) {
   return plane_ref(var, i);
 }
 
+namespace {
+
+/// The locals `exprs` read that are not `binder` and that no binder inside them binds.
+std::vector<const ir::Expr*> free_locals(std::initializer_list<const ir::Expr*> exprs, int binder) {
+  std::set<int> bound{binder};
+  std::map<int, const ir::Expr*> locals;
+  for (const ir::Expr* e : exprs) {
+    walk(*e, [&](const ir::Expr& x) {
+      if (is_binder(x.op)) bound.insert(x.slot);
+      if (x.op == Op::Local) locals.emplace(x.slot, &x);
+    });
+  }
+  std::vector<const ir::Expr*> out;
+  for (const auto& [slot, local] : locals)
+    if (!bound.count(slot)) out.push_back(local);
+  return out;
+}
+
+}  // namespace
+
 std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int domain) {
   if (auto m = mask_form(e, slot, domain)) return m;
   return pure_mask(e, slot, domain);
@@ -181,25 +202,9 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
   constexpr uint64_t kMaxEntries = 4096;
   if (domain < 0 || !pure(e) || !safe(e)) return std::nullopt;
   // The other locals it reads (not bound inside it), each over a small domain.
-  std::set<int> bound{slot};
-  std::map<int, const ir::Expr*> locals;
-  walk(e, [&](const ir::Expr& x) {
-    switch (x.op) {
-      case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Max:
-      case Op::Min: case Op::Filter:
-        bound.insert(x.slot);
-        break;
-      case Op::Local:
-        locals.emplace(x.slot, &x);
-        break;
-      default:
-        break;
-    }
-  });
   std::vector<const ir::Expr*> keys;
   uint64_t entries = 1;
-  for (const auto& [s, local] : locals) {
-    if (bound.count(s)) continue;
+  for (const ir::Expr* local : free_locals({&e}, slot)) {
     if (!local->type || local->type->kind != ir::Type::Kind::Scalar || local->type->domain < 0) return std::nullopt;
     entries *= dom(local->type->domain).size;
     if (entries == 0 || entries > kMaxEntries || keys.size() >= 3) return std::nullopt;
@@ -281,9 +286,9 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
 
 std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int domain) {
   auto independent = [&](const ir::Expr& x) { return !uses_slot(x, slot) && safe(x); };
-  auto is_binder = [&](const ir::Expr& x) { return x.op == Op::Local && x.slot == slot; };
+  auto is_local = [&](const ir::Expr& x) { return x.op == Op::Local && x.slot == slot; };
   auto planes_read = [&](const ir::Expr& x) {
-    if (x.op != Op::Read || x.args.size() != 1 || !is_binder(*x.args[0])) return -1;
+    if (x.op != Op::Read || x.args.size() != 1 || !is_local(*x.args[0])) return -1;
     const int pv = plane_of_var_[size_t(x.var)];
     if (pv < 0 || planes_[size_t(pv)].key_domain != domain) return -1;
     return x.var;
@@ -313,7 +318,7 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
         std::string m;
         if (const int var = planes_read(x); var >= 0) {
           m = plane(var, other);
-        } else if (is_binder(x) && identity_domain(domain) && other.type &&
+        } else if (is_local(x) && identity_domain(domain) && other.type &&
                    other.type->kind == ir::Type::Kind::Scalar) {
           m = fmt::format("single<{}>(idx_d{}({}))", words(domain), domain, expr(other));
         } else {
@@ -333,7 +338,7 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
     case Op::In: {
       const ir::Expr& x = *e.args[0];
       const ir::Expr& s = *e.args[1];
-      if (!is_binder(x) || s.type->kind != ir::Type::Kind::Set || !independent(s))
+      if (!is_local(x) || s.type->kind != ir::Type::Kind::Set || !independent(s))
         return std::nullopt;
       ir::Type want;
       want.kind = ir::Type::Kind::Set;
@@ -538,28 +543,10 @@ std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
   if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return std::nullopt;
   if (!pure(domain) || !pure(where_e)) return std::nullopt;
   // The locals read that no binder inside binds: the binder's own, and one other.
-  std::set<int> bound{e.slot};
-  std::map<int, const ir::Expr*> locals;
-  auto note = [&](const ir::Expr& x) {
-    switch (x.op) {
-      case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Max:
-      case Op::Min: case Op::Filter:
-        bound.insert(x.slot);
-        break;
-      default:
-        break;
-    }
-    if (x.op == Op::Local) locals.emplace(x.slot, &x);
-  };
-  walk(domain, note);
-  walk(where_e, note);
-  const ir::Expr* key = nullptr;
-  for (const auto& [slot, local] : locals) {
-    if (bound.count(slot)) continue;
-    if (key) return std::nullopt;
-    key = local;
-  }
-  if (!key || !key->type || key->type->kind != ir::Type::Kind::Scalar || key->type->domain < 0)
+  const std::vector<const ir::Expr*> others = free_locals({&domain, &where_e}, e.slot);
+  if (others.size() != 1) return std::nullopt;
+  const ir::Expr* key = others[0];
+  if (!key->type || !key->type || key->type->kind != ir::Type::Kind::Scalar || key->type->domain < 0)
     return std::nullopt;
   const int kd = key->type->domain;
   const uint32_t n = dom(kd).size;

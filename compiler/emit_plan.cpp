@@ -53,12 +53,12 @@ void walk_program(const ir::Program& p, const std::function<void(const ir::Expr&
   if (p.score.value) walk(*p.score.value, f);
 }
 
+}  // namespace
+
 bool is_binder(Op op) {
   return op == Op::All || op == Op::Some || op == Op::No || op == Op::Count || op == Op::Sum ||
          op == Op::Max || op == Op::Min || op == Op::Filter;
 }
-
-}  // namespace
 
 void Emitter::plan() {
   has_board_rules_ = std::any_of(program_.rules.begin(), program_.rules.end(),

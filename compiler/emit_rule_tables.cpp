@@ -29,11 +29,6 @@ namespace {
 constexpr uint64_t kMaxTableBytes = uint64_t(16) << 20;
 constexpr uint64_t kMaxTableEvaluations = uint64_t(64) << 20;
 
-bool binder(Op op) {
-  return op == Op::All || op == Op::Some || op == Op::No || op == Op::Count || op == Op::Sum ||
-         op == Op::Max || op == Op::Min || op == Op::Filter;
-}
-
 ir::ExprPtr node(Op op, const ir::TypePtr& type, dsl::Span span) {
   auto e = std::make_unique<ir::Expr>();
   e->op = op;
@@ -88,7 +83,7 @@ bool Emitter::keyed_reads(const ir::Expr& e, std::vector<int>& env, int& var, in
     default:
       break;
   }
-  if (binder(e.op) && e.slot >= 0) {
+  if (is_binder(e.op) && e.slot >= 0) {
     if (size_t(e.slot) >= env.size()) env.resize(size_t(e.slot) + 1, -1);
     env[size_t(e.slot)] = -1;  // an element of a set, never a quantified key itself
   }
@@ -216,7 +211,8 @@ void Emitter::rule_tables() {
   w_.line("/// The tables, made when first asked for.");
   w_.open("const RuleTables& rule_tables() {");
   w_.open("static const RuleTables* const tables = [] {");
-  w_.line("auto* t = new RuleTables();");
+  w_.line("static RuleTables made;  // in static storage: freed with the engine");
+  w_.line("RuleTables* t = &made;");
   w_.open(fmt::format("for (Int v = 0; v < {}; ++v) {{", N));
   w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", K));
   w_.line("t->one[i].fine.set(v);");
@@ -265,50 +261,44 @@ void Emitter::rule_tables() {
   w_.close();
   w_.blank();
   auto at = [&](const char* game, const char* index) { return fmt::format("{}.s.{}[{}]", game, f, index); };
+  w_.line("/// The tuples holding key i = v, with the entries j >= from of `g` (j != i): 1 when every");
+  w_.line("/// rule holds for them, 0 when one fails, -1 when one of them is not known.");
+  w_.open("int key_verdict(const RuleTables& t, const Game& g, Int i, Int v, Int from) {");
+  w_.line("bool fine = true;");
+  w_.open("if (!t.one[i].fine.has(v)) {");
+  w_.line("if (!t.one[i].known.has(v)) return -1;");
+  w_.line("fine = false;");
+  w_.close();
+  w_.open(fmt::format("for (Int j = from; j < {}; ++j) {{", K));
+  w_.line("const Verdicts& e = t.pair[i][j][v];");
+  w_.linef("const Int u = {};", at("g", "j"));
+  w_.line("if (j == i || e.fine.has(u)) continue;");
+  w_.line("if (!e.known.has(u)) return -1;");
+  w_.line("fine = false;");
+  w_.close();
+  w_.line("return fine ? 1 : 0;");
+  w_.close();
+  w_.blank();
   w_.line("/// 1 when every board rule holds, 0 when one fails, -1 when the tables cannot tell (a");
   w_.line("/// pair of values some rule fails on with an error, or a value outside the domain).");
   w_.open("int table_verdict(Game& g) {");
   w_.line("const RuleTables& t = rule_tables();");
   w_.linef("for (Int i = 0; i < {}; ++i)", K);
   w_.linef("  if ({} >= {}) return -1;", at("g", "i"), N);
-  w_.line("bool fine = true;");
+  w_.line("int verdict = 1;");
   w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", K));
-  w_.linef("const Int v = {};", at("g", "i"));
-  w_.open("if (!t.one[i].fine.has(v)) {");
-  w_.line("if (!t.one[i].known.has(v)) return -1;");
-  w_.line("fine = false;");
+  w_.linef("const int k = key_verdict(t, g, i, {}, i + 1);", at("g", "i"));
+  w_.line("if (k < 0) return -1;");
+  w_.line("verdict &= k;");
   w_.close();
-  w_.open(fmt::format("for (Int j = i + 1; j < {}; ++j) {{", K));
-  w_.linef("const Int u = {};", at("g", "j"));
-  w_.line("const Verdicts& e = t.pair[i][j][v];");
-  w_.open("if (!e.fine.has(u)) {");
-  w_.line("if (!e.known.has(u)) return -1;");
-  w_.line("fine = false;");
-  w_.close();
-  w_.close();
-  w_.close();
-  w_.line("return fine ? 1 : 0;");
+  w_.line("return verdict;");
   w_.close();
   w_.blank();
   if (p.memo_slot >= 0) {
     w_.linef("/// table_verdict after {}[i] := v in a state where it was 1 (only the pairs holding i", V.name);
     w_.line("/// can have changed).");
     w_.open("int verdict_after_store(Game& g, Int i, Int v) {");
-    w_.line("const RuleTables& t = rule_tables();");
-    w_.linef("if (v >= {}) return -1;", N);
-    w_.line("bool fine = true;");
-    w_.open("if (!t.one[i].fine.has(v)) {");
-    w_.line("if (!t.one[i].known.has(v)) return -1;");
-    w_.line("fine = false;");
-    w_.close();
-    w_.open(fmt::format("for (Int j = 0; j < {}; ++j) {{", K));
-    w_.linef("const Int u = {};", at("g", "j"));
-    w_.line("const Verdicts& e = t.pair[i][j][v];");
-    w_.line("if (j == i || e.fine.has(u)) continue;");
-    w_.line("if (!e.known.has(u)) return -1;");
-    w_.line("fine = false;");
-    w_.close();
-    w_.line("return fine ? 1 : 0;");
+    w_.linef("return v >= {} ? -1 : key_verdict(rule_tables(), g, i, v, 0);", N);
     w_.close();
     w_.blank();
   }
@@ -349,23 +339,14 @@ void Emitter::rule_tables() {
   w_.line("const RuleTables& r = rule_tables();");
   w_.linef("for (Int i = 0; i < {}; ++i)", K);
   w_.linef("  if ({} >= {}) return board_rules_hold(t);", at("t", "i"), N);
-  w_.line("bool fine = true;");
+  w_.line("int verdict = 1;");
   w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", K));
-  w_.linef("const Int v = {};", at("t", "i"));
-  w_.linef("if (v == {}) continue;", at("g", "i"));
-  w_.open("if (!r.one[i].fine.has(v)) {");
-  w_.line("if (!r.one[i].known.has(v)) return board_rules_hold(t);");
-  w_.line("fine = false;");
+  w_.linef("if ({} == {}) continue;", at("t", "i"), at("g", "i"));
+  w_.linef("const int k = key_verdict(r, t, i, {}, 0);", at("t", "i"));
+  w_.line("if (k < 0) return board_rules_hold(t);");
+  w_.line("verdict &= k;");
   w_.close();
-  w_.open(fmt::format("for (Int j = 0; j < {}; ++j) {{", K));
-  w_.linef("const Int u = {};", at("t", "j"));
-  w_.line("const Verdicts& e = r.pair[i][j][v];");
-  w_.line("if (j == i || e.fine.has(u)) continue;");
-  w_.line("if (!e.known.has(u)) return board_rules_hold(t);");
-  w_.line("fine = false;");
-  w_.close();
-  w_.close();
-  w_.line("return fine;");
+  w_.line("return verdict == 1;");
   w_.close();
   w_.blank();
 }
