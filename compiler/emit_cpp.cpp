@@ -116,10 +116,17 @@ EmittedCpp Emitter::run() {
   if (!derived_defs_.empty()) {
     w_.line("// ================================================================ derived tables");
     w_.blank();
+    w_.line("/// Tables made when the engine is loaded, in the order below. A table of a condition or");
+    w_.line("/// filter may call defines that read other such tables: until the last one is made,");
+    w_.line("/// their users compute instead of reading them.");
+    w_.line("bool tables_made = false;");
+    w_.blank();
     for (const std::string& d : derived_defs_) {
       w_.raw(d);
       w_.raw("\n\n");
     }
+    w_.line("const bool kTablesMade = (tables_made = true);");
+    w_.blank();
   }
   stores();
   w_.raw(body);

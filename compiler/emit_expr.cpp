@@ -630,7 +630,7 @@ std::string Emitter::quantifier(const ir::Expr& e) {
       index = fresh("i");
       lines.push_back(fmt::format("const Bits<{}> {} = {};", words(d), set, expr_as(domain, *domain.type)));
       lines.push_back(fmt::format("const Int {} = idx_d{}({});", key, f->key_domain, slot_name(f->key_slot)));
-      lines.push_back(fmt::format("const bool {} = {} >= 0 && {}.known[{}];", tabled, key, f->name, key));
+      lines.push_back(fmt::format("const bool {} = tables_made && {} >= 0 && {}.known[{}];", tabled, key, f->name, key));
       lines.push_back(fmt::format("for (Bits<{}> {} = {} ? {}.of[{}] : {}; !{}.empty();) {{", words(d), m,
                                   tabled, f->name, key, set, m));
       lines.push_back(fmt::format("  const Int {} = {}.pop();", index, m));

@@ -255,6 +255,8 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
     d += fmt::format("    if ({}) out.set(v);\n", value);
     d += "  }\n  return out;\n}\n";
     d += fmt::format("struct PureMask{} {{\n  Bits<{}> of[{}];\n}};\n", n, w, entries);
+    // Made when first used (not when the engine is loaded: the defines it calls may use
+    // tables of their own, made in any order).
     d += fmt::format("PureMask{0} build_{1}() {{\n  PureMask{0} r{{}};\n  static Game scratch{{}};\n", n, name);
     d += loops;
     d += fmt::format("{}r.of[{}] = {}_compute(scratch{});\n", std::string(2 + 2 * keys.size(), ' '), index, name, args);
@@ -272,9 +274,9 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
     std::string call_args;
     for (size_t k = 0; k < keys.size(); ++k) call_args += fmt::format(", a{}", k);
     if (keys.empty()) {
-      d += fmt::format("  return k{}.of[0];\n", name);
+      d += fmt::format("  return tables_made ? k{}.of[0] : {}_compute(g);\n", name, name);
     } else {
-      d += fmt::format("  return {} ? k{}.of[{}] : {}_compute(g{});\n", ok, name, at, name, call_args);
+      d += fmt::format("  return tables_made && {} ? k{}.of[{}] : {}_compute(g{});\n", ok, name, at, name, call_args);
     }
     d += "}";
     derived_defs_.push_back(d);
@@ -592,7 +594,7 @@ std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
   d += fmt::format("      r.of[i] = {};\n", value);
   d += "      r.known[i] = true;\n";
   d += "    } catch (const RuleError&) {\n    }\n  }\n  return r;\n}\n";
-  d += fmt::format("const Filter{0} {1} = build_filter{0}();", k, out.name);
+  d += fmt::format("const Filter{0} kFilter{0} = build_filter{0}();", k);
   derived_defs_.push_back(d);
   return out;
 }
