@@ -2,6 +2,9 @@
 // interpreter's own evaluation of the same expressions, and the verdicts must agree;
 // a broken copy of the rules must be refuted with a counterexample.
 #include <fstream>
+#include <set>
+#include <utility>
+#include <vector>
 #include <sstream>
 #include <string>
 
@@ -192,4 +195,104 @@ TEST_CASE("SMYOZ line identity on a 4x4 board: broken copies are refuted on boar
     CHECK_FALSE(holds);
     if (c.enumerate) CHECK_FALSE(brute(*p, sources, property(*p, "coloured_lines")).all);
   }
+}
+
+TEST_CASE("fleets a symmetry maps onto itself: the finds agree with a direct count on a 5x5 board") {
+  // The tiny fleet (a ship of 2 cells, one of 1) on a 5x5 board, where some fleets are
+  // symmetric (both ships on the middle column, for one), with the finds of smyoz.rules.
+  std::string text = slurp(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules");
+  text.replace(text.find("board 4 x 4;"), 12, "board 5 x 5;");
+  text += R"(
+type Symmetry = {turn_90, turn_180, turn_270, flip_left_right, flip_top_bottom, diagonal, antidiagonal};
+define image_x(g: Symmetry, c: Cell): int =
+  if g == turn_90 or g == antidiagonal then width - 1 - y(c)
+  else if g == turn_270 or g == diagonal then y(c)
+  else if g == turn_180 or g == flip_left_right then width - 1 - x(c)
+  else x(c);
+define image_y(g: Symmetry, c: Cell): int =
+  if g == turn_90 or g == diagonal then x(c)
+  else if g == turn_270 or g == antidiagonal then height - 1 - x(c)
+  else if g == turn_180 or g == flip_top_bottom then height - 1 - y(c)
+  else y(c);
+define closed_under(g: Symmetry): bool =
+  all s in ships:
+    all c in ship_cells(s):
+      some t in ships where ship_length(t) == ship_length(s):
+        some d in ship_cells(t): x(d) == image_x(g, c) and y(d) == image_y(g, c);
+find turn_90_fleet "" over boards where fleet_complete: closed_under(turn_90);
+find turn_180_fleet "" over boards where fleet_complete: closed_under(turn_180);
+find turn_270_fleet "" over boards where fleet_complete: closed_under(turn_270);
+find flip_left_right_fleet "" over boards where fleet_complete: closed_under(flip_left_right);
+find flip_top_bottom_fleet "" over boards where fleet_complete: closed_under(flip_top_bottom);
+find diagonal_fleet "" over boards where fleet_complete: closed_under(diagonal);
+find antidiagonal_fleet "" over boards where fleet_complete: closed_under(antidiagonal);
+)";
+  dsl::SourceSet sources;
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text("symmetric_fleet.rules", text, sources, diags);
+  INFO(diags.render(sources));
+  REQUIRE(p);
+  const ir::StateVar* fleet = nullptr;
+  for (const auto& v : p->vars)
+    if (v.name == "fleet") fleet = &v;
+  REQUIRE(fleet);
+  constexpr int N = 5;
+  const uint32_t values = p->domains[size_t(fleet->domain)].size;  // none, then anchor + 25 * dir
+  REQUIRE(values == 1 + N * N * 2);
+  // The cells of a ship of `length` from its stored index, by hand (empty off the board).
+  auto cells_of = [&](uint32_t index, int length) {
+    std::set<std::pair<int, int>> out;
+    if (index == 0) return out;
+    const int anchor = int(index - 1) % (N * N), dir = int(index - 1) / (N * N);
+    const int x = anchor % N, y = anchor / N;
+    for (int k = 0; k < length; ++k) out.insert(dir == 0 ? std::pair{x + k, y} : std::pair{x, y + k});
+    for (const auto& [cx, cy] : out)
+      if (cx >= N || cy >= N) return std::set<std::pair<int, int>>{};
+    return out;
+  };
+  using Map = std::pair<int, int> (*)(int, int);
+  const std::pair<const char*, Map> symmetries[] = {
+      {"turn_90_fleet", [](int x, int y) { return std::pair{N - 1 - y, x}; }},
+      {"turn_180_fleet", [](int x, int y) { return std::pair{N - 1 - x, N - 1 - y}; }},
+      {"turn_270_fleet", [](int x, int y) { return std::pair{y, N - 1 - x}; }},
+      {"flip_left_right_fleet", [](int x, int y) { return std::pair{N - 1 - x, y}; }},
+      {"flip_top_bottom_fleet", [](int x, int y) { return std::pair{x, N - 1 - y}; }},
+      {"diagonal_fleet", [](int x, int y) { return std::pair{y, x}; }},
+      {"antidiagonal_fleet", [](int x, int y) { return std::pair{N - 1 - y, N - 1 - x}; }},
+  };
+  verifier::Options o;
+  o.timeout_seconds = 30;
+  const auto results = verifier::verify(*p, sources, o);
+  int symmetric_kinds = 0;
+  for (const auto& [name, map] : symmetries) {
+    INFO(name);
+    // Every legal complete fleet, and whether the symmetry maps each ship length's cells
+    // onto themselves.
+    int64_t fixed = 0, fleets = 0;
+    std::vector<uint8_t> state(p->state_bytes, 0);
+    for (uint32_t a = 0; a < values; ++a) {
+      for (uint32_t b = 0; b < values; ++b) {
+        ir::store_index(state.data(), *fleet, 0, a);
+        ir::store_index(state.data(), *fleet, 1, b);
+        const auto [in, closed] = interpret_on(*p, sources, name, state);
+        if (!in) continue;
+        ++fleets;
+        bool is_fixed = true;
+        for (const auto& [index, length] : {std::pair{a, 2}, std::pair{b, 1}}) {
+          const auto cells = cells_of(index, length);
+          std::set<std::pair<int, int>> image;
+          for (const auto& [x, y] : cells) image.insert(map(x, y));
+          is_fixed = is_fixed && image == cells;
+        }
+        CHECK(closed == is_fixed);  // the rules' closure is the symmetry's fixed fleets
+        fixed += is_fixed;
+      }
+    }
+    CHECK(fleets > 0);
+    const auto& r = named(results, name);
+    CHECK(r.verdict == (fixed > 0 ? "found" : "none"));
+    symmetric_kinds += fixed > 0;
+  }
+  CHECK(symmetric_kinds > 0);  // some symmetries fix fleets here, so "found" is exercised
+  CHECK(symmetric_kinds < 7);  // and some do not
 }
