@@ -101,6 +101,41 @@ struct Both {
     }
     REQUIRE(a == b);
   }
+
+  /// Random games from seeds 1..`games`, both engines side by side: how many stopped on an
+  /// error of the rules (the same in both), and how many ended.
+  std::pair<int, int> play(uint64_t games) const {
+    int errors = 0, finished = 0;
+    for (uint64_t seed = 1; seed <= games; ++seed) {
+      std::vector<uint8_t> s(program->state_bytes);
+      engine::Setup setup;
+      setup.seed = seed;
+      REQUIRE(gen->setup(s.data(), setup).ok);
+      SplitMix64 rng(seed);
+      while (!interp->terminal(s.data())) {
+        same_moves(s);
+        std::vector<engine::Move> moves;
+        if (!interp->legal_moves(s.data(), moves).ok) {
+          ++errors;
+          break;
+        }
+        const engine::Move m = moves[rng.below(moves.size())];
+        std::vector<uint8_t> t = s;
+        // Playing a move also asks whether the next player has a move: that may fail too.
+        const engine::Status x = gen->apply(s.data(), m);
+        const engine::Status y = interp->apply(t.data(), m);
+        REQUIRE(x.ok == y.ok);
+        CHECK(x.message == y.message);
+        if (!x.ok) {
+          ++errors;
+          break;
+        }
+        REQUIRE(s == t);
+      }
+      finished += interp->terminal(s.data());
+    }
+    return {errors, finished};
+  }
 };
 
 }  // namespace
@@ -113,35 +148,7 @@ TEST_CASE("board rules over pairs of entries are answered from tables", "[emit][
   const uint32_t values = both.program->domains[size_t(fleet.domain)].size;
 
   SECTION("games: the same moves and states in both engines") {
-    int errors = 0, finished = 0;
-    for (uint64_t seed = 1; seed <= 300; ++seed) {
-      std::vector<uint8_t> s(both.program->state_bytes);
-      engine::Setup setup;
-      setup.seed = seed;
-      REQUIRE(both.gen->setup(s.data(), setup).ok);
-      SplitMix64 rng(seed);
-      while (!both.interp->terminal(s.data())) {
-        both.same_moves(s);
-        std::vector<engine::Move> moves;
-        if (!both.interp->legal_moves(s.data(), moves).ok) {
-          ++errors;
-          break;
-        }
-        const engine::Move m = moves[rng.below(moves.size())];
-        std::vector<uint8_t> t = s;
-        // Playing a move also asks whether the next ship has a place: that may fail too.
-        const engine::Status x = both.gen->apply(s.data(), m);
-        const engine::Status y = both.interp->apply(t.data(), m);
-        REQUIRE(x.ok == y.ok);
-        CHECK(x.message == y.message);
-        if (!x.ok) {
-          ++errors;
-          break;
-        }
-        REQUIRE(s == t);
-      }
-      finished += both.interp->terminal(s.data());
-    }
+    const auto [errors, finished] = both.play(300);
     // Both ways a game stops are seen: the rules' errors, and a full fleet.
     CHECK(errors > 0);
     CHECK(finished > 0);
@@ -204,22 +211,7 @@ phase placing {
   until all p in pieces: at[p] != none -> end;
 }
 )");
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
-    std::vector<uint8_t> s(both.program->state_bytes);
-    engine::Setup setup;
-    setup.seed = seed;
-    REQUIRE(both.gen->setup(s.data(), setup).ok);
-    SplitMix64 rng(seed);
-    while (!both.interp->terminal(s.data())) {
-      both.same_moves(s);
-      std::vector<engine::Move> moves;
-      REQUIRE(both.interp->legal_moves(s.data(), moves).ok);
-      REQUIRE(!moves.empty());
-      const engine::Move m = moves[rng.below(moves.size())];
-      std::vector<uint8_t> t = s;
-      REQUIRE(both.gen->apply(s.data(), m).ok);
-      REQUIRE(both.interp->apply(t.data(), m).ok);
-      REQUIRE(s == t);
-    }
-  }
+  const auto [errors, finished] = both.play(20);
+  CHECK(errors == 0);
+  CHECK(finished == 20);
 }

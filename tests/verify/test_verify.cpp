@@ -202,31 +202,12 @@ TEST_CASE("fleets a symmetry maps onto itself: the finds agree with a direct cou
   // symmetric (both ships on the middle column, for one), with the finds of smyoz.rules.
   std::string text = slurp(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules");
   text.replace(text.find("board 4 x 4;"), 12, "board 5 x 5;");
-  text += R"(
-type Symmetry = {turn_90, turn_180, turn_270, flip_left_right, flip_top_bottom, diagonal, antidiagonal};
-define image_x(g: Symmetry, c: Cell): int =
-  if g == turn_90 or g == antidiagonal then width - 1 - y(c)
-  else if g == turn_270 or g == diagonal then y(c)
-  else if g == turn_180 or g == flip_left_right then width - 1 - x(c)
-  else x(c);
-define image_y(g: Symmetry, c: Cell): int =
-  if g == turn_90 or g == diagonal then x(c)
-  else if g == turn_270 or g == antidiagonal then height - 1 - x(c)
-  else if g == turn_180 or g == flip_top_bottom then height - 1 - y(c)
-  else y(c);
-define closed_under(g: Symmetry): bool =
-  all s in ships:
-    all c in ship_cells(s):
-      some t in ships where ship_length(t) == ship_length(s):
-        some d in ship_cells(t): x(d) == image_x(g, c) and y(d) == image_y(g, c);
-find turn_90_fleet "" over boards where fleet_complete: closed_under(turn_90);
-find turn_180_fleet "" over boards where fleet_complete: closed_under(turn_180);
-find turn_270_fleet "" over boards where fleet_complete: closed_under(turn_270);
-find flip_left_right_fleet "" over boards where fleet_complete: closed_under(flip_left_right);
-find flip_top_bottom_fleet "" over boards where fleet_complete: closed_under(flip_top_bottom);
-find diagonal_fleet "" over boards where fleet_complete: closed_under(diagonal);
-find antidiagonal_fleet "" over boards where fleet_complete: closed_under(antidiagonal);
-)";
+  // The section of smyoz.rules as it stands, its kinds being the tiny fleet's lengths.
+  const std::string smyoz = slurp(std::string(RULEBOOK_SOURCE_DIR) + "/variants/smyoz/smyoz.rules");
+  const size_t from = smyoz.find("type Symmetry"), to = smyoz.find("metric moored_ships");
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  text += "\ndefine kind(s: Ship): int = ship_length(s);\n" + smyoz.substr(from, to - from);
   dsl::SourceSet sources;
   dsl::Diagnostics diags;
   auto p = compiler::load_program_text("symmetric_fleet.rules", text, sources, diags);
@@ -252,11 +233,11 @@ find antidiagonal_fleet "" over boards where fleet_complete: closed_under(antidi
   };
   using Map = std::pair<int, int> (*)(int, int);
   const std::pair<const char*, Map> symmetries[] = {
-      {"turn_90_fleet", [](int x, int y) { return std::pair{N - 1 - y, x}; }},
-      {"turn_180_fleet", [](int x, int y) { return std::pair{N - 1 - x, N - 1 - y}; }},
-      {"turn_270_fleet", [](int x, int y) { return std::pair{y, N - 1 - x}; }},
-      {"flip_left_right_fleet", [](int x, int y) { return std::pair{N - 1 - x, y}; }},
-      {"flip_top_bottom_fleet", [](int x, int y) { return std::pair{x, N - 1 - y}; }},
+      {"quarter_turn_fleet", [](int x, int y) { return std::pair{N - 1 - y, x}; }},
+      {"half_turn_fleet", [](int x, int y) { return std::pair{N - 1 - x, N - 1 - y}; }},
+      {"three_quarter_turn_fleet", [](int x, int y) { return std::pair{y, N - 1 - x}; }},
+      {"left_right_fleet", [](int x, int y) { return std::pair{N - 1 - x, y}; }},
+      {"top_bottom_fleet", [](int x, int y) { return std::pair{x, N - 1 - y}; }},
       {"diagonal_fleet", [](int x, int y) { return std::pair{y, x}; }},
       {"antidiagonal_fleet", [](int x, int y) { return std::pair{N - 1 - y, N - 1 - x}; }},
   };
