@@ -93,9 +93,9 @@ void Emitter::move_generator(int m) {
   for (const StagedCondition& c : stages[0]) test(c, "return false");
   // A block storing one entry of the tabulated variable: the values that entry may take
   // are had for all candidates at once (see emit_rule_tables.cpp).
-  const ir::Stmt* store = has_board_rules_ ? table_store(m) : nullptr;
-  const int store_key = store ? store->keys[0]->slot : -1;
-  if (store) w_.line("const bool held = rules_held(g) == 1;  // the board rules hold here");
+  const ir::Stmt* one_store = has_board_rules_ ? table_store(m) : nullptr;
+  const int store_key = one_store ? one_store->keys[0]->slot : -1;
+  if (one_store) w_.line("const bool held = rules_held(g) == 1;  // the board rules hold here");
   std::string take_args;
   for (size_t i = 0; i < n; ++i) take_args += ", " + args[i];
   for (size_t i = 0; i < n; ++i) {
@@ -141,7 +141,7 @@ void Emitter::move_generator(int m) {
     }
     for (const StagedCondition* c : rest) test(*c, "continue");
     if (int(i) == store_key) {
-      const ir::StateVar& V = program_.vars[size_t(store->var)];
+      const ir::StateVar& V = program_.vars[size_t(one_store->var)];
       w_.linef("// the values {}[{}] may take, the rest of the board staying", V.name, args[i]);
       w_.linef("const Int key = idx_d{}({});", V.keys[0], args[i]);
       w_.line("const bool quick = held && key >= 0;");
@@ -149,10 +149,10 @@ void Emitter::move_generator(int m) {
       w_.line("if (quick) rules_allow(g, key, allowed, decided);");
     }
   }
-  if (store) {
-    const ir::StateVar& V = program_.vars[size_t(store->var)];
+  if (one_store) {
+    const ir::StateVar& V = program_.vars[size_t(one_store->var)];
     w_.open("if (quick) {");
-    w_.linef("const Int v = idx_d{}({});", V.domain, expr(*store->value));
+    w_.linef("const Int v = idx_d{}({});", V.domain, expr(*one_store->value));
     w_.open("if (v < 0 || !allowed.has(v)) {");
     w_.line("if (v >= 0 && decided.has(v)) continue;");
     w_.linef("if (!board_ok_{}(g{})) continue;", move_name(m), take_args);
