@@ -11,10 +11,10 @@
 // held, only the pairs holding a changed key are looked at.
 //
 // The tables change nothing the rules mean: a table entry is the rule's own code evaluated
-// on a state holding those two values. If any entry fails with an error of the rules, the
-// tables are not used at all (every board is then checked by the rules' code, which reports
-// the error where the rules would). A state holding an index outside the variable's domain
-// is also checked by the rules' code.
+// on a state holding those two values. An entry whose evaluation fails with an error of the
+// rules is marked unknown, and a state holding such a pair, or an index outside the
+// variable's domain, is checked by the rules' code, which reports the error where the rules
+// would. A move whose block stores one entry gets, once per key, the values it may take.
 #include <algorithm>
 
 #include "compiler/emit_internal.h"
