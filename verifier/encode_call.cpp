@@ -446,33 +446,207 @@ SymP Encoder::can(int m, const SymP& player) {
 }
 
 SymP Encoder::components_count(const SymP& s) {
-  // Each component has one root: the cell whose index is the component's label. Labels
-  // agree across neighbours, and every non-root cell has a neighbour one level nearer a
-  // root; so the roots counted are exactly the components.
-  // Its labelling would join the facts of every later question: not generalised.
+  // A fresh number, refined lazily by cuts (component_cuts): an exact encoding (a label
+  // and a distance per cell) puts integer orderings over every cell into each question,
+  // which the solvers search slowly; without them, a model's count is checked against
+  // its set and cut off when wrong.
+  // The cuts would join the facts of every later question: not generalised.
   if (abstract) throw Unsupported("components of a set computed from the state, generalised");
   SymP el = set_elements(s, ir::kCellDomain);
+  // The count is one-hot over 0..cells (a number of few values is propositional, and
+  // the SAT-based solver keeps its own reasoning on sums of conditions; an integer would
+  // send those to arithmetic circuits).
   const int id = fresh_++;
-  std::vector<z3::expr> in, label, level;
+  LazyCount lc;
+  z3::expr_vector any(z3_), all(z3_);
   for (int c = 0; c < m_.cells; ++c) {
-    in.push_back(to_bool(el->items[size_t(c)]));
-    label.push_back(z3_.int_const(fmt::format("label{}#{}", id, c).c_str()));
-    level.push_back(z3_.int_const(fmt::format("level{}#{}", id, c).c_str()));
+    lc.in.push_back(to_bool(el->items[size_t(c)]));
+    if (!lc.in.back().is_false()) any.push_back(lc.in.back());
   }
-  z3::expr_vector roots(z3_);
-  for (int c = 0; c < m_.cells; ++c) {
-    z3::expr root = in[size_t(c)] && label[size_t(c)] == c;
-    facts_.push_back(z3::implies(in[size_t(c)], label[size_t(c)] >= 0 && label[size_t(c)] <= c && level[size_t(c)] >= 0));
-    z3::expr_vector nearer(z3_);
-    for (int d = 0; d < m_.cells; ++d) {
-      if (!ip::test(m_.orth[size_t(c)], d)) continue;
-      facts_.push_back(z3::implies(in[size_t(c)] && in[size_t(d)], label[size_t(c)] == label[size_t(d)]));
-      nearer.push_back(in[size_t(d)] && level[size_t(d)] < level[size_t(c)]);
+  auto out = std::make_shared<Sym>();
+  out->k = Sym::K::Cases;
+  for (int v = 0; v <= m_.cells; ++v) {
+    lc.is.push_back(z3_.bool_const(fmt::format("components{}={}", id, v).c_str()));
+    all.push_back(lc.is.back());
+    out->cases.emplace_back(v, lc.is.back());
+  }
+  facts_.push_back(z3::mk_or(all));
+  facts_.push_back(z3::atmost(all, 1));
+  facts_.push_back(lc.is[0] == !(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)));
+  // The cuts of single cells, known in advance: in a connected set of two or more cells,
+  // each cell has a neighbour in the set.
+  if (any.size() >= 2) {
+    const z3::expr connected_pair = (lc.is[0] || lc.is[1]) && z3::atleast(any, 2);
+    for (int c = 0; c < m_.cells; ++c) {
+      if (lc.in[size_t(c)].is_false()) continue;
+      z3::expr_vector nb(z3_);
+      for (int d = 0; d < m_.cells; ++d)
+        if (ip::test(m_.orth[size_t(c)], d) && !lc.in[size_t(d)].is_false()) nb.push_back(lc.in[size_t(d)]);
+      facts_.push_back(z3::implies(connected_pair && lc.in[size_t(c)], nb.empty() ? z3_.bool_val(false) : z3::mk_or(nb)));
     }
-    facts_.push_back(z3::implies(in[size_t(c)] && !root, nearer.empty() ? z3_.bool_val(false) : z3::mk_or(nearer)));
-    roots.push_back(z3::ite(root, z3_.int_val(1), z3_.int_val(0)));
   }
-  return with_err(integer(z3::sum(roots)), err_of(el));
+  lazy_counts_.push_back(std::move(lc));
+  return with_err(out, err_of(el));
+}
+
+z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
+  z3::expr_vector out(z3_);
+  for (const LazyCount& lc : lazy_counts_) {
+    bool counted = m == nullptr;
+    for (const z3::expr& g : lc.is) counted = counted || m->eval(g, false).is_true();
+    if (!counted) continue;
+    z3::expr_vector in(z3_);
+    for (const z3::expr& c : lc.in)
+      if (!c.is_false()) in.push_back(c);
+    if (int(in.size()) > cap) out.push_back(z3::atmost(in, unsigned(cap)));
+    // A connected set of at most `cap` cells reaches all its cells from any one of them
+    // in cap - 1 steps: exactly connected, so the count's "at most 1" needs no cuts.
+    // From the first cell of the set (by index), step by step along neighbours in it.
+    const int n = m_.cells;
+    std::vector<z3::expr> reached;
+    z3::expr none_before = z3_.bool_val(true);
+    for (int c = 0; c < n; ++c) {
+      reached.push_back(lc.in[size_t(c)] && none_before);
+      none_before = none_before && !lc.in[size_t(c)];
+    }
+    for (int t = 1; t < cap; ++t) {
+      std::vector<z3::expr> next;
+      for (int c = 0; c < n; ++c) {
+        z3::expr_vector from(z3_);
+        from.push_back(reached[size_t(c)]);
+        for (int d = 0; d < n; ++d)
+          if (ip::test(m_.orth[size_t(c)], d)) from.push_back(reached[size_t(d)]);
+        next.push_back(lc.in[size_t(c)].is_false() ? lc.in[size_t(c)] : lc.in[size_t(c)] && z3::mk_or(from));
+      }
+      reached = std::move(next);
+    }
+    z3::expr_vector all(z3_);
+    for (int c = 0; c < n; ++c)
+      if (!lc.in[size_t(c)].is_false()) all.push_back(z3::implies(lc.in[size_t(c)], reached[size_t(c)]));
+    if (!all.empty()) out.push_back(z3::implies(lc.is[0] || lc.is[1], z3::mk_and(all)));
+  }
+  return out.empty() ? z3_.bool_val(true) : z3::mk_and(out);
+}
+
+std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
+  std::vector<z3::expr> cuts;
+  for (LazyCount& lc : lazy_counts_) {
+    int64_t claimed = -1;
+    for (size_t v = 0; v < lc.is.size() && claimed < 0; ++v)
+      if (m.eval(lc.is[v], false).is_true()) claimed = int64_t(v);
+    if (claimed < 0) continue;  // not in this question
+    const int n = m_.cells;
+    std::vector<char> in(size_t(n), 0);
+    for (int c = 0; c < n; ++c) in[size_t(c)] = m.eval(lc.in[size_t(c)], true).is_true();
+    // The set's components in the model, each with the cells around it.
+    std::vector<int> comp(size_t(n), -1);
+    std::vector<std::vector<int>> cells, rim;
+    for (int c = 0; c < n; ++c) {
+      if (!in[size_t(c)] || comp[size_t(c)] >= 0) continue;
+      const int id = int(cells.size());
+      cells.emplace_back();
+      rim.emplace_back();
+      std::vector<int> stack{c};
+      comp[size_t(c)] = id;
+      std::vector<char> on_rim(size_t(n), 0);
+      while (!stack.empty()) {
+        const int x = stack.back();
+        stack.pop_back();
+        cells.back().push_back(x);
+        for (int d = 0; d < n; ++d) {
+          if (!ip::test(m_.orth[size_t(x)], d)) continue;
+          if (in[size_t(d)]) {
+            if (comp[size_t(d)] < 0) {
+              comp[size_t(d)] = id;
+              stack.push_back(d);
+            }
+          } else if (!on_rim[size_t(d)]) {
+            on_rim[size_t(d)] = 1;
+            rim.back().push_back(d);
+          }
+        }
+      }
+      std::sort(cells.back().begin(), cells.back().end());
+      std::sort(rim.back().begin(), rim.back().end());
+    }
+    const int64_t actual = int64_t(cells.size());
+    for (size_t v = 0; v < lc.is.size(); ++v) {
+      z3::func_decl decl = lc.is[v].decl();
+      z3::expr value = z3_.bool_val(int64_t(v) == actual);
+      m.add_const_interp(decl, value);
+    }
+    // "The count is at least / at most / exactly k" as the guards of those values.
+    auto count_in = [&](int64_t lo, int64_t hi) {
+      z3::expr_vector gs(z3_);
+      for (int64_t v = std::max<int64_t>(lo, 0); v <= std::min<int64_t>(hi, int64_t(lc.is.size()) - 1); ++v)
+        gs.push_back(lc.is[size_t(v)]);
+      return gs.empty() ? z3_.bool_val(false) : z3::mk_or(gs);
+    };
+    if (claimed == actual) continue;
+    auto in_ = [&](int c) { return lc.in[size_t(c)]; };
+    if (claimed < actual) {
+      // These components, each with its rim empty, are components: at least that many.
+      z3::expr_vector isolated(z3_);
+      for (size_t i = 0; i < cells.size(); ++i) {
+        for (int c : cells[i]) isolated.push_back(in_(c));
+        for (int b : rim[i]) isolated.push_back(!in_(b));
+      }
+      cuts.push_back(z3::implies(z3::mk_and(isolated), count_in(actual, n)));
+      // In a connected set, a path from a component's cells to a cell beyond its rim
+      // crosses the rim.
+      if (claimed <= 1)
+        for (size_t i = 0; i < cells.size(); ++i) {
+          std::vector<char> near(size_t(n), 0);
+          for (int c : cells[i]) near[size_t(c)] = 1;
+          for (int b : rim[i]) near[size_t(b)] = 1;
+          z3::expr_vector inside(z3_), beyond(z3_), across(z3_);
+          for (int c : cells[i]) inside.push_back(in_(c));
+          for (int b : rim[i]) across.push_back(in_(b));
+          for (int d = 0; d < n; ++d)
+            if (!near[size_t(d)] && !lc.in[size_t(d)].is_false()) beyond.push_back(in_(d));
+          if (beyond.empty()) continue;
+          cuts.push_back(z3::implies(count_in(0, 1) && z3::mk_or(inside) && z3::mk_or(beyond),
+                                     across.empty() ? z3_.bool_val(false) : z3::mk_or(across)));
+        }
+    } else {
+      // A component's first cell (by index) has no neighbour of a lower index in the set:
+      // there are at least as many such cells as components.
+      z3::expr_vector firsts(z3_);
+      int64_t firsts_here = 0;
+      for (int c = 0; c < n; ++c) {
+        if (lc.in[size_t(c)].is_false()) continue;
+        z3::expr first = in_(c);
+        bool here = in[size_t(c)] != 0;
+        for (int d = 0; d < c; ++d)
+          if (ip::test(m_.orth[size_t(c)], d)) {
+            first = first && !in_(d);
+            here = here && !in[size_t(d)];
+          }
+        firsts.push_back(first);
+        firsts_here += here ? 1 : 0;
+      }
+      if (firsts_here < claimed) {
+        cuts.push_back(z3::implies(lc.is[size_t(claimed)], z3::atleast(firsts, unsigned(claimed))));
+      } else {
+        // These connected groups in the set, and nothing beyond their rims: no more
+        // components than groups (a rim cell joins a group).
+        std::vector<char> near(size_t(n), 0);
+        z3::expr_vector same(z3_);
+        for (size_t i = 0; i < cells.size(); ++i) {
+          for (int c : cells[i]) {
+            near[size_t(c)] = 1;
+            same.push_back(in_(c));
+          }
+          for (int b : rim[i]) near[size_t(b)] = 1;
+        }
+        for (int c = 0; c < n; ++c)
+          if (!near[size_t(c)] && !lc.in[size_t(c)].is_false()) same.push_back(!in_(c));
+        cuts.push_back(z3::implies(same.empty() ? z3_.bool_val(true) : z3::mk_and(same), count_in(0, actual)));
+      }
+    }
+  }
+  for (const z3::expr& c : cuts) facts_.push_back(c);
+  return cuts;
 }
 
 // ------------------------------------------------------------------ statements

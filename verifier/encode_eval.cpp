@@ -445,12 +445,19 @@ SymP Encoder::aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom0) {
         return best;
       }
       z3::expr acc = z3_.int_val(0), any = z3_.bool_val(false), err = z3_.bool_val(false);
+      Extremum ex{mx, acc, {}, {}};
       for (size_t i = 0; i < conds.size(); ++i) {
         z3::expr c = to_bool(conds[i]), v = to_int(bodies[i]);
         err = err || err_of(conds[i]) || (c && err_of(bodies[i]));
         acc = z3::ite(c && (!any || (mx ? v > acc : v < acc)), v, acc);
         any = any || c;
+        if (!c.is_false()) {
+          ex.conds.push_back(c);
+          ex.values.push_back(v);
+        }
       }
+      ex.term = acc;
+      extrema_.emplace(acc.id(), std::move(ex));
       return with_err(integer(acc), (err || !any).simplify());
     }
     case Op::Filter: {

@@ -112,9 +112,41 @@ SymP Encoder::concrete_binary(Op op, const Sym& a, const Sym& b, const ir::Expr&
   }
 }
 
+z3::expr Encoder::compare_const(const z3::expr& x, Op op, int64_t k) {
+  auto plain = [&](const z3::expr& t) {
+    const z3::expr v = z3_.int_val(k);
+    return op == Op::Lt ? t < v : op == Op::Le ? t <= v : op == Op::Gt ? t > v : t >= v;
+  };
+  auto it = extrema_.find(x.id());
+  if (it == extrema_.end()) return plain(x);
+  const Extremum& ex = it->second;
+  // max >= k: some element taken is >= k; max <= k: every element taken is <= k (and
+  // the other way round for min). With no element taken the term is 0.
+  const bool upward = op == Op::Gt || op == Op::Ge;
+  const bool some = ex.max == upward;
+  z3::expr_vector parts(z3_), taken(z3_);
+  for (size_t i = 0; i < ex.conds.size(); ++i) {
+    const z3::expr c = compare_const(ex.values[i], op, k);
+    parts.push_back(some ? ex.conds[i] && c : !ex.conds[i] || c);
+    taken.push_back(ex.conds[i]);
+  }
+  const z3::expr none = taken.empty() ? z3_.bool_val(true) : !z3::mk_or(taken);
+  const z3::expr on_none = plain(z3_.int_val(0)).simplify();
+  if (some) return (parts.empty() ? z3_.bool_val(false) : z3::mk_or(parts)) || (none && on_none);
+  return parts.empty() ? on_none : z3::mk_and(parts) && (!none || on_none);
+}
+
 SymP Encoder::raw_binary(Op op, const SymP& a, const SymP& b, const ir::Expr& e) {
   z3::expr err = (err_of(a) || err_of(b)).simplify();
   z3::expr x = to_int(a), y = to_int(b);
+  // A comparison with a constant reads a max or min element by element (compare_const).
+  int64_t kx = 0, ky = 0;
+  const bool cx = x.is_numeral_i64(kx), cy = y.is_numeral_i64(ky);
+  if ((op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge) && cx != cy) {
+    if (cy) return with_err(boolean(compare_const(x, op, ky)), err);
+    const Op flipped = op == Op::Lt ? Op::Gt : op == Op::Le ? Op::Ge : op == Op::Gt ? Op::Lt : Op::Le;
+    return with_err(boolean(compare_const(y, flipped, kx)), err);
+  }
   switch (op) {
     case Op::Add: return with_err(integer(x + y), err);
     case Op::Sub: return with_err(integer(x - y), err);

@@ -193,6 +193,27 @@ class Encoder {
   std::vector<ValidFact> valid_facts;
 
   std::string where(dsl::Span span) const;
+  /// `x op k` for a comparison op (Lt, Le, Gt, Ge) and a constant k. A max or min of
+  /// values computed from the state is compared element by element: "the max is at least
+  /// k" is "some element is at least k", a disjunction of linear (pseudo-boolean)
+  /// constraints that the SAT-based solver takes, where the term of the max itself (a chain
+  /// of if-then-else over comparisons of sums) needs arithmetic reasoning. Equivalent to
+  /// comparing the term, also when no element is taken (the term is then 0).
+  z3::expr compare_const(const z3::expr& x, ir::Op op, int64_t k);
+
+  /// Counts of components are lazy: a fresh one-hot number per count, zero exactly when
+  /// the set is empty, and otherwise refined by cuts. For a model, sets each count to the
+  /// true number of components of its set in the model and returns cuts (facts that hold
+  /// in every state) excluding the model's wrong counts; empty when all were right. The
+  /// cuts join the facts of later questions.
+  std::vector<z3::expr> component_cuts(z3::model& m);
+  /// At most `cap` cells in each set whose components a count in `m` (null: any model)
+  /// counts, and a count of at most 1 exactly when the set is connected (exact for so few
+  /// cells: reachability in cap - 1 steps).
+  z3::expr few_counted_cells(const z3::model* m, int cap);
+  bool counts_components() const { return !lazy_counts_.empty(); }
+  int cells() const { return m_.cells; }
+
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
   SymP mover_override;
 
@@ -285,6 +306,19 @@ class Encoder {
   std::map<std::vector<int64_t>, z3::expr> atoms_;         ///< selector, kind, entries -> atom
   std::unordered_map<unsigned, z3::expr> atom_facts_;      ///< atom id -> its fact
   std::vector<SymP> small_;
+  /// Max and min terms built from symbolic elements, by term id: the elements (taken
+  /// when `conds[i]` holds) that compare_const reads instead of the term.
+  struct Extremum {
+    bool max;
+    z3::expr term;  ///< keeps the id alive
+    std::vector<z3::expr> conds, values;
+  };
+  std::unordered_map<unsigned, Extremum> extrema_;
+  struct LazyCount {
+    std::vector<z3::expr> is;  ///< per value 0..cells: whether the count is that value
+    std::vector<z3::expr> in;  ///< per cell: whether it is in the set
+  };
+  std::vector<LazyCount> lazy_counts_;
   SymP true_, false_;
   int expand_depth_ = 0;
   int fresh_ = 0;

@@ -46,6 +46,15 @@ std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr&
 
 }  // namespace
 
+/// Whether every assertion of `s` holds in `m` (a model whose lazily refined counts were
+/// set to their true values).
+static bool holds_everywhere(z3::solver& s, const z3::model& m) {
+  const z3::expr_vector as = s.assertions();
+  for (unsigned i = 0; i < as.size(); ++i)
+    if (!m.eval(as[i], true).is_true()) return false;
+  return true;
+}
+
 uint64_t rlimit_count(z3::solver& s) {
   z3::stats st = s.statistics();
   for (unsigned i = 0; i < st.size(); ++i)
@@ -313,19 +322,72 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     for (const z3::expr& f : partitions) s.add(f);
     const uint64_t now_spent = rlimit_seen_ - budget_.rlimit_base;
     const double left = opt_.timeout_seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count();
-    z3::params ps(z3_);
-    ps.set("timeout", unsigned(std::max(1.0, left * share * part * 1000)));
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(std::max(0.001, left * share * part)));
     const uint64_t rlimit =
         opt_.rlimit > 0 ? std::max<uint64_t>(1, uint64_t(double(opt_.rlimit - std::min(opt_.rlimit, now_spent)) * share * part))
                         : 0;
-    if (rlimit > 0) ps.set("rlimit", unsigned(std::min<uint64_t>(rlimit, std::numeric_limits<unsigned>::max())));
-    s.set(ps);
     const uint64_t before = rlimit_count(s);
-    a.result = s.check();
-    const uint64_t count = rlimit_count(s);
-    rlimit_seen_ = std::max(rlimit_seen_, count);
-    if (a.result == z3::sat) a.model = s.get_model();
-    if (a.result == z3::unknown) unknown_from(s, count > before ? count - before : 0, rlimit);
+    // Counts of components are refined lazily (Encoder::component_cuts): a model whose
+    // counts are wrong is repaired when it can be, otherwise cut off, and asked again.
+    // While counts are refined, models with few cells in the counted sets are asked for
+    // first (an assumption, doubled whenever nothing is found under it): a solver left to
+    // itself fills the board, and every stray group of cells costs a round of cuts.
+    std::optional<z3::expr> cap_lit;
+    int cap = 0;
+    std::optional<z3::model> last;
+    auto restrict_to = [&](int n) {
+      cap = n;
+      cap_lit.reset();
+      if (cap >= enc_.cells()) return;
+      cap_lit = z3_.bool_const(fmt::format("few_cells#{}", cap).c_str());
+      s.add(z3::implies(*cap_lit, enc_.few_counted_cells(last ? &*last : nullptr, cap)));
+    };
+    if (enc_.counts_components()) restrict_to(8);
+    while (true) {
+      const double seconds = std::chrono::duration<double>(deadline - Clock::now()).count();
+      z3::params ps(z3_);
+      // A stage with few cells gets a slice: the next one may find what it misses.
+      ps.set("timeout", unsigned(std::max(1.0, (cap_lit ? 0.3 : 1.0) * seconds * 1000)));
+      // The SAT-based solver's own pseudo-boolean reasoning is slow on sums over many
+      // cells (a bound on how often a value occurs on the board): the totalizer encoding
+      // turns them into clauses.
+      if (fd) ps.set("pb.solver", "totalizer");
+      const uint64_t spent_here = rlimit_count(s) - before;
+      if (rlimit > 0 && spent_here >= rlimit) {
+        a.result = z3::unknown;
+        unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
+        return;
+      }
+      if (rlimit > 0)
+        ps.set("rlimit", unsigned(std::min<uint64_t>(rlimit - spent_here, std::numeric_limits<unsigned>::max())));
+      s.set(ps);
+      if (seconds <= 0) {
+        a.result = z3::unknown;
+        unknown_ = fmt::format("timeout ({} s)", opt_.timeout_seconds);
+        return;
+      }
+      if (cap_lit) {
+        z3::expr_vector as(z3_);
+        as.push_back(*cap_lit);
+        a.result = s.check(as);
+      } else {
+        a.result = s.check();
+      }
+      const uint64_t count = rlimit_count(s);
+      rlimit_seen_ = std::max(rlimit_seen_, count);
+      if (a.result == z3::unknown) unknown_from(s, count > before ? count - before : 0, rlimit);
+      if (a.result != z3::sat && cap_lit && Clock::now() < deadline) {  // none found with so few cells: allow more
+        restrict_to(cap * 2);
+        continue;
+      }
+      if (a.result != z3::sat) break;
+      a.model = s.get_model();
+      const std::vector<z3::expr> cuts = enc_.component_cuts(*a.model);
+      if (cuts.empty() || holds_everywhere(s, *a.model)) break;
+      for (const z3::expr& cut : cuts) s.add(cut);
+      last = a.model;
+    }
   };
   if (!arith) {
     attempt(true, 1.0);

@@ -195,7 +195,7 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
       const z3::expr v = z3_.int_val(target * sign);
       const bool mx = prop.maximize;
       const bool any = !aim && !best;
-      Answer a = ask(sc, any ? c.guard : any_piece(z3_, ps, [&](const z3::expr& x) { return mx ? x >= v : x <= v; }));
+      Answer a = ask(sc, any ? c.guard : any_piece(z3_, ps, [&](const z3::expr& x) { return enc_.compare_const(x, mx ? ir::Op::Ge : ir::Op::Le, target * sign); }));
       if (a.result == z3::unknown) return give_up(unknown_);
       if (a.result == z3::unsat) {
         if (!aim) break;
