@@ -467,12 +467,13 @@ SymP Encoder::components_count(const SymP& s) {
   out->k = Sym::K::Cases;
   for (int v = 0; v <= m_.cells; ++v) {
     lc.is.push_back(z3_.bool_const(fmt::format("components{}={}", id, v).c_str()));
+    count_ids_.insert(lc.is.back().id());
     all.push_back(lc.is.back());
     out->cases.emplace_back(v, lc.is.back());
   }
-  facts_.push_back(z3::mk_or(all));
-  facts_.push_back(z3::atmost(all, 1));
-  facts_.push_back(lc.is[0] == !(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)));
+  count_facts_.push_back(z3::mk_or(all));
+  count_facts_.push_back(z3::atmost(all, 1));
+  count_facts_.push_back(lc.is[0] == !(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)));
   // The cuts of single cells, known in advance: in a connected set of two or more cells,
   // each cell has a neighbour in the set.
   if (any.size() >= 2) {
@@ -482,11 +483,25 @@ SymP Encoder::components_count(const SymP& s) {
       z3::expr_vector nb(z3_);
       for (int d = 0; d < m_.cells; ++d)
         if (ip::test(m_.orth[size_t(c)], d) && !lc.in[size_t(d)].is_false()) nb.push_back(lc.in[size_t(d)]);
-      facts_.push_back(z3::implies(connected_pair && lc.in[size_t(c)], nb.empty() ? z3_.bool_val(false) : z3::mk_or(nb)));
+      count_facts_.push_back(z3::implies(connected_pair && lc.in[size_t(c)], nb.empty() ? z3_.bool_val(false) : z3::mk_or(nb)));
     }
   }
   lazy_counts_.push_back(std::move(lc));
   return with_err(out, err_of(el));
+}
+
+bool Encoder::reads_counts(const z3::expr& e) const {
+  if (count_ids_.empty()) return false;
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> stack{e};
+  while (!stack.empty()) {
+    z3::expr x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x.id()).second || !x.is_app()) continue;
+    if (count_ids_.count(x.id())) return true;
+    for (unsigned i = 0; i < x.num_args(); ++i) stack.push_back(x.arg(i));
+  }
+  return false;
 }
 
 z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
@@ -534,7 +549,8 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
     int64_t claimed = -1;
     for (size_t v = 0; v < lc.is.size() && claimed < 0; ++v)
       if (m.eval(lc.is[v], false).is_true()) claimed = int64_t(v);
-    if (claimed < 0) continue;  // not in this question
+    // A count the question does not read is still set to its true value: a value read
+    // from the model afterwards (a bound's) must be the rules' own.
     const int n = m_.cells;
     std::vector<char> in(size_t(n), 0);
     for (int c = 0; c < n; ++c) in[size_t(c)] = m.eval(lc.in[size_t(c)], true).is_true();
@@ -582,7 +598,7 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
         gs.push_back(lc.is[size_t(v)]);
       return gs.empty() ? z3_.bool_val(false) : z3::mk_or(gs);
     };
-    if (claimed == actual) continue;
+    if (claimed < 0 || claimed == actual) continue;
     auto in_ = [&](int c) { return lc.in[size_t(c)]; };
     if (claimed < actual) {
       // These components, each with its rim empty, are components: at least that many.
@@ -645,7 +661,7 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
       }
     }
   }
-  for (const z3::expr& c : cuts) facts_.push_back(c);
+  for (const z3::expr& c : cuts) count_facts_.push_back(c);
   return cuts;
 }
 

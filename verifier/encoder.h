@@ -205,13 +205,17 @@ class Encoder {
   /// the set is empty, and otherwise refined by cuts. For a model, sets each count to the
   /// true number of components of its set in the model and returns cuts (facts that hold
   /// in every state) excluding the model's wrong counts; empty when all were right. The
-  /// cuts join the facts of later questions.
+  /// cuts join the count facts of later questions.
   std::vector<z3::expr> component_cuts(z3::model& m);
   /// At most `cap` cells in each set whose components a count in `m` (null: any model)
   /// counts, and a count of at most 1 exactly when the set is connected (exact for so few
   /// cells: reachability in cap - 1 steps).
   z3::expr few_counted_cells(const z3::model* m, int cap);
-  bool counts_components() const { return !lazy_counts_.empty(); }
+  /// Facts of the counts of components (their one-hot constraints, the cuts known in
+  /// advance and those learned): added only to questions that read a count.
+  const std::vector<z3::expr>& count_facts() const { return count_facts_; }
+  /// Whether `e` reads a count of components (one of their one-hot values).
+  bool reads_counts(const z3::expr& e) const;
   int cells() const { return m_.cells; }
 
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
@@ -319,6 +323,8 @@ class Encoder {
     std::vector<z3::expr> in;  ///< per cell: whether it is in the set
   };
   std::vector<LazyCount> lazy_counts_;
+  std::unordered_set<unsigned> count_ids_;  ///< ids of the counts' one-hot values
+  std::vector<z3::expr> count_facts_;
   SymP true_, false_;
   int expand_depth_ = 0;
   int fresh_ = 0;

@@ -208,6 +208,8 @@ void Verifier::unknown_from(z3::solver& s, uint64_t spent, uint64_t rlimit) {
     unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
   else if (why.find("timeout") != std::string::npos || why.find("canceled") != std::string::npos)
     unknown_ = fmt::format("timeout ({} s)", opt_.timeout_seconds);
+  else if (why.find("giveup") != std::string::npos)  // the SAT-based solver: a term it cannot take
+    unknown_ = "arithmetic the SAT-based solver cannot take";
   else unknown_ = why;
 }
 
@@ -310,6 +312,12 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     for (const Part* p : use) used.push_back(p->e);
     partitions = relevant_partitions(enc_.partition_facts(), used);
   }
+  // Whether the question reads a count of components (refined lazily, see below).
+  bool counted = enc_.reads_counts(q);
+  for (const Part* p : use) {
+    if (p->counts < 0) p->counts = enc_.reads_counts(p->e) ? 1 : 0;
+    counted = counted || p->counts == 1;
+  }
   auto attempt = [&](bool fd, double part) {
     z3::solver s = fd ? z3::solver(z3_, "QF_FD") : z3::solver(z3_);
     if (!fd) s.push();
@@ -320,6 +328,8 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     for (const z3::expr& f : lemma_facts) s.add(f);
     s.add(q);
     for (const z3::expr& f : partitions) s.add(f);
+    if (counted)
+      for (const z3::expr& f : enc_.count_facts()) s.add(f);
     const uint64_t now_spent = rlimit_seen_ - budget_.rlimit_base;
     const double left = opt_.timeout_seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count();
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -343,24 +353,27 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
       cap_lit = z3_.bool_const(fmt::format("few_cells#{}", cap).c_str());
       s.add(z3::implies(*cap_lit, enc_.few_counted_cells(last ? &*last : nullptr, cap)));
     };
-    if (enc_.counts_components()) restrict_to(8);
+    if (counted) restrict_to(8);
     while (true) {
       const double seconds = std::chrono::duration<double>(deadline - Clock::now()).count();
       z3::params ps(z3_);
       // A stage with few cells gets a slice: the next one may find what it misses.
       ps.set("timeout", unsigned(std::max(1.0, (cap_lit ? 0.3 : 1.0) * seconds * 1000)));
-      // The SAT-based solver's own pseudo-boolean reasoning is slow on sums over many
-      // cells (a bound on how often a value occurs on the board): the totalizer encoding
-      // turns them into clauses.
-      if (fd) ps.set("pb.solver", "totalizer");
+      // With counts of components, the SAT-based solver's own pseudo-boolean reasoning
+      // was slow on sums over many cells (the card game's "at most 5 cards of each
+      // number"): the totalizer encoding turns them into clauses. Elsewhere the native
+      // reasoning stays (the cardinalities of SMYOZ's lines need it).
+      if (fd && counted) ps.set("pb.solver", "totalizer");
       const uint64_t spent_here = rlimit_count(s) - before;
       if (rlimit > 0 && spent_here >= rlimit) {
         a.result = z3::unknown;
         unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
         return;
       }
-      if (rlimit > 0)
-        ps.set("rlimit", unsigned(std::min<uint64_t>(rlimit - spent_here, std::numeric_limits<unsigned>::max())));
+      if (rlimit > 0) {
+        const uint64_t slice = cap_lit ? std::max<uint64_t>(1, uint64_t(0.3 * double(rlimit - spent_here))) : rlimit - spent_here;
+        ps.set("rlimit", unsigned(std::min<uint64_t>(slice, std::numeric_limits<unsigned>::max())));
+      }
       s.set(ps);
       if (seconds <= 0) {
         a.result = z3::unknown;
@@ -389,14 +402,16 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
       last = a.model;
     }
   };
-  if (!arith) {
-    attempt(true, 1.0);
-  } else {
-    const std::pair<bool, double> order[] = {{false, 0.15}, {true, 0.4}, {false, 1.0}};
-    for (const auto& [fd, part] : order) {
-      attempt(fd, part);
-      if (a.result != z3::unknown) break;
-    }
+  // Counts of components are refined by rounds of cuts, which the SAT-based solver
+  // answers in a fraction of a second each: it goes first then, and the SMT core after it
+  // (the SAT-based solver gives up on arithmetic beyond sums of conditions).
+  const std::vector<std::pair<bool, double>> order =
+      counted  ? std::vector<std::pair<bool, double>>{{true, 0.6}, {false, 1.0}}
+      : !arith ? std::vector<std::pair<bool, double>>{{true, 1.0}}
+               : std::vector<std::pair<bool, double>>{{false, 0.15}, {true, 0.4}, {false, 1.0}};
+  for (const auto& [fd, part] : order) {
+    attempt(fd, part);
+    if (a.result != z3::unknown) break;
   }
   if (a.result == z3::unsat)
     for (size_t i = 0; i < rule_used.size(); ++i)

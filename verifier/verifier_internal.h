@@ -33,6 +33,8 @@ struct Part {
   /// The move instance whose guard `e` is conditioned on (`guard => ...`), -1 for a
   /// condition of every instance; -2 until computed (Verifier::instance_of_part).
   mutable int inst = -2;
+  /// Whether `e` reads a lazily refined count of components; -1 until computed.
+  mutable int counts = -1;
 };
 
 /// What a property ranges over, encoded: named-rule literals, the conditions of the set
