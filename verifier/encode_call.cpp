@@ -207,28 +207,7 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
     });
   if (e.builtin == B::Components || e.builtin == B::LargestGroup) {
     SymP s = args[0];
-    auto groups = [&](const Sym& set) -> std::vector<ip::Bits> {
-      std::vector<ip::Bits> out;
-      ip::Bits b(set.bits), seen(b.size(), 0);
-      for (int c = 0; c < m_.cells; ++c) {
-        if (!ip::test(b, c) || ip::test(seen, c)) continue;
-        ip::Bits g(b.size(), 0);
-        std::vector<int> queue{c};
-        ip::set_bit(seen, c);
-        while (!queue.empty()) {
-          int x = queue.back();
-          queue.pop_back();
-          ip::set_bit(g, x);
-          for (int y = 0; y < m_.cells; ++y)
-            if (ip::test(m_.orth[size_t(x)], y) && ip::test(b, y) && !ip::test(seen, y)) {
-              ip::set_bit(seen, y);
-              queue.push_back(y);
-            }
-        }
-        out.push_back(g);
-      }
-      return out;
-    };
+    auto groups = [&](const Sym& set) { return groups_of(set.bits); };
     auto one = [&](const SymP& set) -> SymP {
       if (set->k == K::Err) return set;
       auto gs = groups(*set);
@@ -490,6 +469,29 @@ SymP Encoder::components_count(const SymP& s) {
   return with_err(out, err_of(el));
 }
 
+std::vector<ip::Bits> Encoder::groups_of(const ip::Bits& set) const {
+  std::vector<ip::Bits> out;
+  ip::Bits seen(set.size(), 0);
+  for (int c = 0; c < m_.cells; ++c) {
+    if (!ip::test(set, c) || ip::test(seen, c)) continue;
+    ip::Bits g(set.size(), 0);
+    std::vector<int> queue{c};
+    ip::set_bit(seen, c);
+    while (!queue.empty()) {
+      const int x = queue.back();
+      queue.pop_back();
+      ip::set_bit(g, x);
+      for (int y = 0; y < m_.cells; ++y)
+        if (ip::test(m_.orth[size_t(x)], y) && ip::test(set, y) && !ip::test(seen, y)) {
+          ip::set_bit(seen, y);
+          queue.push_back(y);
+        }
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
 bool Encoder::reads_counts(const z3::expr& e) const {
   if (count_ids_.empty()) return false;
   std::unordered_set<unsigned> seen;
@@ -553,37 +555,23 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
     // from the model afterwards (a bound's) must be the rules' own.
     const int n = m_.cells;
     std::vector<char> in(size_t(n), 0);
-    for (int c = 0; c < n; ++c) in[size_t(c)] = m.eval(lc.in[size_t(c)], true).is_true();
-    // The set's components in the model, each with the cells around it.
-    std::vector<int> comp(size_t(n), -1);
+    ip::Bits set(ip::words(uint32_t(n)), 0);
+    for (int c = 0; c < n; ++c)
+      if ((in[size_t(c)] = m.eval(lc.in[size_t(c)], true).is_true())) ip::set_bit(set, c);
+    // The set's components in the model, each with its rim: the cells around it, none of
+    // them in the set.
     std::vector<std::vector<int>> cells, rim;
-    for (int c = 0; c < n; ++c) {
-      if (!in[size_t(c)] || comp[size_t(c)] >= 0) continue;
-      const int id = int(cells.size());
+    for (const ip::Bits& g : groups_of(set)) {
+      ip::Bits around(g.size(), 0);
       cells.emplace_back();
       rim.emplace_back();
-      std::vector<int> stack{c};
-      comp[size_t(c)] = id;
-      std::vector<char> on_rim(size_t(n), 0);
-      while (!stack.empty()) {
-        const int x = stack.back();
-        stack.pop_back();
-        cells.back().push_back(x);
-        for (int d = 0; d < n; ++d) {
-          if (!ip::test(m_.orth[size_t(x)], d)) continue;
-          if (in[size_t(d)]) {
-            if (comp[size_t(d)] < 0) {
-              comp[size_t(d)] = id;
-              stack.push_back(d);
-            }
-          } else if (!on_rim[size_t(d)]) {
-            on_rim[size_t(d)] = 1;
-            rim.back().push_back(d);
-          }
+      for (int c = 0; c < n; ++c)
+        if (ip::test(g, c)) {
+          cells.back().push_back(c);
+          for (size_t w = 0; w < around.size(); ++w) around[w] |= m_.orth[size_t(c)][w];
         }
-      }
-      std::sort(cells.back().begin(), cells.back().end());
-      std::sort(rim.back().begin(), rim.back().end());
+      for (int c = 0; c < n; ++c)
+        if (ip::test(around, c) && !ip::test(g, c)) rim.back().push_back(c);
     }
     const int64_t actual = int64_t(cells.size());
     for (size_t v = 0; v < lc.is.size(); ++v) {

@@ -251,6 +251,8 @@ class Encoder {
   SymP read_at(int var, const std::vector<int64_t>& keys);
   SymP read_slot(int var, uint32_t element);
   SymP components_count(const SymP& set);
+  /// The components of a concrete set of cells (orthogonal neighbours), by first cell.
+  std::vector<compiler::interp::Bits> groups_of(const compiler::interp::Bits& set) const;
   // Atoms of a table of a state element's selector (see `abstract`): its truth (a bool,
   // the same for every table true at the same indices), its value as a number (a table of
   // at most two values reads its truth atom), and its cases.
