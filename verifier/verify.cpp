@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/interpret_internal.h"
 #include "verifier/verifier_internal.h"
 
 namespace rulebook::verifier {
@@ -156,6 +157,10 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
   std::stable_sort(cs.begin(), cs.end(), [&](const Case& a, const Case& b) { return reach(a) > reach(b); });
   if (cs.size() > 1 && opt_.progress) opt_.progress(fmt::format("  {}: {} cases", prop.name, cs.size()));
   std::optional<int64_t> best;  // times sign: larger is better
+  if (auto s = seed(prop, sign)) {
+    best = s->first;
+    r.board = std::move(s->second);
+  }
   size_t settled = 0, pruned = 0;
   auto give_up = [&](const std::string& why) {
     r.verdict = "unknown";
@@ -226,6 +231,63 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
                          prop.maximize ? "exceeds it" : "is below it",
                          cs.size() > 1 ? fmt::format("; {} cases, {} of them by the range of their value", cs.size(), pruned)
                                        : "");
+}
+
+namespace {
+
+/// The top-level conjuncts of a condition (`a and (b and c)`: a, b, c).
+void and_parts(const ir::Expr& e, std::vector<const ir::Expr*>& out) {
+  if (e.op == ir::Op::And) {
+    for (const ir::ExprPtr& a : e.args) and_parts(*a, out);
+  } else {
+    out.push_back(&e);
+  }
+}
+
+}  // namespace
+
+std::optional<std::pair<int64_t, Board>> Verifier::seed(const ir::Property& prop, int64_t sign) {
+  if (prop.over_moves || !prop.where) return std::nullopt;
+  std::vector<const ir::Expr*> base;
+  and_parts(*prop.where, base);
+  std::optional<std::pair<int64_t, Board>> best;
+  for (const ir::Property& f : p_.properties) {
+    if (f.kind != "find" || f.over_moves || f.phase != prop.phase || !f.where) continue;
+    // Narrower: every condition of the bound's `where` is one of the find's, and it has more.
+    std::vector<const ir::Expr*> parts;
+    and_parts(*f.where, parts);
+    if (parts.size() <= base.size() || !std::all_of(base.begin(), base.end(), [&](const ir::Expr* b) {
+          return std::any_of(parts.begin(), parts.end(),
+                             [&](const ir::Expr* e) { return sources_.text(e->span) == sources_.text(b->span); });
+        }))
+      continue;
+    if (opt_.progress) opt_.progress(fmt::format("  {}: the witness of find {} (a narrower set) first", prop.name, f.name));
+    Result fr;
+    find(f, fr);
+    if (fr.verdict != "found" || !fr.board) continue;
+    // The board must lie in this set: every board rule, the phase and `where` hold on it
+    // (read by the interpreter, not by the encoding that found it).
+    std::vector<uint8_t> state = fr.board->state;
+    compiler::interp::Machine m(p_, sources_);
+    compiler::interp::Run run(m, state.data());
+    run.push_frame(std::max(64, prop.locals + 1));
+    std::optional<int64_t> value;
+    try {
+      bool in = prop.phase < 0 || int64_t(ir::load_index(state.data(), p_.vars[ir::kVarPhase], 0)) == prop.phase;
+      for (const ir::Rule& rule : p_.rules)
+        if (in && rule.board_rule) in = run.truth(*rule.condition);
+      if (in && run.truth(*prop.where)) value = run.scalar(*prop.expr) * sign;
+    } catch (const std::exception&) {
+      value.reset();  // a condition or the value errs on it: not a witness of this set
+    }
+    if (!value) {
+      if (opt_.progress) opt_.progress(fmt::format("  {}: the witness of {} is not in its set", prop.name, f.name));
+      continue;
+    }
+    if (opt_.progress) opt_.progress(fmt::format("  {}: reached {} (the witness of {})", prop.name, *value * sign, f.name));
+    if (!best || *value > best->first) best.emplace(*value, *fr.board);
+  }
+  return best;
 }
 
 void Verifier::derive(const ir::Property& prop, Result& r) {

@@ -11,6 +11,7 @@
 
 #include "compiler/interpret_internal.h"
 #include "compiler/lower.h"
+#include "verifier/verify.h"
 
 using namespace rulebook;
 
@@ -85,4 +86,26 @@ TEST_CASE("the card game: the same table with a repeated number is not legal") {
   build(u);
   u.lay(5, 0, 3, false);  // a card that touches nothing (its number repeats nowhere): the table falls apart
   CHECK_FALSE(u.read().first);
+}
+
+TEST_CASE("the card game: the bound of yellow cards in a line is 9, with a witness, and nothing exceeds it") {
+  // The bound starts from the witness of the find over the stated table (a narrower set)
+  // and proves that no legal table has 10; the witness is read again by the interpreter.
+  Table t;
+  verifier::Options o;
+  o.timeout_seconds = 120;
+  o.only = {"most_yellow_in_line"};
+  const auto rs = verifier::verify(*t.p, t.sources, o);
+  const verifier::Result* r = nullptr;
+  for (const auto& x : rs)
+    if (x.name == "most_yellow_in_line") r = &x;
+  REQUIRE(r);
+  INFO(verifier::result_text(*r, false));
+  REQUIRE(r->verdict == "bound");
+  CHECK(*r->value == 9);
+  REQUIRE(r->board);
+  t.state = r->board->state;
+  const auto [legal, most] = t.read();
+  CHECK(legal);
+  CHECK(most == 9);
 }
