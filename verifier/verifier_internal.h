@@ -183,10 +183,17 @@ class Verifier {
   void prove_like(const ir::Property& prop, Result& r);
   void find(const ir::Property& prop, Result& r);
   void bound(const ir::Property& prop, Result& r);
+  /// A bound's starting point: a find's witness, its value (times the bound's sign) and
+  /// the find's name.
+  struct Seed {
+    int64_t value;
+    Board board;
+    std::string find;
+  };
   /// The best value of a bound over boards among the witnesses of the finds over narrower
   /// sets (their `where` adds conditions to the bound's), each checked by the interpreter
-  /// to lie in the bound's set; the value times `sign` and the witness.
-  std::optional<std::pair<int64_t, Board>> seed(const ir::Property& prop, int64_t sign);
+  /// to lie in the bound's set.
+  std::optional<Seed> seed(const ir::Property& prop, int64_t sign);
   void derive(const ir::Property& prop, Result& r);
   void consistent(Result& r, const std::string& drop_rule);
   void depends(const ir::Property& prop, Result& r);

@@ -157,9 +157,11 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
   std::stable_sort(cs.begin(), cs.end(), [&](const Case& a, const Case& b) { return reach(a) > reach(b); });
   if (cs.size() > 1 && opt_.progress) opt_.progress(fmt::format("  {}: {} cases", prop.name, cs.size()));
   std::optional<int64_t> best;  // times sign: larger is better
+  std::string seeded_by;  // the find whose witness is still the best
   if (auto s = seed(prop, sign)) {
-    best = s->first;
-    r.board = std::move(s->second);
+    best = s->value;
+    r.board = std::move(s->board);
+    seeded_by = s->find;
   }
   size_t settled = 0, pruned = 0;
   auto give_up = [&](const std::string& why) {
@@ -211,6 +213,7 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
       const int64_t got = case_value(c, *a.model) * sign;
       if (best && got <= *best) throw Unsupported("internal: a bound did not improve");
       best = got;
+      seeded_by.clear();
       r.board = board(*a.model, sc);
       if (opt_.progress) opt_.progress(fmt::format("  {}: reached {}", prop.name, got * sign));
       if (got >= reach(c)) break;
@@ -226,8 +229,9 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
   }
   r.verdict = "bound";
   r.value = *best * sign;
-  r.detail = fmt::format("{} {} = {}, reached by the board below, and nothing {} (proved{})",
+  r.detail = fmt::format("{} {} = {}, reached by the board below{}, and nothing {} (proved{})",
                          prop.maximize ? "max" : "min", std::string(sources_.text(prop.expr->span)), *r.value,
+                         seeded_by.empty() ? "" : fmt::format(" (the witness of find {}, checked)", seeded_by),
                          prop.maximize ? "exceeds it" : "is below it",
                          cs.size() > 1 ? fmt::format("; {} cases, {} of them by the range of their value", cs.size(), pruned)
                                        : "");
@@ -246,11 +250,11 @@ void and_parts(const ir::Expr& e, std::vector<const ir::Expr*>& out) {
 
 }  // namespace
 
-std::optional<std::pair<int64_t, Board>> Verifier::seed(const ir::Property& prop, int64_t sign) {
+std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t sign) {
   if (prop.over_moves || !prop.where) return std::nullopt;
   std::vector<const ir::Expr*> base;
   and_parts(*prop.where, base);
-  std::optional<std::pair<int64_t, Board>> best;
+  std::optional<Seed> best;
   for (const ir::Property& f : p_.properties) {
     if (f.kind != "find" || f.over_moves || f.phase != prop.phase || !f.where) continue;
     // Narrower: every condition of the bound's `where` is one of the find's, and it has more.
@@ -285,7 +289,7 @@ std::optional<std::pair<int64_t, Board>> Verifier::seed(const ir::Property& prop
       continue;
     }
     if (opt_.progress) opt_.progress(fmt::format("  {}: reached {} (the witness of {})", prop.name, *value * sign, f.name));
-    if (!best || *value > best->first) best.emplace(*value, *fr.board);
+    if (!best || *value > best->value) best = Seed{*value, *fr.board, f.name};
   }
   return best;
 }

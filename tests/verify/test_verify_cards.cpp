@@ -103,6 +103,7 @@ TEST_CASE("the card game: the bound of yellow cards in a line is 9, with a witne
   INFO(verifier::result_text(*r, false));
   REQUIRE(r->verdict == "bound");
   CHECK(*r->value == 9);
+  CHECK(r->detail.find("the witness of find nine_yellows_in_a_line, checked") != std::string::npos);
   REQUIRE(r->board);
   t.state = r->board->state;
   const auto [legal, most] = t.read();
