@@ -70,9 +70,9 @@ bool Verifier::generalised(Scope& sc, const ir::Property& prop, Result& r, bool 
       if (!enc_.is_atom(c)) return false;
   }
   const double started = std::chrono::duration<double>(Clock::now() - budget_.started).count();
-  const double seconds = (opt_.timeout_seconds - started) * kShare;
+  const double seconds = (budget_.seconds - started) * kShare;
   const uint64_t spent0 = rlimit_seen_ - budget_.rlimit_base;
-  const uint64_t rlimit = opt_.rlimit > 0 ? uint64_t(double(opt_.rlimit - std::min(opt_.rlimit, spent0)) * kShare) : 0;
+  const uint64_t rlimit = budget_.rlimit > 0 ? uint64_t(double(budget_.rlimit - std::min(budget_.rlimit, spent0)) * kShare) : 0;
   const uint64_t base = rlimit_seen_;
   const Clock::time_point t0 = Clock::now();
   // Each disjunct is its own question, renamed to a canonical form (atoms numbered in order

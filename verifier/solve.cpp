@@ -230,13 +230,13 @@ bool Verifier::kept(const Part& p, const Relaxation& r) {
 Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, bool q_arith, double share) {
   Answer a;
   const double used = std::chrono::duration<double>(Clock::now() - budget_.started).count();
-  const double seconds = (opt_.timeout_seconds - used) * share;
+  const double seconds = (budget_.seconds - used) * share;
   const uint64_t spent = rlimit_seen_ - budget_.rlimit_base;
   if (seconds <= 0.001) {
     unknown_ = fmt::format("timeout ({} s)", opt_.timeout_seconds);
     return a;
   }
-  if (opt_.rlimit > 0 && spent >= opt_.rlimit) {
+  if (budget_.rlimit > 0 && spent >= budget_.rlimit) {
     unknown_ = fmt::format("resource limit (rlimit {})", opt_.rlimit);
     return a;
   }
@@ -331,11 +331,11 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
     if (counted)
       for (const z3::expr& f : enc_.count_facts()) s.add(f);
     const uint64_t now_spent = rlimit_seen_ - budget_.rlimit_base;
-    const double left = opt_.timeout_seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count();
+    const double left = budget_.seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count();
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(std::max(0.001, left * share * part)));
     const uint64_t rlimit =
-        opt_.rlimit > 0 ? std::max<uint64_t>(1, uint64_t(double(opt_.rlimit - std::min(opt_.rlimit, now_spent)) * share * part))
+        budget_.rlimit > 0 ? std::max<uint64_t>(1, uint64_t(double(budget_.rlimit - std::min(budget_.rlimit, now_spent)) * share * part))
                         : 0;
     const uint64_t before = rlimit_count(s);
     // Counts of components are refined lazily (Encoder::component_cuts): a model whose

@@ -79,6 +79,10 @@ struct Answer {
 struct Budget {
   Clock::time_point started;
   uint64_t rlimit_base = 0;  ///< Z3's resource count when the property started
+  /// The limits questions are sized by: the options' (which the messages name), lowered
+  /// while a part of the property may use only a share of them (a bound's seeding finds).
+  double seconds = 0;
+  uint64_t rlimit = 0;  ///< 0: none
 };
 
 /// Z3's resource count so far, as a solver's statistics report it.

@@ -266,8 +266,18 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
         }))
       continue;
     if (opt_.progress) opt_.progress(fmt::format("  {}: the witness of find {} (a narrower set) first", prop.name, f.name));
+    // The find may use half of what is left, so that the bound's own search keeps time.
     Result fr;
-    find(f, fr);
+    {
+      const Budget whole = budget_;
+      budget_.seconds -= (budget_.seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count()) / 2;
+      if (budget_.rlimit > 0) {
+        const uint64_t spent = std::min(budget_.rlimit, rlimit_seen_ - budget_.rlimit_base);
+        budget_.rlimit -= (budget_.rlimit - spent) / 2;
+      }
+      find(f, fr);
+      budget_ = whole;
+    }
     if (fr.verdict != "found" || !fr.board) continue;
     // The board must lie in this set: every board rule, the phase and `where` hold on it
     // (read by the interpreter, not by the encoding that found it).
@@ -477,6 +487,8 @@ std::vector<Result> Verifier::run() {
     if (opt_.progress) opt_.progress(fmt::format("{} {} ...", prop.kind, shown));
     budget_.started = Clock::now();
     budget_.rlimit_base = rlimit_seen_;
+    budget_.seconds = opt_.timeout_seconds;
+    budget_.rlimit = opt_.rlimit;
     unknown_.clear();
     try {
       one(prop, r);
