@@ -217,6 +217,8 @@ class Encoder {
   /// Whether `e` reads a count of components (one of their one-hot values).
   bool reads_counts(const z3::expr& e) const;
   int cells() const { return m_.cells; }
+  /// The interpreter's tables of the program (concrete reads of a board).
+  const compiler::interp::Machine& machine() const { return m_; }
 
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
   SymP mover_override;

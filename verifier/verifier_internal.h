@@ -218,6 +218,9 @@ class Verifier {
     std::vector<std::string> rules;
   };
   std::vector<Lemma> lemmas_;
+  /// Finds answered "found" in this run, by name, with the time and units they took: each
+  /// is asked once, whether for itself or to seed a bound, and shows the same board.
+  std::map<std::string, Result> found_;
   /// Whether questions get lemma facts: not while a `find` looks for a witness (implied by
   /// the set, they cannot change a model search's answer, only slow it down).
   bool use_lemmas_ = true;

@@ -199,7 +199,6 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
     bool aim = reach(c) != std::numeric_limits<int64_t>::max() && (!best || reach(c) > *best + 1);
     while (true) {
       const int64_t target = aim ? reach(c) : best ? *best + 1 : 0;
-      const z3::expr v = z3_.int_val(target * sign);
       const bool mx = prop.maximize;
       const bool any = !aim && !best;
       Answer a = ask(sc, any ? c.guard : any_piece(z3_, ps, [&](const z3::expr& x) { return enc_.compare_const(x, mx ? ir::Op::Ge : ir::Op::Le, target * sign); }));
@@ -266,24 +265,30 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
         }))
       continue;
     if (opt_.progress) opt_.progress(fmt::format("  {}: the witness of find {} (a narrower set) first", prop.name, f.name));
-    // The find may use half of what is left, so that the bound's own search keeps time.
-    Result fr;
-    {
+    auto it = found_.find(f.name);
+    if (it == found_.end()) {
+      // The find may use half of what is left, so that the bound's own search keeps time.
+      Result fr;
       const Budget whole = budget_;
-      budget_.seconds -= (budget_.seconds - std::chrono::duration<double>(Clock::now() - budget_.started).count()) / 2;
+      const auto t0 = Clock::now();
+      const uint64_t units0 = rlimit_seen_;
+      budget_.seconds -= (budget_.seconds - std::chrono::duration<double>(t0 - budget_.started).count()) / 2;
       if (budget_.rlimit > 0) {
         const uint64_t spent = std::min(budget_.rlimit, rlimit_seen_ - budget_.rlimit_base);
         budget_.rlimit -= (budget_.rlimit - spent) / 2;
       }
       find(f, fr);
       budget_ = whole;
+      if (fr.verdict != "found" || !fr.board) continue;
+      fr.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      fr.rlimit = rlimit_seen_ - units0;
+      it = found_.emplace(f.name, std::move(fr)).first;
     }
-    if (fr.verdict != "found" || !fr.board) continue;
+    const Board& witness = *it->second.board;
     // The board must lie in this set: every board rule, the phase and `where` hold on it
     // (read by the interpreter, not by the encoding that found it).
-    std::vector<uint8_t> state = fr.board->state;
-    compiler::interp::Machine m(p_, sources_);
-    compiler::interp::Run run(m, state.data());
+    std::vector<uint8_t> state = witness.state;
+    compiler::interp::Run run(enc_.machine(), state.data());
     run.push_frame(std::max(64, prop.locals + 1));
     std::optional<int64_t> value;
     try {
@@ -299,7 +304,7 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
       continue;
     }
     if (opt_.progress) opt_.progress(fmt::format("  {}: reached {} (the witness of {})", prop.name, *value * sign, f.name));
-    if (!best || *value > best->value) best = Seed{*value, *fr.board, f.name};
+    if (!best || *value > best->value) best = Seed{*value, witness, f.name};
   }
   return best;
 }
@@ -490,6 +495,18 @@ std::vector<Result> Verifier::run() {
     budget_.seconds = opt_.timeout_seconds;
     budget_.rlimit = opt_.rlimit;
     unknown_.clear();
+    if (auto it = prop.kind == "find" ? found_.find(prop.name) : found_.end(); it != found_.end()) {
+      // Already asked to seed a bound: the same answer, board and cost.
+      const Result& was = it->second;
+      r.verdict = was.verdict;
+      r.detail = was.detail;
+      r.board = was.board;
+      r.seconds = was.seconds;
+      r.rlimit = was.rlimit;
+      if (opt_.progress) opt_.progress(fmt::format("  {}: {} (asked before, to seed a bound)", shown, r.verdict));
+      out.push_back(std::move(r));
+      continue;
+    }
     try {
       one(prop, r);
     } catch (const Unsupported& u) {
@@ -503,6 +520,7 @@ std::vector<Result> Verifier::run() {
     r.rlimit = rlimit_seen_ - budget_.rlimit_base;
     if (opt_.progress)
       opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", shown, r.verdict, r.seconds, r.rlimit));
+    if (prop.kind == "find" && r.verdict == "found") found_.emplace(prop.name, r);
     out.push_back(std::move(r));
   }
   return out;
