@@ -419,7 +419,6 @@ void Emitter::abi_functions() {
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
-  w_.line("if (depth >= 2) make_unions(g);  // for the copies it plays on");
   w_.line("*count = perft(g, depth);");
   w_.line("last.valid = true;");
   w_.line("return RB_OK;");
@@ -454,7 +453,6 @@ void Emitter::abi_functions() {
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
-  w_.line("make_unions(g);  // for the copies it plays on");
   w_.line("Children sink{&g, out, states, cap};");
   w_.line("generate(g, sink);");
   w_.line("*count = sink.n;");
@@ -470,7 +468,6 @@ void Emitter::abi_functions() {
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
-  w_.line("make_unions(g);");
   w_.line("SplitMix64 r{*rng};");
   w_.linef("const Int start_phase = {};", sys(ir::kVarPhase));
   w_.line("uint64_t n = 0;");

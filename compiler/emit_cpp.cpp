@@ -298,12 +298,11 @@ void Emitter::state_layout() {
     w_.linef("{}Bits<{}> {}_[{}];  // per plane of {}: see {}()", words(u.domain) > 1 ? "alignas(16) " : "",
              words(u.domain), u.name, p.values,
              program_.vars[size_t(u.var)].name, u.name);
-    w_.linef("uint32_t {}_known_;", u.name);
   }
   w_.close("};");
   w_.blank();
 
-  w_.line("void make_unions(Game& g);");
+  if (!plane_unions_.empty()) w_.line("void make_unions(Game& g);");
   w_.open("void load(Game& g, const uint8_t* bytes) {");
   w_.line("std::memcpy(&g.s, bytes, sizeof(State));");
   for (const PlaneVar& p : planes_) {
@@ -323,7 +322,7 @@ void Emitter::state_layout() {
   w_.line("g.can_known_ = 0;");
   w_.line("g.can_true_ = 0;");
   if (scoped_count_ > 0) w_.line("g.scope_ = nullptr;");
-  for (const PlaneUnion& u : plane_unions_) w_.linef("g.{}_known_ = 0;", u.name);
+  if (!plane_unions_.empty()) w_.line("make_unions(g);");
   w_.close("}");
   w_.blank();
   w_.line("void save(const Game& g, uint8_t* bytes) { std::memcpy(bytes, &g.s, sizeof(State)); }");
@@ -354,34 +353,30 @@ void Emitter::stores() {
   // The unions kept per plane (see PlaneUnion).
   for (const PlaneUnion& u : plane_unions_) {
     const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
-    w_.linef("/// {}().inverse_union of plane k of {}, kept up to date.", u.table,
+    w_.linef("/// {}().inverse_union of plane k of {}, kept up to date by every store (for the", u.table,
              program_.vars[size_t(u.var)].name);
-    w_.open(fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(Game& g, Int k) {{", words(u.domain), u.name));
-    w_.linef("if (uint64_t(k) >= {}u) return Bits<{}>{{}};", p.values, words(u.domain));
-    w_.open(fmt::format("if (!((g.{}_known_ >> k) & 1)) {{", u.name));
-    w_.linef("g.{}_[k] = {}().inverse_union(g.{}is_[k]);", u.name, u.table, field_name(u.var));
-    w_.linef("g.{}_known_ |= 1u << k;", u.name);
-    w_.close();
+    w_.linef("/// planes read: 0x{:x}).", u.read);
+    w_.open(fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(const Game& g, Int k) {{", words(u.domain), u.name));
+    if (u.checked) w_.linef("if (uint64_t(k) >= {}u) return Bits<{}>{{}};", p.values, words(u.domain));
     w_.linef("return g.{}_[k];", u.name);
     w_.close();
     w_.blank();
   }
-  {
-    // A state loaded for one question makes the unions it needs on demand. Perft and
-    // playouts make every plane's union at once, one key at a time: the copies of the
-    // game they play on then inherit them all, where unions made on demand would be
-    // remade in every child whose mover the parent never asked about.
-    w_.line("/// Every union of every plane, from the planes' variables (before perft and playouts).");
-    w_.open("void make_unions([[maybe_unused]] Game& g) {");
+  if (!plane_unions_.empty()) {
+    // Unions are made when a state is loaded and kept exact by every store, so reading
+    // one is a load: a union remembered with a "known" bit per plane cost every store and
+    // every read a test, more than the rare remake after a key leaves a plane.
+    w_.line("/// The union of every plane read, from the planes' variables (when a state is loaded).");
+    w_.open("void make_unions(Game& g) {");
     for (const PlaneUnion& u : plane_unions_) {
       const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
       const ir::StateVar& V = program_.vars[size_t(u.var)];
       w_.linef("for (auto& u : g.{}_) u = Bits<{}>{{}};", u.name, words(u.domain));
       w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", V.count));
       w_.linef("const Int v = g.s.{}[i];", field_name(u.var));
-      w_.linef("if (v < {}) g.{}_[v] = g.{}_[v] | {}().holders[i];", p.values, u.name, u.name, u.table);
+      w_.linef("if (v < {} && ((0x{:x}ull >> v) & 1)) g.{}_[v] = g.{}_[v] | {}().holders[i];", p.values,
+               u.read, u.name, u.name, u.table);
       w_.close();
-      w_.linef("g.{}_known_ = 0x{:x}u;", u.name, (uint64_t(1) << p.values) - 1);
     }
     w_.close();
     w_.blank();
@@ -402,18 +397,20 @@ void Emitter::stores() {
       // (A state passed in with an element outside its domain has it in no plane.)
       w_.linef("const Int old = {};", elem);
       w_.open(fmt::format("if (old < {}) {{", p.kept));
+      w_.linef("g.{}is_[old].reset(i);", f);
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
-        // The old value's union loses a key (recomputed when next asked for); the new
-        // value's gains the key's holders.
-        w_.linef("g.{}_known_ &= ~(1u << old);", u.name);
+        // The old value's union, when read, is made again from its plane (a union cannot
+        // lose one key's holders: another key may hold them too); the new value's gains
+        // the key's holders.
+        w_.linef("if ((0x{:x}ull >> old) & 1) g.{}_[old] = {}().inverse_union(g.{}is_[old]);", u.read,
+                 u.name, u.table, f);
       }
-      w_.linef("g.{}is_[old].reset(i);", f);
       w_.close();
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
-        w_.linef("if ((g.{}_known_ >> v) & 1) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.name,
-                 u.name, u.name, u.table);
+        w_.linef("if ((0x{:x}ull >> v) & 1) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.read, u.name,
+                 u.name, u.table);
       }
       if (p.kept < p.values) {
         w_.linef("if (v < {}) g.{}is_[v].set(i);", p.kept, f);
@@ -423,7 +420,13 @@ void Emitter::stores() {
     }
     w_.linef("{} = {}(v);", elem, element_type(V.width));
     uint64_t defines = forget_defines_[v];
-    const uint64_t cans = forget_cans_[v];
+    uint64_t cans = forget_cans_[v];
+    for (size_t m = 0; m < program_.moves.size(); ++m) {
+      // A move whose can() is tested each time remembers nothing to forget.
+      if (!can_by_mask_[m] || can_memo_base_[m] < 0) continue;
+      const int players = program_.players;
+      cans &= ~((players >= 64 ? ~uint64_t(0) : (uint64_t(1) << players) - 1) << can_memo_base_[m]);
+    }
     const int held_slot = tabulated() && int(v) == rule_tables_.var ? rule_tables_.memo_slot : -1;
     if (held_slot >= 0) {
       // The verdict of the board rules, when it was "they hold", follows the store: only

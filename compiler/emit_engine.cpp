@@ -72,6 +72,26 @@ void Emitter::split_stage(const std::vector<StagedCondition>& stage, int param, 
   }
 }
 
+bool Emitter::cheap_mask_search(int m, const std::vector<std::string>& masks) const {
+  // The conditions before the parameter: a few reads and comparisons, that cannot fail.
+  const ir::Move& M = program_.moves[size_t(m)];
+  for (const auto& c : M.requires_)
+    if (!safe(*c)) return false;
+  for (const ir::Check& c : M.checks)
+    if (!safe(*c.condition)) return false;
+  const std::vector<std::vector<StagedCondition>> stages = staged_conditions(m);
+  for (const StagedCondition& c : stages[0])
+    if (!constant_time(*c.expr)) return false;
+  // The mask: planes, kept unions, constant tables. A derived union made from a plane on
+  // the spot, a table made on first use, a define or a search loops.
+  for (const std::string& k : masks) {
+    const std::string code = k.substr(0, k.find("  //"));
+    for (const char* costly : {"inverse_union", "_compute(", "define_", "can_", "[&]"})
+      if (code.find(costly) != std::string::npos) return false;
+  }
+  return true;
+}
+
 void Emitter::move_generator(int m) {
   const ir::Move& M = program_.moves[size_t(m)];
   const size_t n = M.params.size();
@@ -119,6 +139,7 @@ void Emitter::move_generator(int m) {
         w_.line("    ;");
       }
       if (last && rest.empty() && !has_board_rules_) {
+        if (n == 1) can_by_mask_[size_t(m)] = cheap_mask_search(m, masks);
         // Nothing left to test: the sink takes the whole mask (a count is a popcount).
         std::string prefix;
         for (size_t k = 0; k < i; ++k) prefix += ", " + args[k];
@@ -238,13 +259,14 @@ void Emitter::move_apply(int m) {
   }
   // can(): the remembered answer inline, the search out of line; a move whose test is a
   // few cheap conditions is asked directly.
-  const int base = can_memo_base_.empty() ? -1 : can_memo_base_[size_t(m)];
-  const bool direct = can_direct(m);
+  const bool by_mask = can_by_mask_[size_t(m)] != 0;
+  const int base = can_memo_base_.empty() || by_mask ? -1 : can_memo_base_[size_t(m)];
+  const bool direct = can_direct(m) || by_mask;
   w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", M.name);
   w_.open(fmt::format("{} bool search_{}(Game& g, Int player) {{",
                       direct ? "[[gnu::always_inline]] inline" : "[[gnu::noinline]]", move_name(m)));
   w_.linef("const Int saved = g.mover_;");
-  w_.linef("g.mover_ = {};", "player");
+  w_.line("g.mover_ = player;");
   w_.line("Exists sink;");
   w_.linef("const bool found = gen_{}(g, sink);", move_name(m));
   w_.line("g.mover_ = saved;");
@@ -261,14 +283,19 @@ void Emitter::move_apply(int m) {
   } else {
     w_.linef("/// can({}, player), remembered until a variable its conditions read is stored.", M.name);
   }
+  w_.line("/// (`player` is one: a value that may not be goes through can_*_checked.)");
   w_.open(fmt::format("inline bool can_{}(Game& g, Int player) {{", move_name(m)));
-  w_.linef("if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", where(M.span));
   if (base >= 0) {
     w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
     w_.line("if (g.can_known_ & bit) return (g.can_true_ & bit) != 0;");
   }
   w_.linef("return search_{}(g, player);", move_name(m));
   w_.close();
+  w_.blank();
+  w_.linef("[[maybe_unused]] bool can_{}_checked(Game& g, Int player) {{", move_name(m));
+  w_.linef("  if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", where(M.span));
+  w_.linef("  return can_{}(g, player);", move_name(m));
+  w_.line("}");
   w_.blank();
 }
 

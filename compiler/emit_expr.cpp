@@ -260,8 +260,14 @@ std::string Emitter::expr_inner(const ir::Expr& e) {
       return builtin(e);
     case Op::Call:
       return call(e);
-    case Op::Can:
-      return fmt::format("can_{}(g, {})", move_name(e.move), expr(*a[0]));
+    case Op::Can: {
+      // A player value is a player: only another argument is checked (where the move is,
+      // as the interpreter reports it).
+      const ir::Type* t = a[0]->type.get();
+      const bool player = t && is_scalar(*t) && t->domain == ir::kPlayerDomain &&
+                          identity_domain(ir::kPlayerDomain);
+      return fmt::format("can_{}{}(g, {})", move_name(e.move), player ? "" : "_checked", expr(*a[0]));
+    }
   }
   return "0";
 }

@@ -21,6 +21,7 @@ void Emitter::declarations() {
   }
   for (size_t m = 0; m < program_.moves.size(); ++m) {
     w_.linef("[[maybe_unused]] inline bool can_{}(Game& g, Int player);", move_name(int(m)));
+    w_.linef("[[maybe_unused]] bool can_{}_checked(Game& g, Int player);", move_name(int(m)));
   }
   w_.blank();
 }

@@ -68,6 +68,10 @@ struct PlaneUnion {
   int var = -1;
   int domain = -1;    ///< of the x
   std::string name;
+  /// The planes whose union the code may read (bit per plane index): only these are kept.
+  uint64_t read = 0;
+  /// Some read passes an index that may be outside the planes (tested when read).
+  bool checked = false;
 };
 
 /// A condition of a move, as the generator tests it.
@@ -144,6 +148,9 @@ class Emitter {
   /// can(move, player) is answered by testing the move's conditions each time (nothing
   /// remembered): the move has no parameters and its conditions are safe().
   bool can_direct(int move) const;
+  /// A one-parameter move's generator, with these masks for its parameter, is cheap
+  /// enough to run for every can() (see can_by_mask_).
+  bool cheap_mask_search(int move, const std::vector<std::string>& masks) const;
   Reads everything() const;
   mutable std::map<int, Reads> function_reads_, move_reads_;
   bool plane_eligible(int var) const;
@@ -174,14 +181,17 @@ class Emitter {
   /// The keys of a variable with planes that hold `value` (a Bits expression).
   std::string plane(int var, const ir::Expr& value);
   /// The index of the plane of `var` holding `value`; `checked` when it may be -1.
-  std::string plane_index(int var, const ir::Expr& value, bool& checked);
+  /// `planes`, when given, receives the plane indices the index can take (bit per plane).
+  std::string plane_index(int var, const ir::Expr& value, bool& checked,
+                          uint64_t* planes = nullptr);
   /// Plane `index` (C++ text) of `var`, noting which planes the code needs.
   std::string plane_ref(int var, const std::string& index);
   /// All planes of `var` are needed (an index known only when the engine runs).
   void keep_all_planes(int var);
   /// The union, kept up to date per plane of `var`, of the inverse table of derived
   /// `table` over the plane's keys; returns the accessor's name.
-  std::string plane_union(const std::string& table, int var, int domain);
+  std::string plane_union(const std::string& table, int var, int domain, uint64_t read,
+                          bool checked);
   std::string full_mask(int domain) const;
   /// {x in domain | e with local `slot` = x} as a Bits expression over `domain`, when it
   /// can be had from planes, sets and constants without evaluating `e` per element.
@@ -370,6 +380,11 @@ class Emitter {
   std::vector<char> scoped_;
   int scoped_count_ = 0;
   std::vector<int> can_memo_base_;
+  /// Per move: its one parameter's legal values are a mask of plane, union and table
+  /// lookups after constant-time conditions (found while its generator is emitted), so
+  /// can() tests it each time: cheaper than remembering the answer and forgetting it at
+  /// every store. Its can bits, planned before, are then left unused.
+  std::vector<char> can_by_mask_;
   std::vector<uint64_t> forget_defines_, forget_cans_;
   mutable std::map<int, bool> safe_functions_;
   RuleTablePlan rule_tables_;

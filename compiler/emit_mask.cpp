@@ -131,18 +131,26 @@ const ir::Expr* Emitter::inline_call(const ir::Expr& call) {
 
 std::string Emitter::full_mask(int domain) const { return fmt::format("full_d{}()", domain); }
 
-std::string Emitter::plane_index(int var, const ir::Expr& value, bool& checked) {
+std::string Emitter::plane_index(int var, const ir::Expr& value, bool& checked,
+                                 uint64_t* planes) {
   const ir::StateVar& V = program_.vars[size_t(var)];
+  const size_t values = dom(V.domain).size;
+  const uint64_t all = values >= 64 ? ~uint64_t(0) : (uint64_t(1) << values) - 1;
   checked = false;
   if (value.op == Op::Const) {
-    return std::to_string(ir::domain_index(program_.domains, V.domain, value.value));
+    const int64_t i = ir::domain_index(program_.domains, V.domain, value.value);
+    if (planes) *planes = i >= 0 && i < 64 ? uint64_t(1) << i : 0;
+    return std::to_string(i);
   }
+  if (planes) *planes = all;
   const int vd = value.type ? value.type->domain : -1;
   if (vd == V.domain && identity_domain(vd)) return expr(value);
   const ir::Domain& D = dom(V.domain);
   // A value of the inner domain is never none: its index is one more.
-  if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && identity_domain(vd))
+  if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && identity_domain(vd)) {
+    if (planes) *planes = all & ~uint64_t(1);
     return fmt::format("{} + 1", expr(value));
+  }
   checked = true;  // may be -1: a value outside the domain
   return fmt::format("idx_d{}({})", V.domain, expr(value));
 }
@@ -465,8 +473,9 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
             uses_slot(value, r.args[0]->slot))
           continue;
         bool checked = false;
-        const std::string index = plane_index(r.var, value, checked);
-        const std::string name = plane_union(table, r.var, domain);
+        uint64_t planes = 0;
+        const std::string index = plane_index(r.var, value, checked, &planes);
+        const std::string name = plane_union(table, r.var, domain, planes, checked);
         return fmt::format("({} - {}(g, {}))", full_mask(domain), name, index);
       }
     }
@@ -474,14 +483,22 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
   return fmt::format("({} - {}().inverse_union({}))", full_mask(domain), table, form->mask);
 }
 
-std::string Emitter::plane_union(const std::string& table, int var, int domain) {
-  keep_all_planes(var);  // the union of any plane may be asked for
-  for (const PlaneUnion& u : plane_unions_)
-    if (u.table == table && u.var == var) return u.name;
+std::string Emitter::plane_union(const std::string& table, int var, int domain, uint64_t read,
+                                 bool checked) {
+  keep_all_planes(var);  // a union is made from its plane's keys
+  for (PlaneUnion& u : plane_unions_) {
+    if (u.table == table && u.var == var) {
+      u.read |= read;
+      u.checked = u.checked || checked;
+      return u.name;
+    }
+  }
   PlaneUnion u;
   u.table = table;
   u.var = var;
   u.domain = domain;
+  u.read = read;
+  u.checked = checked;
   u.name = fmt::format("union{}", plane_unions_.size());
   plane_unions_.push_back(u);
   return u.name;

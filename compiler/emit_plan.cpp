@@ -375,6 +375,7 @@ bool Emitter::constant_time(const ir::Expr& e) const {
 void Emitter::plan_memos() {
   memo_slot_.assign(program_.functions.size(), -1);
   can_memo_base_.assign(program_.moves.size(), -1);
+  can_by_mask_.assign(program_.moves.size(), 0);
   forget_defines_.assign(program_.vars.size(), 0);
   forget_cans_.assign(program_.vars.size(), 0);
   // Parameterless defines of the state (not of the mover): remembered until a store.
