@@ -420,13 +420,7 @@ void Emitter::stores() {
     }
     w_.linef("{} = {}(v);", elem, element_type(V.width));
     uint64_t defines = forget_defines_[v];
-    uint64_t cans = forget_cans_[v];
-    for (size_t m = 0; m < program_.moves.size(); ++m) {
-      // A move whose can() is tested each time remembers nothing to forget.
-      if (!can_by_mask_[m] || can_memo_base_[m] < 0) continue;
-      const int players = program_.players;
-      cans &= ~((players >= 64 ? ~uint64_t(0) : (uint64_t(1) << players) - 1) << can_memo_base_[m]);
-    }
+    const uint64_t cans = forget_cans_[v];
     const int held_slot = tabulated() && int(v) == rule_tables_.var ? rule_tables_.memo_slot : -1;
     if (held_slot >= 0) {
       // The verdict of the board rules, when it was "they hold", follows the store: only

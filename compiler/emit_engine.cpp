@@ -92,6 +92,17 @@ bool Emitter::cheap_mask_search(int m, const std::vector<std::string>& masks) co
   return true;
 }
 
+void Emitter::test_can_each_time(int m) {
+  can_by_mask_[size_t(m)] = 1;
+  const int base = can_memo_base_[size_t(m)];
+  if (base < 0) return;
+  // Nothing is remembered: no store forgets it.
+  const int players = program_.players;
+  const uint64_t bits = (players >= 64 ? ~uint64_t(0) : (uint64_t(1) << players) - 1) << base;
+  for (uint64_t& f : forget_cans_) f &= ~bits;
+  can_memo_base_[size_t(m)] = -1;
+}
+
 void Emitter::move_generator(int m) {
   const ir::Move& M = program_.moves[size_t(m)];
   const size_t n = M.params.size();
@@ -139,7 +150,7 @@ void Emitter::move_generator(int m) {
         w_.line("    ;");
       }
       if (last && rest.empty() && !has_board_rules_) {
-        if (n == 1) can_by_mask_[size_t(m)] = cheap_mask_search(m, masks);
+        if (n == 1 && cheap_mask_search(m, masks)) test_can_each_time(m);
         // Nothing left to test: the sink takes the whole mask (a count is a popcount).
         std::string prefix;
         for (size_t k = 0; k < i; ++k) prefix += ", " + args[k];
@@ -259,9 +270,8 @@ void Emitter::move_apply(int m) {
   }
   // can(): the remembered answer inline, the search out of line; a move whose test is a
   // few cheap conditions is asked directly.
-  const bool by_mask = can_by_mask_[size_t(m)] != 0;
-  const int base = can_memo_base_.empty() || by_mask ? -1 : can_memo_base_[size_t(m)];
-  const bool direct = can_direct(m) || by_mask;
+  const int base = can_memo_base_.empty() ? -1 : can_memo_base_[size_t(m)];
+  const bool direct = can_direct(m) || can_by_mask_[size_t(m)];
   w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", M.name);
   w_.open(fmt::format("{} bool search_{}(Game& g, Int player) {{",
                       direct ? "[[gnu::always_inline]] inline" : "[[gnu::noinline]]", move_name(m)));

@@ -151,6 +151,8 @@ class Emitter {
   /// A one-parameter move's generator, with these masks for its parameter, is cheap
   /// enough to run for every can() (see can_by_mask_).
   bool cheap_mask_search(int move, const std::vector<std::string>& masks) const;
+  /// Marks can(move) as tested each time and releases the bits planned to remember it.
+  void test_can_each_time(int move);
   Reads everything() const;
   mutable std::map<int, Reads> function_reads_, move_reads_;
   bool plane_eligible(int var) const;
@@ -383,7 +385,7 @@ class Emitter {
   /// Per move: its one parameter's legal values are a mask of plane, union and table
   /// lookups after constant-time conditions (found while its generator is emitted), so
   /// can() tests it each time: cheaper than remembering the answer and forgetting it at
-  /// every store. Its can bits, planned before, are then left unused.
+  /// every store. The bits planned to remember it are released (test_can_each_time).
   std::vector<char> can_by_mask_;
   std::vector<uint64_t> forget_defines_, forget_cans_;
   mutable std::map<int, bool> safe_functions_;

@@ -140,6 +140,7 @@ std::string Emitter::plane_index(int var, const ir::Expr& value, bool& checked,
   if (value.op == Op::Const) {
     const int64_t i = ir::domain_index(program_.domains, V.domain, value.value);
     if (planes) *planes = i >= 0 && i < 64 ? uint64_t(1) << i : 0;
+    checked = i < 0;  // a value outside the domain: index -1, in no plane
     return std::to_string(i);
   }
   if (planes) *planes = all;
