@@ -391,29 +391,35 @@ void Emitter::stores() {
     const std::string elem = V.keys.empty() ? "g.s." + f : "g.s." + f + "[i]";
     const int pv = plane_of_var_[v];
     w_.linef("/// Stores index `v` as element `i` of {}.", V.name);
+    if (pv >= 0) {
+      // `Old` and `New`: the planes the element's value before and `v` can be, when the
+      // caller knows (a move's `requires`, the type of the value stored).
+      w_.line("/// `Old`, `New`: the indices the element before and `v` can be (~0: any).");
+      w_.line("template <uint64_t Old = ~0ull, uint64_t New = ~0ull>");
+    }
     w_.open(fmt::format("[[gnu::always_inline]] inline void put_{}(Game& g, Int i, Int v) {{", f));
     if (pv >= 0 && planes_[size_t(pv)].kept > 0) {
       const PlaneVar& p = planes_[size_t(pv)];
       // (A state passed in with an element outside its domain has it in no plane.)
-      w_.linef("const Int old = {};", elem);
-      w_.open(fmt::format("if (old < {}) {{", p.kept));
+      w_.linef("const Int old = one_of(Old) >= 0 ? one_of(Old) : Int({});", elem);
+      w_.open(fmt::format("if (within(Old, {}) || old < {}) {{", p.kept, p.kept));
       w_.linef("g.{}is_[old].reset(i);", f);
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
         // The old value's union, when read, is made again from its plane (a union cannot
         // lose one key's holders: another key may hold them too); the new value's gains
         // the key's holders.
-        w_.linef("if ((0x{:x}ull >> old) & 1) g.{}_[old] = {}().inverse_union(g.{}is_[old]);", u.read,
-                 u.name, u.table, f);
+        w_.linef("if (one_read(Old, 0x{:x}ull, old)) g.{}_[old] = {}().inverse_union(g.{}is_[old]);",
+                 u.read, u.name, u.table, f);
       }
       w_.close();
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
-        w_.linef("if ((0x{:x}ull >> v) & 1) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.read, u.name,
-                 u.name, u.table);
+        w_.linef("if (one_read(New, 0x{:x}ull, v)) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.read,
+                 u.name, u.name, u.table);
       }
       if (p.kept < p.values) {
-        w_.linef("if (v < {}) g.{}is_[v].set(i);", p.kept, f);
+        w_.linef("if (within(New, {}) || v < {}) g.{}is_[v].set(i);", p.kept, p.kept, f);
       } else {
         w_.linef("g.{}is_[v].set(i);", f);
       }

@@ -212,7 +212,13 @@ void Emitter::move_apply(int m) {
   }
   w_.linef("/// The block of move {} — {}", move_signature(m), where_text(M.span));
   w_.open(fmt::format("void apply_{}({}) {{", move_name(m), params));
+  // A block runs only when the move is legal: what its `requires` say of an element
+  // indexed by a parameter holds at its start (the stores use it, see put_*).
+  facts_.clear();
+  stored_.clear();
+  for (const auto& c : M.requires_) requires_facts(*c, int(M.params.size()));
   block(M.body);
+  facts_.clear();
   w_.close();
   w_.blank();
   if (has_board_rules_) {

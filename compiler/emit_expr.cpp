@@ -617,12 +617,15 @@ std::string Emitter::quantifier(const ir::Expr& e) {
                       uses_can(e);
   if (rotate) {
     const std::string set = fresh("players");
-    lines.push_back(fmt::format("const Bits<{}> {} = {};", words(ir::kPlayerDomain), set,
-                                expr_as(domain, *domain.type)));
+    const std::string players = expr_as(domain, *domain.type);
+    std::vector<uint64_t> every(size_t(words(ir::kPlayerDomain)), 0);
+    for (int p = 0; p < program_.players; ++p) every[size_t(p) / 64] |= uint64_t(1) << (p % 64);
+    const bool all = players == bits_literal(ir::kPlayerDomain, every);
+    if (!all) lines.push_back(fmt::format("const Bits<{}> {} = {};", words(ir::kPlayerDomain), set, players));
     lines.push_back(fmt::format("Int {} = g.mover_;", var));
     lines.push_back(fmt::format("for (Int k = 0; k < kPlayers; ++k) {{"));
     lines.push_back(fmt::format("  {} = {} + 1 == kPlayers ? 0 : {} + 1;", var, var, var));
-    lines.push_back(fmt::format("  if (!{}.has({})) continue;", set, var));
+    if (!all) lines.push_back(fmt::format("  if (!{}.has({})) continue;", set, var));
   }
   // A `where` of the binder and one other local that reads no state: the elements passing
   // it come, per value of that local, from a table made once (an entry whose `where`

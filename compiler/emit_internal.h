@@ -269,7 +269,13 @@ class Emitter {
   std::string cpp_type(const ir::TypePtr& t) const { return cpp_type(*t); }
   void block(const ir::Block& b);
   void stmt(const ir::Stmt& s);
-  std::string store(int var, const std::string& flat, const std::string& value_index);
+  /// `old_planes`, `new_planes`: the indices the element before and the value stored
+  /// can be, when known (~0: any); see put_* in emit_cpp.cpp.
+  std::string store(int var, const std::string& flat, const std::string& value_index,
+                    uint64_t old_planes = ~uint64_t(0), uint64_t new_planes = ~uint64_t(0));
+  /// What a move's `requires` say of `var[param]` (a plane test of a parameter), as
+  /// facts known when its block starts: (var, slot) -> the indices the element can be.
+  void requires_facts(const ir::Expr& e, int params);
   /// The stored element of `var` at flat index `flat` (C++ lvalue text).
   std::string element(int var, const std::string& flat) const;
   /// The value of a stored element (its index converted through the var's domain).
@@ -353,6 +359,11 @@ class Emitter {
 
   // The frame of the function, move or block being emitted: slot -> C++ name.
   std::vector<std::string> slots_;
+  // While a move's block is emitted: what its `requires` say of elements indexed by a
+  // parameter, valid until the block stores into that variable or enters a loop.
+  std::map<std::pair<int, int>, uint64_t> facts_;
+  mutable std::set<int> stored_;  ///< variables the block has stored into so far
+  int loop_depth_ = 0;
   int fresh_counter_ = 0;
   int lambda_depth_ = 0;
   std::vector<std::pair<uint32_t, std::pair<uint32_t, int>>> binder_spans_;  ///< begin, file, ordinal

@@ -385,6 +385,7 @@ void Emitter::plan_memos() {
     if (function_pure(int(f))) continue;
     const Reads& r = function_reads(int(f));
     if (r.mover) continue;
+    if (constant_time(*F.body)) continue;  // reading the value costs less than the test
     memo_slot_[f] = memo_defines_++;
     for (int v : r.vars) forget_defines_[size_t(v)] |= uint64_t(1) << memo_slot_[f];
   }

@@ -49,7 +49,9 @@ void Emitter::stmt(const ir::Stmt& s) {
         w_.close();
         w_.open(fmt::format("for (const auto& {} : {}) {{", var, sel));
         w_.linef("(void){};", var);
+        ++loop_depth_;
         block(s.body);
+        --loop_depth_;
         w_.close();
         break;
       }
@@ -74,7 +76,9 @@ void Emitter::stmt(const ir::Stmt& s) {
       w_.linef("const Int {} = {};", var,
                identity_domain(d) ? m + ".pop()" : fmt::format("val_d{}({}.pop())", d, m));
       w_.linef("(void){};", var);
+      ++loop_depth_;
       block(s.body);
+      --loop_depth_;
       w_.close();
       break;
     }
@@ -137,8 +141,100 @@ void Emitter::assign(const ir::Stmt& s) {
         identity_domain(D.inner) && dom(D.inner).kind != ir::Domain::Kind::Record)
       index = fmt::format("{} + 1", paren(value));
   }
-  w_.line(store(s.var, flat, index) + ";");
+  // What is known of the element before (the move's `requires`, when this is the first
+  // store into the variable and not in a loop) and of the value stored.
+  uint64_t old_planes = ~uint64_t(0), new_planes = ~uint64_t(0);
+  if (loop_depth_ == 0 && !stored_.count(s.var) && keys.size() == 1 &&
+      (keys[0]->op == Op::Local || keys[0]->op == Op::Mover)) {
+    const int key = keys[0]->op == Op::Mover ? -1 : keys[0]->slot;
+    if (auto it = facts_.find({s.var, key}); it != facts_.end()) old_planes = it->second;
+  }
+  if (s.assign != 0 && v.op == Op::Const && old_planes != ~uint64_t(0) &&
+      (D.kind == ir::Domain::Kind::Range || identity_domain(V.domain))) {
+    // `x += k` of an element the requires bound: when every value it can be stays in the
+    // domain, the new index is the old one moved by k, with nothing to check.
+    const int64_t step = s.assign > 0 ? v.value : -v.value;
+    uint64_t moved = 0;
+    bool inside = true;
+    for (uint64_t m = old_planes; m && inside; m &= m - 1) {
+      const int64_t i = __builtin_ctzll(m) + step;
+      inside = i >= 0 && i < int64_t(D.size) && i < 64;
+      if (inside) moved |= uint64_t(1) << i;
+    }
+    if (inside) {
+      index = fmt::format("{} {} {}", element(s.var, flat), step >= 0 ? "+" : "-", step >= 0 ? step : -step);
+      new_planes = moved;
+    }
+  }
+  if (s.assign == 0 && D.kind != ir::Domain::Kind::Record) {
+    const uint64_t all = D.size >= 64 ? ~uint64_t(0) : (uint64_t(1) << D.size) - 1;
+    if (v.op == Op::Const) {
+      const int64_t i = ir::domain_index(program_.domains, V.domain, v.value);
+      if (i >= 0 && i < 64) new_planes = uint64_t(1) << i;
+    } else if (v.type && v.type->kind == ir::Type::Kind::Scalar && D.kind == ir::Domain::Kind::Optional &&
+               v.type->domain == D.inner && identity_domain(D.inner)) {
+      new_planes = all & ~uint64_t(1);  // a value of the inner domain is never none
+    }
+  }
+  w_.line(store(s.var, flat, index, old_planes, new_planes) + ";");
   w_.close();
+}
+
+void Emitter::requires_facts(const ir::Expr& e, int params) {
+  const ir::Expr& x = through_calls(e);
+  if (x.op == Op::And) {
+    requires_facts(*x.args[0], params);
+    requires_facts(*x.args[1], params);
+    return;
+  }
+  // var[p] of a parameter p or of the mover (neither changes while the block runs), of a
+  // variable of at most 64 values.
+  auto element_of_param = [&](const ir::Expr& r) {
+    if (r.op != Op::Read || r.args.size() != 1 || !r.args[0]) return false;
+    const ir::Expr& k = *r.args[0];
+    return (k.op == Op::Mover || (k.op == Op::Local && k.slot < params)) &&
+           dom(program_.vars[size_t(r.var)].domain).size <= 64;
+  };
+  auto add = [&](const ir::Expr& r, uint64_t planes) {
+    const int key = r.args[0]->op == Op::Mover ? -1 : r.args[0]->slot;
+    auto [it, fresh] = facts_.emplace(std::make_pair(r.var, key), planes);
+    if (!fresh) it->second &= planes;
+  };
+  switch (x.op) {
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
+      for (int side = 0; side < 2; ++side) {
+        const ir::Expr& r = through_calls(*x.args[size_t(side)]);
+        const ir::Expr& k = through_calls(*x.args[size_t(1 - side)]);
+        if (!element_of_param(r) || k.op != Op::Const) continue;
+        const int d = program_.vars[size_t(r.var)].domain;
+        const bool ordered = dom(d).kind == ir::Domain::Kind::Range;
+        if (x.op != Op::Eq && x.op != Op::Ne && !ordered) return;
+        // The indices whose value passes the test (`k op element` when the constant is
+        // on the left).
+        uint64_t planes = 0;
+        for (int64_t i = 0; i < int64_t(dom(d).size); ++i) {
+          const ir::Value a = ir::domain_value(program_.domains, d, i);
+          const ir::Value lhs = side == 0 ? a : k.value, rhs = side == 0 ? k.value : a;
+          const bool pass = x.op == Op::Eq   ? lhs == rhs
+                            : x.op == Op::Ne ? lhs != rhs
+                            : x.op == Op::Lt ? lhs < rhs
+                            : x.op == Op::Le ? lhs <= rhs
+                            : x.op == Op::Gt ? lhs > rhs
+                                             : lhs >= rhs;
+          if (pass) planes |= uint64_t(1) << i;
+        }
+        if (planes != 0) add(r, planes);  // none: the move is never legal, nothing to gain
+        return;
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  const bool negated = x.op == Op::Not;
+  const ir::Expr& r = negated ? through_calls(*x.args[0]) : x;
+  if (element_of_param(r) && dom(program_.vars[size_t(r.var)].domain).kind == ir::Domain::Kind::Bool)
+    add(r, negated ? 1 : 2);  // false is index 0, true index 1
 }
 
 void Emitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys) {
@@ -178,11 +274,18 @@ void Emitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>
   w_.close();
 }
 
-std::string Emitter::store(int var, const std::string& flat, const std::string& index) {
-  return fmt::format("put_{}(g, {}, {})", field_name(var), flat.empty() ? "0" : flat, index);
+std::string Emitter::store(int var, const std::string& flat, const std::string& index,
+                           uint64_t old_planes, uint64_t new_planes) {
+  stored_.insert(var);
+  const bool known = old_planes != ~uint64_t(0) || new_planes != ~uint64_t(0);
+  const std::string facts = known && plane_of_var_[size_t(var)] >= 0
+                                ? fmt::format("<0x{:x}ull, 0x{:x}ull>", old_planes, new_planes)
+                                : "";
+  return fmt::format("put_{}{}(g, {}, {})", field_name(var), facts, flat.empty() ? "0" : flat, index);
 }
 
 std::string Emitter::sys_put(int var, const std::string& flat, const std::string& index) const {
+  stored_.insert(var);
   return fmt::format("put_{}(g, {}, {})", field_name(var), flat.empty() ? "0" : flat, index);
 }
 }  // namespace rulebook::compiler::emit

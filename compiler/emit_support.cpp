@@ -286,6 +286,17 @@ struct List {
 template <int W>
 constexpr bool in_set(Int i, const Bits<W>& s) { return i >= 0 && s.has(i); }
 
+// What a store knows of the value it replaces or stores, as the planes (indices) it can
+// be: ~0 when nothing is known. The tests below fold away when the set is a constant.
+/// The one plane of `s`, or -1 when `s` names more than one (or none).
+constexpr Int one_of(uint64_t s) { return s != 0 && (s & (s - 1)) == 0 ? Int(__builtin_ctzll(s)) : -1; }
+/// Every plane of `s` is below `n`.
+constexpr bool within(uint64_t s, Int n) { return n >= 64 || (s >> n) == 0; }
+/// Value `v`, one of the planes `s`, is one of the planes `read`.
+constexpr bool one_read(uint64_t s, uint64_t read, Int v) {
+  return (s & read) != 0 && ((s & ~read) == 0 || ((read >> v) & 1));
+}
+
 /// {i}, or nothing for -1 (a value outside the domain).
 template <int W>
 constexpr Bits<W> single(Int i) {
