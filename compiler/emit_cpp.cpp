@@ -295,9 +295,10 @@ void Emitter::state_layout() {
   if (scoped_count_ > 0) w_.line("RuleScope* scope_;  // while the board rules are evaluated: see RuleScope");
   for (const PlaneUnion& u : plane_unions_) {
     const PlaneVar& p = planes_[size_t(plane_of_var_[size_t(u.var)])];
-    w_.linef("{}Bits<{}> {}_[{}];  // per plane of {}: see {}()", words(u.domain) > 1 ? "alignas(16) " : "",
-             words(u.domain), u.name, p.values,
-             program_.vars[size_t(u.var)].name, u.name);
+    w_.linef("{}Bits<{}> {}_[{}];  // per plane of {}{}: see {}()", words(u.domain) > 1 ? "alignas(16) " : "",
+             words(u.domain), u.name, u.kept(int(p.values)), program_.vars[size_t(u.var)].name,
+             u.first(int(p.values)) > 0 ? fmt::format(" from index {}", u.first(int(p.values))) : "",
+             u.name);
   }
   w_.close("};");
   w_.blank();
@@ -357,8 +358,11 @@ void Emitter::stores() {
              program_.vars[size_t(u.var)].name);
     w_.linef("/// planes read: 0x{:x}).", u.read);
     w_.open(fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(const Game& g, Int k) {{", words(u.domain), u.name));
-    if (u.checked) w_.linef("if (uint64_t(k) >= {}u) return Bits<{}>{{}};", p.values, words(u.domain));
-    w_.linef("return g.{}_[k];", u.name);
+    if (u.checked) {
+      w_.linef("if (uint64_t({}) >= {}u) return Bits<{}>{{}};", u.at("k", int(p.values)),
+               u.kept(int(p.values)), words(u.domain));
+    }
+    w_.linef("return g.{}_[{}];", u.name, u.at("k", int(p.values)));
     w_.close();
     w_.blank();
   }
@@ -374,8 +378,9 @@ void Emitter::stores() {
       w_.linef("for (auto& u : g.{}_) u = Bits<{}>{{}};", u.name, words(u.domain));
       w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", V.count));
       w_.linef("const Int v = g.s.{}[i];", field_name(u.var));
-      w_.linef("if (v < {} && ((0x{:x}ull >> v) & 1)) g.{}_[v] = g.{}_[v] | {}().holders[i];", p.values,
-               u.read, u.name, u.name, u.table);
+      const std::string at = u.at("v", int(p.values));
+      w_.linef("if (v < {} && ((0x{:x}ull >> v) & 1)) g.{}_[{}] = g.{}_[{}] | {}().holders[i];", p.values,
+               u.read, u.name, at, u.name, at, u.table);
       w_.close();
     }
     w_.close();
@@ -402,24 +407,26 @@ void Emitter::stores() {
       const PlaneVar& p = planes_[size_t(pv)];
       // (A state passed in with an element outside its domain has it in no plane.)
       w_.linef("const Int old = one_of(Old) >= 0 ? one_of(Old) : Int({});", elem);
-      w_.open(fmt::format("if (within(Old, {}) || old < {}) {{", p.kept, p.kept));
+      w_.open(fmt::format("if (some_below(Old, {}) && (within(Old, {}) || old < {})) {{", p.kept, p.kept, p.kept));
       w_.linef("g.{}is_[old].reset(i);", f);
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
         // The old value's union, when read, is made again from its plane (a union cannot
         // lose one key's holders: another key may hold them too); the new value's gains
         // the key's holders.
-        w_.linef("if (one_read(Old, 0x{:x}ull, old)) g.{}_[old] = {}().inverse_union(g.{}is_[old]);",
-                 u.read, u.name, u.table, f);
+        w_.linef("if (one_read(Old, 0x{:x}ull, old)) g.{}_[{}] = {}().inverse_union(g.{}is_[old]);",
+                 u.read, u.name, u.at("old", p.values), u.table, f);
       }
       w_.close();
       for (const PlaneUnion& u : plane_unions_) {
         if (u.var != int(v)) continue;
-        w_.linef("if (one_read(New, 0x{:x}ull, v)) g.{}_[v] = g.{}_[v] | {}().holders[i];", u.read,
-                 u.name, u.name, u.table);
+        const std::string at = u.at("v", p.values);
+        w_.linef("if (one_read(New, 0x{:x}ull, v)) g.{}_[{}] = g.{}_[{}] | {}().holders[i];", u.read,
+                 u.name, at, u.name, at, u.table);
       }
       if (p.kept < p.values) {
-        w_.linef("if (within(New, {}) || v < {}) g.{}is_[v].set(i);", p.kept, p.kept, f);
+        w_.linef("if (some_below(New, {}) && (within(New, {}) || v < {})) g.{}is_[v].set(i);", p.kept,
+                 p.kept, p.kept, f);
       } else {
         w_.linef("g.{}is_[v].set(i);", f);
       }

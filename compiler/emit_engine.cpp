@@ -116,6 +116,7 @@ void Emitter::move_generator(int m) {
 
   w_.linef("/// The legal instances of move {} — {}", move_signature(m), where_text(M.span));
   w_.line("template <class Sink>");
+  const size_t signature = w_.text().size();
   w_.open(fmt::format("bool gen_{}(Game& g, Sink& sink) {{", move_name(m)));
   auto test = [&](const StagedCondition& c, const char* on_false) {
     w_.linef("// {} — {}", c.label, where_text(c.span));
@@ -150,7 +151,13 @@ void Emitter::move_generator(int m) {
         w_.line("    ;");
       }
       if (last && rest.empty() && !has_board_rules_) {
-        if (n == 1 && cheap_mask_search(m, masks)) test_can_each_time(m);
+        if (n == 1 && cheap_mask_search(m, masks)) {
+          test_can_each_time(m);
+          // A few tests and one mask: inline in every caller (a count is then a popcount
+          // where the moves are counted, not a call).
+          const size_t indent = w_.text().find_first_not_of(' ', signature);
+          w_.text().insert(indent, "[[gnu::always_inline]] inline ");
+        }
         // Nothing left to test: the sink takes the whole mask (a count is a popcount).
         std::string prefix;
         for (size_t k = 0; k < i; ++k) prefix += ", " + args[k];

@@ -72,6 +72,18 @@ struct PlaneUnion {
   uint64_t read = 0;
   /// Some read passes an index that may be outside the planes (tested when read).
   bool checked = false;
+  /// The planes kept in the Game: from the lowest read to the highest (`values`: of the
+  /// variable's domain); the union of plane k is element k - first().
+  int first(int values) const { return read == 0 || values > 64 ? 0 : __builtin_ctzll(read); }
+  int kept(int values) const {
+    if (read == 0 || values > 64) return std::max(values, 1);
+    return std::min(64 - __builtin_clzll(read), values) - first(values);
+  }
+  /// The element of plane `k` (C++ text).
+  std::string at(const std::string& k, int values) const {
+    const int lo = first(values);
+    return lo == 0 ? k : "(" + k + ") - " + std::to_string(lo);
+  }
 };
 
 /// A condition of a move, as the generator tests it.

@@ -185,9 +185,27 @@ struct Bits {
     return true;
   }
   constexpr Int count() const {
+#if defined(__POPCNT__)
     Int n = 0;
     for (int k = 0; k < W; ++k) n += popcount(w[k]);
     return n;
+#else
+    if (W == 1) return popcount(w[0]);
+    // The bits of up to three words are added per byte (at most 192 in all, so no byte
+    // overflows), then summed by one multiplication instead of one per word.
+    Int n = 0;
+    for (int base = 0; base < W; base += 3) {
+      uint64_t bytes = 0;
+      for (int k = base; k < W && k < base + 3; ++k) {
+        uint64_t x = w[k];
+        x = x - ((x >> 1) & 0x5555555555555555ull);
+        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+        bytes += (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+      }
+      n += Int((bytes * 0x0101010101010101ull) >> 56);
+    }
+    return n;
+#endif
   }
   /// Removes and returns the lowest index (the set is not empty).
   Int pop() {
@@ -292,6 +310,8 @@ constexpr bool in_set(Int i, const Bits<W>& s) { return i >= 0 && s.has(i); }
 constexpr Int one_of(uint64_t s) { return s != 0 && (s & (s - 1)) == 0 ? Int(__builtin_ctzll(s)) : -1; }
 /// Every plane of `s` is below `n`.
 constexpr bool within(uint64_t s, Int n) { return n >= 64 || (s >> n) == 0; }
+/// Some plane of `s` is below `n`.
+constexpr bool some_below(uint64_t s, Int n) { return n >= 64 ? s != 0 : (s & ((uint64_t(1) << n) - 1)) != 0; }
 /// Value `v`, one of the planes `s`, is one of the planes `read`.
 constexpr bool one_read(uint64_t s, uint64_t read, Int v) {
   return (s & read) != 0 && ((s & ~read) == 0 || ((read >> v) & 1));
