@@ -309,6 +309,9 @@ class Emitter {
   std::string builtin(const ir::Expr& e);
   /// Writes a sink's take_bits over its take() (emit_abi.cpp).
   void take_each_bit(bool always_inline);
+  /// restore_<move>, restores(kind), restore_kind: undoing a move by copying back the
+  /// chunks it can change (emit_restore.cpp).
+  void restore_functions();
   std::string geometry_constant(const ir::Expr& e);
   std::string cell_arg(const ir::Expr& x, dsl::Span span);
   std::string call(const ir::Expr& e);
