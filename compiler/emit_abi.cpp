@@ -402,16 +402,20 @@ void Emitter::abi_functions() {
   w_.line("total += perft(child, depth);");
   w_.line("return false;");
   w_.close();
-  w_.line("// The child's moves are counted anyway: counted first, they also say whether its");
-  w_.line("// mover has one, and the stuck loop runs only when there is none.");
-  w_.line("play_kind<false>(child, kind, a0, a1, a2, a3);");
-  w_.line("uint64_t n = leaves(child);");
-  w_.linef("if (n == 0 && !{}) {{", over);
-  w_.line("  settle(child);");
-  w_.line("  n = leaves(child);");
-  w_.line("}");
-  w_.line("total += n;");
-  w_.line("return false;");
+  // The last ply played: the child's moves are counted, then it is thrown away.
+  auto count_child = [&] {
+    w_.line("// The child's moves are counted anyway: counted first, they also say whether its");
+    w_.line("// mover has one, and the stuck loop runs only when there is none.");
+    w_.line("play_kind<false>(child, kind, a0, a1, a2, a3);");
+    w_.line("uint64_t n = leaves(child);");
+    w_.linef("if (n == 0 && !{}) {{", over);
+    w_.line("  settle(child);");
+    w_.line("  n = leaves(child);");
+    w_.line("}");
+    w_.line("total += n;");
+    w_.line("return false;");
+  };
+  count_child();
   w_.close();
   take_each_bit(true);
   w_.close("};");
@@ -430,14 +434,7 @@ void Emitter::abi_functions() {
   w_.open("if (!restores(kind)) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind<false>(child, kind, a0, a1, a2, a3);");
-  w_.line("uint64_t n = leaves(child);");
-  w_.linef("if (n == 0 && !{}) {{", over);
-  w_.line("  settle(child);");
-  w_.line("  n = leaves(child);");
-  w_.line("}");
-  w_.line("total += n;");
-  w_.line("return false;");
+  count_child();
   w_.close();
   w_.line("Game& child = *scratch;");
   w_.line("if (!ready) copy_game(child, *parent);");
