@@ -1,10 +1,12 @@
 // The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
 // geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
 // built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_abi.cpp
-// (setup, scores, the C ABI), emit_plan.cpp / emit_mask.cpp (what to precompute, masks)
-// and emit_support.cpp (the fixed support code).
+// (setup, scores, the C ABI), emit_restore.cpp (undoing a move by restoring chunks),
+// emit_plan.cpp / emit_mask.cpp (what to precompute, masks) and emit_support.cpp (the
+// fixed support code).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>

@@ -21,6 +21,9 @@
 // restored. A block with a loop, or any rules with board rules (their scope and tables), is
 // not undone this way; nor is a child whose phase changed (a phase's entry may run more) or
 // whose stuck loop ran: the next child is then copied whole.
+#include <algorithm>
+#include <functional>
+
 #include "compiler/emit_internal.h"
 
 namespace rulebook::compiler::emit {
