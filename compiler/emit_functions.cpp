@@ -124,7 +124,7 @@ void Emitter::functions() {
     w_.close();
     w_.open(fmt::format("[[gnu::always_inline]] inline {} {}({}) {{", type, fn_name(int(f)), params));
     w_.linef("static const {}& table = *{}_table();", table_type, fn_name(int(f)));
-    index = "0";
+    index = std::string("0");  // (a move: GCC 12 warns wrongly about assigning a literal)
     for (size_t i = 0; i < F.params.size(); ++i) {
       const int d = F.params[i]->domain;
       w_.linef("const Int i{} = idx_d{}({});", i, d, slots_[i]);

@@ -512,7 +512,7 @@ std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slo
   const int saved_lambda = lambda_depth_;
   slots_.assign(slots_.size(), std::string());
   if (size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
-  slots_[size_t(slot)] = "x";
+  slots_[size_t(slot)] = std::string("x");  // (a move: GCC 12 warns wrongly about assigning a literal)
   lambda_depth_ = 2;
   const std::string value = expr(set);
   slots_ = saved_slots;
@@ -583,7 +583,7 @@ std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
   const int saved_lambda = lambda_depth_;
   slots_.assign(slots_.size(), std::string());
   if (size_t(key->slot) >= slots_.size()) slots_.resize(size_t(key->slot) + 1);
-  slots_[size_t(key->slot)] = "x";
+  slots_[size_t(key->slot)] = std::string("x");
   lambda_depth_ = 2;
   const std::string value = expr(filter);
   slots_ = saved_slots;
