@@ -290,6 +290,9 @@ class Emitter {
   /// What a move's `requires` say of `var[param]` (a plane test of a parameter), as
   /// facts known when its block starts: (var, slot) -> the indices the element can be.
   void requires_facts(const ir::Expr& e, int params);
+  /// The indices facts_ says `var[key]` can hold (one key: a parameter or the mover), or
+  /// ~0 when it says nothing.
+  uint64_t fact_of(int var, const std::vector<const ir::Expr*>& keys) const;
   /// The stored element of `var` at flat index `flat` (C++ lvalue text).
   std::string element(int var, const std::string& flat) const;
   /// The value of a stored element (its index converted through the var's domain).

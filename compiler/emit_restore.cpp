@@ -93,20 +93,6 @@ void Emitter::restore_functions() {
       if (std::find(r.computed.begin(), r.computed.end(), text) == r.computed.end())
         r.computed.push_back(text);
     };
-    // Every plane and union of a variable with planes.
-    auto all_planes = [&](int var) {
-      const int pv = plane_of_var_[size_t(var)];
-      if (pv < 0) return;
-      const PlaneVar& p = planes_[size_t(pv)];
-      const std::string f = field_name(var);
-      for (int k = 0; k < p.kept; ++k)
-        add_fixed(fmt::format("offsetof(Game, {}is_) + sizeof(Bits<{}>) * {}", f, words(p.key_domain), k));
-      for (const PlaneUnion& u : plane_unions_) {
-        if (u.var != var) continue;
-        for (int k = 0; k < u.kept(p.values); ++k)
-          add_fixed(fmt::format("offsetof(Game, {}_) + sizeof(Bits<{}>) * {}", u.name, words(u.domain), k));
-      }
-    };
     // Plane `index` (C++, may be outside the kept planes) of a variable and its unions.
     auto plane_at = [&](int var, const std::string& index) {
       const int pv = plane_of_var_[size_t(var)];
@@ -135,6 +121,12 @@ void Emitter::restore_functions() {
         add_computed(fmt::format("if (uint64_t(({}) - {}) < {}u) restore_chunk(t, g, offsetof(Game, {}_) + sizeof(Bits<{}>) * size_t(({}) - {}));",
                                  index, lo, u.kept(p.values), u.name, words(u.domain), index, lo));
       }
+    };
+    // Every plane and union of a variable with planes.
+    auto all_planes = [&](int var) {
+      const int pv = plane_of_var_[size_t(var)];
+      if (pv < 0) return;
+      for (int k = 0; k < planes_[size_t(pv)].values; ++k) plane_at(var, std::to_string(k));
     };
     auto whole = [&](int var) {
       const ir::StateVar& V = program_.vars[size_t(var)];
@@ -184,11 +176,9 @@ void Emitter::restore_functions() {
             if (pv < 0 || planes_[size_t(pv)].kept == 0) break;
             // The element's value in the parent (what the requires say of it, when they do)
             // and the value stored.
-            uint64_t old = ~uint64_t(0);
-            if (s.keys.size() == 1 && (s.keys[0]->op == Op::Local || s.keys[0]->op == Op::Mover)) {
-              const int key = s.keys[0]->op == Op::Mover ? -1 : s.keys[0]->slot;
-              if (auto it = facts_.find({s.var, key}); it != facts_.end()) old = it->second;
-            }
+            std::vector<const ir::Expr*> keys;
+            for (const auto& k : s.keys) keys.push_back(k.get());
+            const uint64_t old = fact_of(s.var, keys);
             if (old != ~uint64_t(0) && __builtin_popcountll(old) <= 2) {
               for (uint64_t b = old; b; b &= b - 1) plane_at(s.var, std::to_string(__builtin_ctzll(b)));
             } else {

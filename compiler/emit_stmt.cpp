@@ -143,12 +143,8 @@ void Emitter::assign(const ir::Stmt& s) {
   }
   // What is known of the element before (the move's `requires`, when this is the first
   // store into the variable and not in a loop) and of the value stored.
-  uint64_t old_planes = ~uint64_t(0), new_planes = ~uint64_t(0);
-  if (loop_depth_ == 0 && !stored_.count(s.var) && keys.size() == 1 &&
-      (keys[0]->op == Op::Local || keys[0]->op == Op::Mover)) {
-    const int key = keys[0]->op == Op::Mover ? -1 : keys[0]->slot;
-    if (auto it = facts_.find({s.var, key}); it != facts_.end()) old_planes = it->second;
-  }
+  uint64_t old_planes = loop_depth_ == 0 && !stored_.count(s.var) ? fact_of(s.var, keys) : ~uint64_t(0);
+  uint64_t new_planes = ~uint64_t(0);
   if (s.assign != 0 && v.op == Op::Const && old_planes != ~uint64_t(0) &&
       (D.kind == ir::Domain::Kind::Range || identity_domain(V.domain))) {
     // `x += k` of an element the requires bound: when every value it can be stays in the
@@ -178,6 +174,13 @@ void Emitter::assign(const ir::Stmt& s) {
   }
   w_.line(store(s.var, flat, index, old_planes, new_planes) + ";");
   w_.close();
+}
+
+uint64_t Emitter::fact_of(int var, const std::vector<const ir::Expr*>& keys) const {
+  if (keys.size() != 1 || (keys[0]->op != Op::Local && keys[0]->op != Op::Mover)) return ~uint64_t(0);
+  const int key = keys[0]->op == Op::Mover ? -1 : keys[0]->slot;
+  const auto it = facts_.find({var, key});
+  return it == facts_.end() ? ~uint64_t(0) : it->second;
 }
 
 void Emitter::requires_facts(const ir::Expr& e, int params) {
