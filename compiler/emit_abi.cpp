@@ -421,7 +421,7 @@ void Emitter::abi_functions() {
   w_.close("};");
   w_.blank();
   w_.line("/// Below, where on the last ply played a move that restores(kind) is played on");
-  w_.line("/// `scratch`, which then gets back from the parent only the chunks the move could");
+  w_.line("/// `scratch`, which then gets back from the parent only what the move could");
   w_.line("/// change (see restore_kind).");
   w_.open("struct BelowUndo {");
   w_.line("const Game* parent;");
@@ -457,20 +457,34 @@ void Emitter::abi_functions() {
   take_each_bit(true);
   w_.close("};");
   w_.blank();
+  // One function per phase, out of line: the loop over a phase's children then holds that
+  // phase's moves only, and how the compiler lays it out does not depend on the other
+  // phases' moves (one function for all made the 6x6 placement perft up to 18% slower,
+  // depending on which battle moves were undone by elements).
+  w_.line("/// Paths of `depth` (2 or more) moves below `g`, a game in phase `P` that is not over.");
+  w_.line("template <int P>");
+  w_.open("[[gnu::noinline]] uint64_t perft_in(Game& g, int depth) {");
+  w_.open("if constexpr (restores_any()) {");
+  w_.line("Game scratch;");
+  w_.line("BelowUndo below{&g, depth - 1, &scratch};");
+  w_.line("generate_in<P>(g, below);");
+  w_.line("return below.total;");
+  w_.reopen("} else {");
+  w_.line("Below below{&g, depth - 1};");
+  w_.line("generate_in<P>(g, below);");
+  w_.line("return below.total;");
+  w_.close();
+  w_.close();
+  w_.blank();
   w_.line("/// Paths of `depth` moves below `g`; the last ply is counted, not played.");
   w_.open("uint64_t perft(Game& g, int depth) {");
   w_.line("if (depth <= 0) return 1;");
   w_.line("if (depth == 1) return leaves(g);");
-  w_.open("if constexpr (restores_any()) {");
-  w_.line("Game scratch;");
-  w_.line("BelowUndo below{&g, depth - 1, &scratch};");
-  w_.line("generate(g, below);");
-  w_.line("return below.total;");
-  w_.reopen("} else {");
-  w_.line("Below below{&g, depth - 1};");
-  w_.line("generate(g, below);");
-  w_.line("return below.total;");
-  w_.close();
+  w_.linef("if ({}) return 0;", sys(ir::kVarOver));
+  w_.linef("switch ({}) {{", sys(ir::kVarPhase));
+  for (size_t p = 0; p < program_.phases.size(); ++p) w_.linef("  case {}: return perft_in<{}>(g, depth);", p, p);
+  w_.line("}");
+  w_.line("return 0;");
   w_.close();
   w_.blank();
 

@@ -346,17 +346,27 @@ void Emitter::moves() {
 void Emitter::phases() {
   w_.line("// ================================================================ phases");
   w_.blank();
+  w_.line("/// The legal moves of the player to move in phase `P` of a game that is not over, in");
+  w_.line("/// the canonical order (true: the sink asked to stop).");
+  w_.line("template <int P, class Sink>");
+  w_.open("[[gnu::always_inline]] inline bool generate_in(Game& g, Sink& sink) {");
+  w_.line("(void)g, (void)sink;");
+  for (size_t p = 0; p < program_.phases.size(); ++p) {
+    const ir::Phase& P = program_.phases[p];
+    w_.linef("if constexpr (P == {}) {{  // phase {}", p, P.name);
+    for (int m : P.moves) w_.linef("  if (gen_{}(g, sink)) return true;", move_name(m));
+    w_.line("}");
+  }
+  w_.line("return false;");
+  w_.close();
+  w_.blank();
   w_.line("/// The legal moves of the player to move, in the canonical order.");
   w_.line("template <class Sink>");
   w_.open("[[gnu::always_inline]] inline bool generate(Game& g, Sink& sink) {");
   w_.linef("if ({}) return false;", sys(ir::kVarOver));
   w_.linef("switch ({}) {{", sys(ir::kVarPhase));
-  for (size_t p = 0; p < program_.phases.size(); ++p) {
-    const ir::Phase& P = program_.phases[p];
-    w_.linef("  case {}:  // phase {}", p, P.name);
-    for (int m : P.moves) w_.linef("    if (gen_{}(g, sink)) return true;", move_name(m));
-    w_.line("    return false;");
-  }
+  for (size_t p = 0; p < program_.phases.size(); ++p)
+    w_.linef("  case {}: return generate_in<{}>(g, sink);  // phase {}", p, p, program_.phases[p].name);
   w_.line("}");
   w_.line("return false;");
   w_.close();

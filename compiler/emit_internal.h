@@ -1,7 +1,7 @@
 // The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
 // geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
 // built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_abi.cpp
-// (setup, scores, the C ABI), emit_restore.cpp (undoing a move by restoring chunks),
+// (setup, scores, the C ABI), emit_restore.cpp (undoing a move by restoring elements),
 // emit_plan.cpp / emit_mask.cpp (what to precompute, masks) and emit_support.cpp (the
 // fixed support code).
 #pragma once
@@ -315,7 +315,7 @@ class Emitter {
   /// Writes a sink's take_bits over its take() (emit_abi.cpp).
   void take_each_bit(bool always_inline);
   /// restore_<move>, restores(kind), restore_kind: undoing a move by copying back the
-  /// chunks it can change (emit_restore.cpp).
+  /// elements, planes, unions and remembered values it can change (emit_restore.cpp).
   void restore_functions();
   std::string geometry_constant(const ir::Expr& e);
   std::string cell_arg(const ir::Expr& x, dsl::Span span);

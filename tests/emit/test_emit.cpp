@@ -447,10 +447,11 @@ TEST_CASE("generated engines count perft as the interpreter does", "[emit][diffe
   }
 }
 
-TEST_CASE("perft that undoes children by restoring chunks counts as the interpreter does",
+TEST_CASE("perft that undoes children by restoring elements counts as the interpreter does",
           "[emit][differential]") {
   // The engines compiled with RULEBOOK_RESTORE_ALWAYS undo every move they can by copying
-  // back the chunks it may change (compiler/emit_restore.cpp), whatever the game's size:
+  // back the elements, planes, unions and remembered values it may change
+  // (compiler/emit_restore.cpp), whatever the game's size:
   // perft to depth 2 plays each child of the root that way. Compared at states along
   // seeded games, so that every phase and kind of move (placing, jumping, capturing,
   // passing, the stuck loop, the end) is undone from states where it is legal. (Variants
@@ -467,7 +468,7 @@ TEST_CASE("perft that undoes children by restoring chunks counts as the interpre
     REQUIRE(r.program);
     const compiler::EmittedCpp emitted = compiler::emit_cpp(*r.program, *r.sources);
     REQUIRE(emitted.error.empty());
-    REQUIRE(emitted.source.find("constexpr uint64_t kFixed_") != std::string::npos);
+    REQUIRE(emitted.source.find("constexpr Int kRestoreUnits") != std::string::npos);
     compiler::SharedObject so;
     const engine::Status built = compiler::compile_to_shared_object(emitted.source, path, options, so);
     INFO(built.message);
