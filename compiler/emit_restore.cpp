@@ -10,7 +10,7 @@
 // an address the parent's values and the move's arguments give. (Copying back the 16-byte
 // chunks that hold them instead cost about twice a chunk copied in a run, so on 6x6, where
 // a placement may change 11 of the game's 17 chunks, it did not pay. Element by element
-// the 6x6 perft took 15% less time than with the copy, in as many instructions: the copy's
+// the 6x6 perft took about 12% less time than with the copy, in as many instructions: the copy's
 // cost was its wide stores, not its count.)
 //
 // Soundness. What is copied back is a superset of what the move's play can store, found
@@ -105,42 +105,30 @@ void Emitter::restore_functions() {
       r.units += cost;
     };
     auto add_range = [&](uint32_t offset, uint32_t bytes) { r.ranges.emplace_back(offset, offset + bytes); };
-    // Plane `index` (C++, may be outside the kept planes) of a variable and its unions;
-    // the index is known to lie in [ilo, ihi), so a test of it is written only where that
-    // range passes the kept planes or unions (a test the compiler cannot drop costs a
-    // branch per element: the 6x6 perft took 10% longer with two of them).
+    // Entry `index` - `lo` of `array` (Bits<words> each, `kept` of them), where the index
+    // (C++) is known to lie in [ilo, ihi): nothing when that range misses the entries, a
+    // test of the index only where it can pass them (a test the compiler cannot drop costs
+    // a branch per element: the 6x6 perft took 10% longer with two of them).
+    auto copy_entry = [&](const std::string& array, int words_each, int64_t lo, int64_t kept,
+                          const std::string& index, int64_t ilo, int64_t ihi) {
+      if (ihi <= lo || ilo >= lo + kept) return;
+      const std::string at = ilo + 1 == ihi ? std::to_string(ilo - lo)
+                             : lo == 0      ? index
+                                            : fmt::format("({}) - {}", index, lo);
+      const std::string copy = fmt::format("t.{}[{}] = g.{}[{}];", array, at, array, at);
+      const bool within = ilo >= lo && ihi <= lo + kept;
+      add(within ? copy : fmt::format("if (uint64_t({}) < {}u) {}", at, kept, copy), (words_each + 1) / 2);
+    };
+    // Plane `index` of a variable and its unions, the index known to lie in [ilo, ihi).
     auto plane_at = [&](int var, const std::string& index, int64_t ilo, int64_t ihi) {
       const int pv = plane_of_var_[size_t(var)];
       if (pv < 0) return;
       const PlaneVar& p = planes_[size_t(pv)];
       if (p.kept == 0) return;
-      const std::string f = field_name(var);
-      const int pw = words(p.key_domain);
-      const bool constant = std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; });
-      if (constant) {
-        const int k = std::stoi(index);
-        if (k < p.kept)
-          add(fmt::format("t.{}is_[{}] = g.{}is_[{}];", f, k, f, k), (pw + 1) / 2);
-        for (const PlaneUnion& u : plane_unions_) {
-          if (u.var != var) continue;
-          const int e = k - u.first(p.values);
-          const int uw = words(u.domain);
-          if (e >= 0 && e < u.kept(p.values))
-            add(fmt::format("t.{}_[{}] = g.{}_[{}];", u.name, e, u.name, e), (uw + 1) / 2);
-        }
-        return;
-      }
-      const std::string plane = fmt::format("t.{}is_[{}] = g.{}is_[{}];", f, index, f, index);
-      add(ihi <= p.kept ? plane : fmt::format("if (uint64_t({}) < {}u) {}", index, p.kept, plane), (pw + 1) / 2);
-      for (const PlaneUnion& u : plane_unions_) {
-        if (u.var != var) continue;
-        const int lo = u.first(p.values);
-        const int uw = words(u.domain);
-        const std::string at = fmt::format("t.{}_[({}) - {}] = g.{}_[({}) - {}];", u.name, index, lo, u.name, index, lo);
-        const bool within = ilo >= lo && ihi <= lo + u.kept(p.values);
-        add(within ? at : fmt::format("if (uint64_t(({}) - {}) < {}u) {}", index, lo, u.kept(p.values), at),
-            (uw + 1) / 2);
-      }
+      copy_entry(field_name(var) + "is_", words(p.key_domain), 0, p.kept, index, ilo, ihi);
+      for (const PlaneUnion& u : plane_unions_)
+        if (u.var == var)
+          copy_entry(u.name + "_", words(u.domain), u.first(p.values), u.kept(p.values), index, ilo, ihi);
     };
     // Every plane and union of a variable with planes.
     auto all_planes = [&](int var) {
