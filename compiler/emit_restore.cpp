@@ -20,10 +20,14 @@
 // value an element had between two stores of the block is always one of these, so every
 // plane and union the stores touched is named. Keys must be constants, parameters or the
 // mover (else the whole variable is named). The engine's own variables (phase, mover, over,
-// passes, out) and what is remembered beside the state (mover_, again_, known_, memo_, can
-// bits) are always copied back. A block with a loop, or any rules with board rules (their
-// scope and tables), is not undone this way; nor is a child whose phase changed (a phase's
-// entry may run more) or whose stuck loop ran: the next child is then copied whole.
+// passes, out) and the mover the conditions see (mover_) are always copied back; again_ is
+// cleared by every play before its block. A remembered value (known_, can bits) the parent
+// had stays known unless a variable it was computed from is stored by the play (the
+// block's variables; phase, mover, over and passes; out where the block eliminates):
+// otherwise the child never forgot it, so never computed it again. A block with a loop, or any rules
+// with board rules (their scope and tables), is not undone this way; nor is a child whose
+// phase changed (a phase's entry may run more) or whose stuck loop ran: the next child is
+// then copied whole.
 #include <algorithm>
 #include <functional>
 
@@ -79,21 +83,52 @@ void Emitter::restore_functions() {
   w_.open("[[gnu::always_inline]] inline void restore_bytes(Game& to, const Game& from, size_t offset) {");
   w_.line("std::memcpy(reinterpret_cast<char*>(&to) + offset, reinterpret_cast<const char*>(&from) + offset, N);");
   w_.close();
-  // Field by field, each at its own width and alignment: one copy of the whole span
-  // straddled cache lines and cost the 6x6 perft 15% of its time.
-  w_.line("/// Copies back what is remembered beside the state (see the Game).");
-  w_.open("[[gnu::always_inline]] inline void restore_kept(Game& t, const Game& g) {");
-  std::vector<std::string> kept = {"mover_", "again_"};
-  if (memo_defines_ > 0) {
-    kept.push_back("known_");
-    for (int i = 0; i < memo_defines_; ++i) kept.push_back(fmt::format("memo_[{}]", i));
-  }
-  kept.push_back("can_known_");
-  kept.push_back("can_true_");
-  for (const std::string& f : kept) w_.linef("t.{} = g.{};", f, f);
+  // The mover is copied back; again_ is not (every play clears it before its block). Of
+  // what is remembered, a value the parent knew stays known where the child may ask for it
+  // again and the move stores nothing it was computed from (the child never forgot it, so
+  // never computed it again); the rest is forgotten, a remembered value being a cache.
+  // Copying every remembered value back cost the 6x6 perft 12% (five fields per child);
+  // forgetting them all cost the 9x9 perft 10% (its end test holds through the placements).
+  w_.line("/// Copies back the mover the conditions see, and of what is remembered the bits `defines`");
+  w_.line("/// and `cans` (known to the parent, still true of it after the move).");
+  w_.open("[[gnu::always_inline]] inline void restore_kept(Game& t, const Game& g, uint64_t defines, uint64_t cans) {");
+  w_.line("(void)defines;");
+  w_.line("t.mover_ = g.mover_;");
+  if (memo_defines_ > 0) w_.line("t.known_ = defines ? g.known_ & defines : 0;");
+  w_.line("t.can_known_ = cans ? g.can_known_ & cans : 0;");
   w_.close();
-  const int kept_units = int(kept.size() + 1) / 2;
+  const int kept_units = memo_defines_ > 0 ? 2 : 1;
   w_.blank();
+
+  // The remembered values a child's play and the count of its moves may ask for: those
+  // of the defines and `can`s reachable from the moves, the end test and the phase tests.
+  uint64_t asked_defines = 0, asked_cans = 0;
+  {
+    std::vector<char> seen(program_.functions.size(), 0);
+    std::function<void(const ir::Expr&)> visit = [&](const ir::Expr& x) {
+      if (x.op == Op::Call && !seen[size_t(x.function)]) {
+        seen[size_t(x.function)] = 1;
+        const int slot = memo_slot_[size_t(x.function)];
+        if (slot >= 0) asked_defines |= uint64_t(1) << slot;
+        const ir::Function& F = program_.functions[size_t(x.function)];
+        if (F.body) walk(*F.body, visit);
+      }
+      if (x.op == Op::Can && can_memo_base_[size_t(x.move)] >= 0) {
+        const int players = program_.players;
+        asked_cans |= (players >= 64 ? ~uint64_t(0) : (uint64_t(1) << players) - 1)
+                      << can_memo_base_[size_t(x.move)];
+      }
+    };
+    for (const ir::Move& M : program_.moves) {
+      for (const auto& c : M.requires_) walk(*c, visit);
+      for (const ir::Check& c : M.checks) walk(*c.condition, visit);
+      walk(M.body, visit);
+    }
+    if (program_.end_when) walk(*program_.end_when, visit);
+    for (const ir::Phase& P : program_.phases)
+      for (const ir::Transition& t : P.transitions)
+        if (t.condition) walk(*t.condition, visit);
+  }
 
   std::vector<int> units(program_.moves.size(), -1);
   for (size_t m = 0; m < program_.moves.size(); ++m) {
@@ -235,6 +270,24 @@ void Emitter::restore_functions() {
     // The engine's own variables: the turn, the end and phase tests store them.
     for (size_t v = 0; v < program_.vars.size(); ++v)
       if (program_.vars[v].origin == ir::StateVar::Origin::System) whole(int(v));
+    // What the play's stores forget: every variable the block assigns, and the engine's
+    // own the turn and the end and phase tests store; `out` only where the block
+    // eliminates (else only the stuck loop does, after which nothing is undone).
+    uint64_t forgets = 0, can_forgets = 0;
+    auto forget = [&](int v) {
+      forgets |= forget_defines_[size_t(v)];
+      can_forgets |= forget_cans_[size_t(v)];
+    };
+    for (int v : {ir::kVarPhase, ir::kVarMover, ir::kVarOver, ir::kVarPasses}) forget(v);
+    std::function<void(const ir::Block&)> stores = [&](const ir::Block& b) {
+      for (const auto& sp : b) {
+        if (sp->op == ir::StmtOp::Assign) forget(sp->var);
+        if (sp->op == ir::StmtOp::Eliminate) forget(ir::kVarOut);
+        stores(sp->body);
+        stores(sp->otherwise);
+      }
+    };
+    stores(M.body);
     if (!r.ok) continue;
     std::string params = "Game& t, const Game& g";
     for (size_t i = 0; i < M.params.size(); ++i) params += ", Int " + slots_[i];
@@ -255,7 +308,7 @@ void Emitter::restore_functions() {
       w_.linef("restore_bytes<{}>(t, g, offsetof(Game, s) + {});", to - from, from);
       r.units += int((to - from + 15) / 16);
     }
-    w_.line("restore_kept(t, g);");
+    w_.linef("restore_kept(t, g, 0x{:x}ull, 0x{:x}ull);", asked_defines & ~forgets, asked_cans & ~can_forgets);
     w_.close();
     w_.blank();
     units[m] = r.units;
@@ -263,7 +316,7 @@ void Emitter::restore_functions() {
   }
   // The choice, per move: what undoing costs against copying the whole game.
   w_.line("/// About how many 16-byte copies restore_<move> costs (-1: the move is not undone");
-  w_.line("/// this way): one per element, plane, union, fixed range and two remembered values.");
+  w_.line("/// this way): one per element, plane, union and fixed range, and one or two for what is remembered.");
   std::string list;
   for (size_t m = 0; m < units.size(); ++m) {
     list += m ? ", " : "";
