@@ -83,6 +83,17 @@ void check_variant(const std::string& path) {
     REQUIRE(gen.playout(c.data(), rng, kMaxPlies, false, native_plies).ok);
     REQUIRE(native_plies == x.steps.size());
     REQUIRE(c == x.last);
+    // Within the phase it starts in only (as the benchmark's placement playouts run): the
+    // game stops after the move that leaves that phase, settled as `apply` leaves it.
+    std::vector<uint8_t> d = a;
+    uint64_t phase_rng = static_cast<uint64_t>(game), phase_plies = 0;
+    REQUIRE(gen.playout(d.data(), phase_rng, kMaxPlies, true, phase_plies).ok);
+    const int start_phase = gen.phase(a.data());
+    size_t left = 0;
+    while (left < x.steps.size() && x.steps[left].phase == start_phase) ++left;
+    if (left < x.steps.size()) ++left;  // the move that leaves the phase is played
+    REQUIRE(phase_plies == left);
+    if (left > 0) REQUIRE(gen.hash(d.data()) == x.steps[left - 1].hash);
     finished += x.finished;
     plies += x.steps.size();
   }
