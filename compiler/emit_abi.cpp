@@ -290,6 +290,15 @@ void Emitter::abi_functions() {
   // Playing a move on a loaded state: one function per move, so that a sink which
   // knows the kind of the move it takes (a constant where the generator calls it) plays
   // it without a switch over every move.
+  // A block that runs no `end`, `again` or `goto` (anywhere in it) leaves the game not
+  // over, the mover to move on and the phase as it was.
+  std::function<bool(const ir::Block&)> plain = [&](const ir::Block& b) {
+    for (const auto& st : b) {
+      if (st->op == ir::StmtOp::End || st->op == ir::StmtOp::Again || st->op == ir::StmtOp::Goto) return false;
+      if (!plain(st->body) || !plain(st->otherwise)) return false;
+    }
+    return true;
+  };
   for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
     const ir::Move& M = program_.moves[mi];
     std::string params, args;
@@ -300,15 +309,6 @@ void Emitter::abi_functions() {
     w_.linef("/// Plays move {} (not tested for legality): its block, the end and phase tests,", M.name);
     w_.line("/// the turn and, with `Settle`, the stuck loop (without, the caller runs settle() when");
     w_.line("/// it finds no legal move: a count of the moves that follow tells it).");
-    // A block that runs no `end`, `again` or `goto` (anywhere in it) leaves the game not
-    // over, the mover to move on and the phase as it was.
-    std::function<bool(const ir::Block&)> plain = [&](const ir::Block& b) {
-      for (const auto& st : b) {
-        if (st->op == ir::StmtOp::End || st->op == ir::StmtOp::Again || st->op == ir::StmtOp::Goto) return false;
-        if (!plain(st->body) || !plain(st->otherwise)) return false;
-      }
-      return true;
-    };
     w_.line("/// `P`: the phase it is played in, where the caller knows it (-1: read it).");
     w_.line("template <bool Settle = true, int P = -1>");
     w_.open(fmt::format("inline void play_{}(Game& g{}) {{", move_name(int(mi)), params));
