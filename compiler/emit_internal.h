@@ -101,6 +101,9 @@ bool is_binder(ir::Op op);
 /// Walks every expression of an expression tree, parents first.
 void walk(const ir::Expr& e, const std::function<void(const ir::Expr&)>& f);
 void walk(const ir::Block& b, const std::function<void(const ir::Expr&)>& f);
+/// Adds to `vars` every variable a block can store, nested blocks included: those it
+/// assigns, and the engine's own its statements set (out, phase, over).
+void stores_of(const ir::Block& b, std::set<int>& vars);
 
 /// One run of the emitter over one program. The methods live in the emit_*.cpp files, by
 /// the part of the generated file they write.

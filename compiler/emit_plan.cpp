@@ -258,19 +258,20 @@ void Emitter::reads_of(const ir::Expr& e, Reads& out) const {
   });
 }
 
+void stores_of(const ir::Block& b, std::set<int>& vars) {
+  for (const auto& s : b) {
+    if (s->op == ir::StmtOp::Assign) vars.insert(s->var);
+    if (s->op == ir::StmtOp::Eliminate) vars.insert(ir::kVarOut);
+    if (s->op == ir::StmtOp::Goto) vars.insert(ir::kVarPhase);
+    if (s->op == ir::StmtOp::End) vars.insert(ir::kVarOver);
+    stores_of(s->body, vars);
+    stores_of(s->otherwise, vars);
+  }
+}
+
 void Emitter::reads_of(const ir::Block& b, Reads& out) const {
   // A variable a block stores counts as read too: what follows sees the store.
-  std::function<void(const ir::Block&)> stores = [&](const ir::Block& block) {
-    for (const auto& s : block) {
-      if (s->op == ir::StmtOp::Assign) out.vars.insert(s->var);
-      if (s->op == ir::StmtOp::Eliminate) out.vars.insert(ir::kVarOut);
-      if (s->op == ir::StmtOp::Goto) out.vars.insert(ir::kVarPhase);
-      if (s->op == ir::StmtOp::End) out.vars.insert(ir::kVarOver);
-      stores(s->body);
-      stores(s->otherwise);
-    }
-  };
-  stores(b);
+  stores_of(b, out.vars);
   walk(b, [&](const ir::Expr& x) {
     Reads one;
     // Each node is visited by walk itself; reads_of(x) would walk x's children again.

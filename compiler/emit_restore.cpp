@@ -94,8 +94,8 @@ void Emitter::restore_functions() {
   w_.open("[[gnu::always_inline]] inline void restore_kept(Game& t, const Game& g, uint64_t defines, uint64_t cans) {");
   w_.line("(void)defines;");
   w_.line("t.mover_ = g.mover_;");
-  if (memo_defines_ > 0) w_.line("t.known_ = defines ? g.known_ & defines : 0;");
-  w_.line("t.can_known_ = cans ? g.can_known_ & cans : 0;");
+  if (memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
+  w_.line("t.can_known_ = g.can_known_ & cans;");
   w_.close();
   const int kept_units = memo_defines_ > 0 ? 2 : 1;
   w_.blank();
@@ -270,24 +270,16 @@ void Emitter::restore_functions() {
     // The engine's own variables: the turn, the end and phase tests store them.
     for (size_t v = 0; v < program_.vars.size(); ++v)
       if (program_.vars[v].origin == ir::StateVar::Origin::System) whole(int(v));
-    // What the play's stores forget: every variable the block assigns, and the engine's
+    // What the play's stores forget: every variable the block stores, and the engine's
     // own the turn and the end and phase tests store; `out` only where the block
     // eliminates (else only the stuck loop does, after which nothing is undone).
+    std::set<int> stored = {ir::kVarPhase, ir::kVarMover, ir::kVarOver, ir::kVarPasses};
+    stores_of(M.body, stored);
     uint64_t forgets = 0, can_forgets = 0;
-    auto forget = [&](int v) {
+    for (int v : stored) {
       forgets |= forget_defines_[size_t(v)];
       can_forgets |= forget_cans_[size_t(v)];
-    };
-    for (int v : {ir::kVarPhase, ir::kVarMover, ir::kVarOver, ir::kVarPasses}) forget(v);
-    std::function<void(const ir::Block&)> stores = [&](const ir::Block& b) {
-      for (const auto& sp : b) {
-        if (sp->op == ir::StmtOp::Assign) forget(sp->var);
-        if (sp->op == ir::StmtOp::Eliminate) forget(ir::kVarOut);
-        stores(sp->body);
-        stores(sp->otherwise);
-      }
-    };
-    stores(M.body);
+    }
     if (!r.ok) continue;
     std::string params = "Game& t, const Game& g";
     for (size_t i = 0; i < M.params.size(); ++i) params += ", Int " + slots_[i];
