@@ -168,6 +168,13 @@ std::optional<IntRange> int_range(const ir::Program& p, const ir::Expr& e) {
   }
 }
 
+bool assignment_cannot_overflow(const ir::Program& p, int d, const ir::Expr& value, bool subtract) {
+  R a = domain_range(p, d), b = int_range(p, value);
+  if (!a || !b) return false;
+  return subtract ? fits(Wide(a->lo) - b->hi, Wide(a->hi) - b->lo).has_value()
+                  : fits(Wide(a->lo) + b->lo, Wide(a->hi) + b->hi).has_value();
+}
+
 bool cannot_overflow(const ir::Program& p, const ir::Expr& e) {
   // The root's own range is computed from its operands' only when it fits.
   switch (e.op) {

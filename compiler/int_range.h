@@ -22,6 +22,10 @@ struct IntRange {
 /// parameter's type), as is `none`.
 std::optional<IntRange> int_range(const ir::Program& p, const ir::Expr& e);
 
+/// Whether `x += value` (or `-=` when `subtract`) of a variable of domain `d` can never
+/// overflow (the old value is a member of `d`).
+bool assignment_cannot_overflow(const ir::Program& p, int d, const ir::Expr& value, bool subtract);
+
 /// Whether the checked integer operation at the root of `e` (unary -, +, -, *, abs, sum)
 /// can never fail, so that its check may be left out.
 bool cannot_overflow(const ir::Program& p, const ir::Expr& e);
