@@ -30,6 +30,12 @@ R domain_range(const ir::Program& p, int d) {
 /// At most how many elements a quantifier over `domain` visits.
 std::optional<uint64_t> element_bound(const ir::Program& p, const ir::Expr& domain) {
   if (domain.op == ir::Op::ConstList) return domain.args.size();
+  if (domain.op == ir::Op::Builtin) {
+    // The board's rows, columns or both: fewer than twice the cells.
+    using B = dsl::BuiltinId;
+    if (domain.builtin == B::Rows || domain.builtin == B::Columns || domain.builtin == B::Lines)
+      return 2 * uint64_t(p.domains[size_t(ir::kCellDomain)].size) + 2;
+  }
   if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return std::nullopt;
   return p.domains[size_t(domain.type->domain)].size;
 }
@@ -79,6 +85,9 @@ R builtin_range(const ir::Program& p, const ir::Expr& e) {
     case B::Mover:
     case B::Next:
       return fits(0, std::max(0, p.players - 1));
+    case B::LargestGroup:
+      // A group of cells of a set: no more than the cells.
+      return fits(0, Wide(p.domains[size_t(ir::kCellDomain)].size));
     case B::Size:
       // A set has at most as many elements as its domain.
       if (e.args.size() != 1 || e.args[0]->type->kind != ir::Type::Kind::Set) return std::nullopt;
@@ -141,6 +150,10 @@ std::optional<IntRange> int_range(const ir::Program& p, const ir::Expr& e) {
     case Op::Count:
     case Op::Sum:
       return sum_range(p, e);
+    case Op::Max:
+    case Op::Min:
+      // One of the body's values (over nothing it fails, with no value).
+      return e.args.size() > 2 && e.args[2] ? int_range(p, *e.args[2]) : R{};
     case Op::At: {
       if (e.args[0]->op != Op::ConstList || e.args[0]->args.empty()) return std::nullopt;
       IntRange r{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
