@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/emit_internal.h"
+#include "compiler/int_range.h"
 
 namespace rulebook::compiler::emit {
 
@@ -123,7 +124,9 @@ std::string Emitter::builtin(const ir::Expr& e) {
       return fmt::format("components_of<{}, {}, {}>({}, kOrth)", words(ir::kCellDomain),
                          std::max(W * H, 1), list_cap(cpp_type(*e.type->elem)), arg(0));
     case B::LargestGroup: return fmt::format("largest_group_of({}, kOrth)", arg(0));
-    case B::Abs: return fmt::format("abs_of({})", arg(0));
+    case B::Abs:
+      if (cannot_overflow(program_, e)) return fmt::format("abs_of({})", arg(0));
+      return fmt::format("abs_chk({}, {})", arg(0), where(e.span));
     case B::Min: return fmt::format("min_of({}, {})", arg(0), arg(1));
     case B::Max: return fmt::format("max_of({}, {})", arg(0), arg(1));
     case B::Seat: return fmt::format("({} + 1)", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"));

@@ -561,7 +561,7 @@ void Emitter::geometry_tables() {
     w_.linef("  Bits<{}> out{{}};", cw);
     w_.line("  if (n <= 0) return out;");
     w_.line("  const Int y = c / kWidth, x = c % kWidth;");
-    w_.line("  if (o == 0 ? x + n > kWidth : y + n > kHeight) return out;");
+    w_.line("  if (o == 0 ? n > kWidth - x : n > kHeight - y) return out;  // any n: no overflow");
     w_.line("  const Int step = o == 0 ? 1 : kWidth;");
     w_.line("  for (Int k = 0; k < n; ++k) {");
     w_.line("    if (!tips || k == 0 || k == n - 1) out.set(c + k * step);");

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/emit_internal.h"
+#include "compiler/int_range.h"
 
 namespace rulebook::compiler::emit {
 
@@ -198,15 +199,20 @@ std::string Emitter::expr_inner(const ir::Expr& e) {
     case Op::Phase:
       return fmt::format("Int(g.s.{})", field_name(ir::kVarPhase));
     case Op::Neg:
-      return fmt::format("(-{})", expr(*a[0]));
+      if (cannot_overflow(program_, e)) return fmt::format("(-{})", expr(*a[0]));
+      return fmt::format("neg_chk({}, {})", expr(*a[0]), where(e.span));
     case Op::Not:
       return fmt::format("!{}", paren(expr(*a[0])));
     case Op::Add:
     case Op::Sub:
     case Op::Mul:
       if (is_set(*e.type)) return set_op(e);
-      return fmt::format("({} {} {})", expr(*a[0]),
-                         e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : "*", expr(*a[1]));
+      // Checked unless the operands' ranges rule overflow out (compiler/int_range.h).
+      if (cannot_overflow(program_, e))
+        return fmt::format("({} {} {})", expr(*a[0]),
+                           e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : "*", expr(*a[1]));
+      return fmt::format("{}_chk({}, {}, {})", e.op == Op::Add ? "add" : e.op == Op::Sub ? "sub" : "mul",
+                         expr(*a[0]), expr(*a[1]), where(e.span));
     case Op::Div:
       return fmt::format("floor_div({}, {}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
     case Op::Mod:
@@ -662,7 +668,10 @@ std::string Emitter::quantifier(const ir::Expr& e) {
     case Op::Some: lines.push_back(fmt::format("  if ({}) return true;", b)); break;
     case Op::No: lines.push_back(fmt::format("  if ({}) return false;", b)); break;
     case Op::Count: lines.push_back("  ++acc;"); break;
-    case Op::Sum: lines.push_back(fmt::format("  acc += {};", b)); break;
+    case Op::Sum:
+      if (cannot_overflow(program_, e)) lines.push_back(fmt::format("  acc += {};", b));
+      else lines.push_back(fmt::format("  acc = sum_chk(acc, {}, {});", b, where(e.span)));
+      break;
     case Op::Max:
     case Op::Min:
       lines.push_back(fmt::format("  const Int x = {};", b));

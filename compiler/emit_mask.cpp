@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "compiler/emit_internal.h"
+#include "compiler/int_range.h"
 
 namespace rulebook::compiler::emit {
 
@@ -30,6 +31,8 @@ bool Emitter::safe(const ir::Expr& e) const {
     case Op::Union: case Op::Diff: case Op::Inter:
       for (const auto& a : e.args)
         if (!safe(*a)) return false;
+      // Integer arithmetic fails on overflow unless the operands' ranges rule it out.
+      if (e.type->kind == ir::Type::Kind::Scalar && !cannot_overflow(program_, e)) return false;
       if ((e.op == Op::Union || e.op == Op::Diff || e.op == Op::Inter) &&
           (e.type->kind != ir::Type::Kind::Set ||
            e.args[0]->type->domain != e.type->domain || e.args[1]->type->domain != e.type->domain))
@@ -70,7 +73,7 @@ bool Emitter::safe(const ir::Expr& e) const {
     case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
       for (const auto& a : e.args)
         if (a && !safe(*a)) return false;
-      return true;
+      return e.op != Op::Sum || cannot_overflow(program_, e);
     case Op::SetLit:
       for (const auto& a : e.args) {
         if (!safe(*a)) return false;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/emit_internal.h"
+#include "compiler/int_range.h"
 
 namespace rulebook::compiler::emit {
 
@@ -125,9 +126,13 @@ void Emitter::assign(const ir::Stmt& s) {
     flat = "at";
   }
   std::string value = expr(*s.value);
-  if (s.assign != 0) {
+  if (s.assign != 0 && assignment_cannot_overflow(program_, V.domain, *s.value, s.assign < 0)) {
     value = fmt::format("{} {} {}", element_value(s.var, element(s.var, flat)),
                         s.assign > 0 ? "+" : "-", paren(value));
+  } else if (s.assign != 0) {
+    // Checked as the interpreter checks it (docs/semantics.md, "Integers").
+    value = fmt::format("{}_chk({}, {}, {})", s.assign > 0 ? "add" : "sub",
+                        element_value(s.var, element(s.var, flat)), value, where(s.span));
   }
   std::string index = fmt::format("chk_d{}({}, {}, \"{} := a value outside {}\")", V.domain, value,
                                   where(s.span), V.name, dom(V.domain).name);

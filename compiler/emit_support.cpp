@@ -141,18 +141,55 @@ struct RuleError {
   throw e;
 }
 
-/// Floor division and modulo, as every engine computes them.
+/// The integer arithmetic of docs/semantics.md ("Integers"): 64 bits, floor division and
+/// modulo, overflow an error (the texts are dsl/integers.h's). The emitter calls the
+/// checked forms only where the operands' ranges do not rule overflow out.
 inline Int floor_div(Int a, Int b, const char* where) {
   if (b == 0) fail(where, "division by zero");
+  if (b == -1) {
+    if (a == INT64_MIN) [[unlikely]] fail(where, "integer overflow in '/'");
+    return -a;
+  }
   Int q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
 inline Int floor_mod(Int a, Int b, const char* where) {
-  if (b == 0) fail(where, "modulo by zero");
-  return a - b * floor_div(a, b, where);
+  if (b == 0) fail(where, "'%' by zero");
+  if (b == -1) return 0;  // INT64_MIN % -1 traps in hardware; the answer is 0
+  Int r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
 }
-inline Int abs_of(Int a) { return a < 0 ? -a : a; }
+inline Int add_chk(Int a, Int b, const char* where) {
+  Int r;
+  if (__builtin_add_overflow(a, b, &r)) [[unlikely]] fail(where, "integer overflow in '+'");
+  return r;
+}
+inline Int sub_chk(Int a, Int b, const char* where) {
+  Int r;
+  if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] fail(where, "integer overflow in '-'");
+  return r;
+}
+inline Int mul_chk(Int a, Int b, const char* where) {
+  Int r;
+  if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] fail(where, "integer overflow in '*'");
+  return r;
+}
+inline Int neg_chk(Int a, const char* where) {
+  if (a == INT64_MIN) [[unlikely]] fail(where, "integer overflow in unary '-'");
+  return -a;
+}
+inline Int sum_chk(Int acc, Int v, const char* where) {
+  Int r;
+  if (__builtin_add_overflow(acc, v, &r)) [[unlikely]] fail(where, "integer overflow in 'sum'");
+  return r;
+}
+inline Int abs_of(Int a) { return a < 0 ? -a : a; }  // only where a > INT64_MIN is known
+inline Int abs_chk(Int a, const char* where) {
+  if (a == INT64_MIN) [[unlikely]] fail(where, "integer overflow in 'abs'");
+  return a < 0 ? -a : a;
+}
 inline Int min_of(Int a, Int b) { return a < b ? a : b; }
 inline Int max_of(Int a, Int b) { return a > b ? a : b; }
 

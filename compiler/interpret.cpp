@@ -9,6 +9,7 @@
 #include "compiler/interpret_internal.h"
 #include "compiler/random.h"
 #include "compiler/text.h"
+#include "dsl/integers.h"
 
 namespace rulebook::compiler {
 
@@ -61,7 +62,8 @@ void Run::exec(const ir::Block& block) {
           int64_t x = scalar(*s.value);
           if (s.assign != 0) {
             int64_t old = ir::domain_value(p_.domains, v.domain, ir::load_index(state_, v, uint32_t(at)));
-            x = s.assign > 0 ? old + x : old - x;
+            const char* failure = s.assign > 0 ? integers::add(old, x, x) : integers::sub(old, x, x);
+            if (failure) m_.fail(s.span, failure);
           }
           store(v, at, x, s.span);
         } else if (v.is_set && k + 1 == v.keys.size()) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/interpret_internal.h"
+#include "dsl/integers.h"
 
 namespace rulebook::compiler::interp {
 
@@ -162,8 +163,9 @@ int64_t Run::builtin_scalar(const ir::Expr& e) {
       return best;
     }
     case B::Abs: {
-      int64_t v = scalar(*a[0]);
-      return v < 0 ? -v : v;
+      int64_t r = 0;
+      if (const char* failure = integers::abs(scalar(*a[0]), r)) m_.fail(e.span, failure);
+      return r;
     }
     case B::Min: return std::min(scalar(*a[0]), scalar(*a[1]));
     case B::Max: return std::max(scalar(*a[0]), scalar(*a[1]));
@@ -228,7 +230,8 @@ void Run::builtin_set(const ir::Expr& e, Bits& out) {
       out.assign(words(uint32_t(m_.cells)), 0);
       const int64_t x = int64_t(c) % m_.width, y = int64_t(c) / m_.width;
       const int64_t dx = o == 0 ? 1 : 0, dy = o == 0 ? 0 : 1;
-      if (n <= 0 || x + dx * (n - 1) >= m_.width || y + dy * (n - 1) >= m_.height) return;
+      // n is compared with the room left, not added to a coordinate: any n is safe.
+      if (n <= 0 || (o == 0 ? n > m_.width - x : n > m_.height - y)) return;
       for (int64_t i = 0; i < n; ++i) {
         if (e.builtin == B::Ends && i != 0 && i != n - 1) continue;
         set_bit(out, (y + dy * i) * m_.width + x + dx * i);

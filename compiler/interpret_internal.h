@@ -131,6 +131,7 @@ class Run {
   [[gnu::noinline]] int64_t member(const ir::Expr& e);     ///< x in S
   [[gnu::noinline]] int64_t aggregate(const ir::Expr& e);  ///< quantifiers, count, sum, ...
   [[gnu::noinline]] int64_t scalar_rest(const ir::Expr& e);
+  [[gnu::noinline]] int64_t arith(const ir::Expr& e);  ///< - + - * / % (checked)
   bool truth(const ir::Expr& e) { return scalar(e) != 0; }
   /// The set `e` denotes, over the domain of `e`'s type.
   void set(const ir::Expr& e, Bits& out);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/lower_internal.h"
+#include "dsl/integers.h"
 
 namespace rulebook::compiler {
 
@@ -60,9 +61,14 @@ ir::ExprPtr Lowering::fold(ir::ExprPtr e) {
   auto v = [&](size_t i) { return a[i]->value; };
   auto make = [&](ir::Value x) { return constant(x, e->type->domain, e->span); };
   switch (e->op) {
-    case Op::Neg:
-      if (is_const(a[0])) return make(-v(0));
+    case Op::Neg: {
+      // An operation that fails is not folded: it fails when it runs, as in every engine
+      // (a constant one written in the rules is already a checker error; this one came
+      // from inlining and may sit in a branch never taken).
+      ir::Value r;
+      if (is_const(a[0]) && !integers::neg(v(0), r)) return make(r);
       break;
+    }
     case Op::Not:
       if (is_const(a[0])) return make(!v(0));
       break;
@@ -82,11 +88,16 @@ ir::ExprPtr Lowering::fold(ir::ExprPtr e) {
       if (!is_const(a[0]) || !is_const(a[1])) break;
       if (e->type->kind != ir::Type::Kind::Scalar) break;
       switch (e->op) {
-        case Op::Add: return make(v(0) + v(1));
-        case Op::Sub: return make(v(0) - v(1));
-        case Op::Mul: return make(v(0) * v(1));
-        case Op::Div: if (v(1) != 0) return make(floor_div(v(0), v(1))); break;
-        case Op::Mod: if (v(1) != 0) return make(floor_mod(v(0), v(1))); break;
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod: {
+          ir::Value r;
+          const char* failure = e->op == Op::Add   ? integers::add(v(0), v(1), r)
+                                : e->op == Op::Sub ? integers::sub(v(0), v(1), r)
+                                : e->op == Op::Mul ? integers::mul(v(0), v(1), r)
+                                : e->op == Op::Div ? integers::div(v(0), v(1), r)
+                                                   : integers::mod(v(0), v(1), r);
+          if (!failure) return make(r);
+          break;
+        }
         case Op::Lt: return make(v(0) < v(1));
         case Op::Le: return make(v(0) <= v(1));
         case Op::Gt: return make(v(0) > v(1));
@@ -99,7 +110,11 @@ ir::ExprPtr Lowering::fold(ir::ExprPtr e) {
       break;
     case Op::Builtin:
       if (!all_const(a)) break;
-      if (e->builtin == dsl::BuiltinId::Abs) return make(v(0) < 0 ? -v(0) : v(0));
+      if (e->builtin == dsl::BuiltinId::Abs) {
+        ir::Value r;
+        if (!integers::abs(v(0), r)) return make(r);
+        break;
+      }
       if (e->builtin == dsl::BuiltinId::Min && a.size() == 2) return make(std::min(v(0), v(1)));
       if (e->builtin == dsl::BuiltinId::Max && a.size() == 2) return make(std::max(v(0), v(1)));
       break;

@@ -385,6 +385,7 @@ TypeRef Checker::check(const Expr& e, const TypeRef& expected) {
       t = check_grid(e, expected);
       break;
   }
+  if (is_int(t)) check_arith(e);
   return record(e, t);
 }
 

@@ -90,6 +90,9 @@ class Checker {
   /// Checks a constant integer (board size, range bound, ...); reports when it is not.
   std::optional<int64_t> constant_int(const Expr& e, const char* what);
   std::optional<int64_t> eval(const Expr& e);
+  /// Reports an integer operation on constants that overflows or divides by zero.
+  void check_arith(const Expr& e);
+  bool is_arith(const Expr& e) const;
   TypeRef check_name(const Expr& e);
   TypeRef check_call(const Expr& e);
   TypeRef check_builtin_call(const Expr& e, const Builtin& b);
@@ -146,6 +149,8 @@ class Checker {
   std::vector<std::vector<Symbol*>> scopes_;
   std::unordered_map<const Symbol*, int> param_state_;  ///< 0/1 checking/2 done
   std::unordered_map<const Symbol*, DefineInfo> defines_;
+  /// The value of each integer operation on constants checked so far (check_arith).
+  std::unordered_map<const Expr*, int64_t> arith_values_;
   std::unordered_map<std::string, TypeInfo> typedecls_;
   std::unordered_map<const TypeExpr*, TypeRef> enum_of_;
   std::unordered_map<std::string, Symbol*> builtin_symbols_;

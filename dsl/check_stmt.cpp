@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "dsl/check_internal.h"
+#include "dsl/integers.h"
 
 namespace rulebook::dsl {
 
@@ -131,6 +132,17 @@ std::optional<int64_t> constant_size(const Game& game, const Expr& e) {
   }
 }
 
+/// The checked arithmetic of a binary operator of the rules: nullptr, or the error.
+const char* arith(Op op, int64_t a, int64_t b, int64_t& out) {
+  switch (op) {
+    case Op::Add: return integers::add(a, b, out);
+    case Op::Sub: return integers::sub(a, b, out);
+    case Op::Mul: return integers::mul(a, b, out);
+    case Op::Div: return integers::div(a, b, out);
+    default: return integers::mod(a, b, out);
+  }
+}
+
 }  // namespace
 
 std::optional<int64_t> evaluate(const Game& game, const Expr& e,
@@ -151,7 +163,10 @@ std::optional<int64_t> evaluate(const Game& game, const Expr& e,
     case ExprKind::Unary: {
       auto a = sub(0);
       if (!a) return std::nullopt;
-      return e.op == Op::Not ? int64_t(!*a) : -*a;
+      if (e.op == Op::Not) return int64_t(!*a);
+      int64_t r;
+      if (integers::neg(*a, r)) return std::nullopt;  // reported by Checker::check_arith
+      return r;
     }
     case ExprKind::If: {
       auto c = sub(0);
@@ -170,9 +185,11 @@ std::optional<int64_t> evaluate(const Game& game, const Expr& e,
         args.push_back(*v);
       }
       switch (s->builtin->id) {
-        case BuiltinId::Abs:
-          if (args.size() == 1) return args[0] < 0 ? -args[0] : args[0];
+        case BuiltinId::Abs: {
+          int64_t r;
+          if (args.size() == 1 && !integers::abs(args[0], r)) return r;
           break;
+        }
         case BuiltinId::Min:
           if (args.size() == 2) return std::min(args[0], args[1]);
           break;
@@ -203,11 +220,11 @@ std::optional<int64_t> evaluate(const Game& game, const Expr& e,
         case Op::Le: return int64_t(*a <= *b);
         case Op::Gt: return int64_t(*a > *b);
         case Op::Ge: return int64_t(*a >= *b);
-        case Op::Add: return *a + *b;
-        case Op::Sub: return *a - *b;
-        case Op::Mul: return *a * *b;
-        case Op::Div: return *b == 0 ? std::nullopt : std::optional<int64_t>(*a / *b);
-        case Op::Mod: return *b == 0 ? std::nullopt : std::optional<int64_t>(*a % *b);
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod: {
+          // An operation that fails has no value (Checker::check_arith reports it).
+          int64_t r;
+          return arith(e.op, *a, *b, r) ? std::nullopt : std::optional<int64_t>(r);
+        }
         default: return std::nullopt;
       }
     }
@@ -221,6 +238,43 @@ std::optional<int64_t> Checker::eval(const Expr& e) {
     ensure_param(const_cast<Symbol&>(s), e.span);
     return s.value;
   });
+}
+
+bool Checker::is_arith(const Expr& e) const {
+  if (e.kind == ExprKind::Binary)
+    return e.op == Op::Add || e.op == Op::Sub || e.op == Op::Mul || e.op == Op::Div || e.op == Op::Mod;
+  if (e.kind == ExprKind::Unary) return e.op == Op::Neg;
+  if (e.kind != ExprKind::Call || e.args.size() != 2) return false;
+  const Symbol* s = game_.referent(*e.args[0]);
+  return s && s->kind == NameKind::Builtin && s->builtin->id == BuiltinId::Abs;
+}
+
+void Checker::check_arith(const Expr& e) {
+  // Each operation is checked once its operands are: an operand that failed has no value,
+  // so one bad operation is reported once, at its own span, not again by the enclosing
+  // ones. The values of the operations checked are kept, so that a long chain of them is
+  // not evaluated again at every step.
+  if (!is_arith(e)) return;
+  auto operand = [&](const Expr& x) -> std::optional<int64_t> {
+    if (!is_arith(x)) return eval(x);
+    auto it = arith_values_.find(&x);
+    if (it == arith_values_.end()) return std::nullopt;
+    return it->second;
+  };
+  const bool unary = e.kind == ExprKind::Unary || e.kind == ExprKind::Call;
+  auto a = operand(*e.args[unary && e.kind == ExprKind::Call ? 1 : 0]);
+  if (!a) return;
+  std::optional<int64_t> b;
+  if (!unary && !(b = operand(*e.args[1]))) return;
+  int64_t r = 0;
+  const char* failure = e.kind == ExprKind::Binary ? arith(e.op, *a, *b, r)
+                        : e.kind == ExprKind::Unary ? integers::neg(*a, r)
+                                                     : integers::abs(*a, r);
+  if (failure) {
+    error(e.span, failure);
+    return;
+  }
+  arith_values_[&e] = r;
 }
 
 std::optional<int64_t> Checker::constant_int(const Expr& e, const char* what) {

@@ -1,8 +1,11 @@
 // The encoder's calls, built-ins, `can`, connectivity and the statements of move bodies.
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
+#include "compiler/int_range.h"
+#include "dsl/integers.h"
 #include "verifier/encode_internal.h"
 
 namespace rulebook::verifier {
@@ -114,12 +117,16 @@ SymP Encoder::builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args)
       const int64_t o = args[1]->v, n = args[2]->v;
       ip::Bits out(ip::words(uint32_t(m_.cells)), 0);
       const int64_t x = c % m_.width, y = c / m_.width, dx = o == 0 ? 1 : 0, dy = o == 0 ? 0 : 1;
-      if (n > 0 && x + dx * (n - 1) < m_.width && y + dy * (n - 1) < m_.height)
+      if (n > 0 && (o == 0 ? n <= m_.width - x : n <= m_.height - y))  // any n: no overflow
         for (int64_t i = 0; i < n; ++i)
           if (e.builtin == B::Segment || i == 0 || i == n - 1) ip::set_bit(out, (y + dy * i) * m_.width + x + dx * i);
       return bits_sym(out, d);
     }
-    case B::Abs: return val(args[0]->v < 0 ? -args[0]->v : args[0]->v);
+    case B::Abs: {
+      int64_t r = 0;
+      if (const char* failure = integers::abs(args[0]->v, r)) return err_sym(where(e.span) + ": " + failure);
+      return val(r);
+    }
     case B::Min: return val(std::min(args[0]->v, args[1]->v));
     case B::Max: return val(std::max(args[0]->v, args[1]->v));
     case B::Seat:
@@ -237,7 +244,11 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
       z3::expr err = z3_.bool_val(false);
       for (const SymP& x : args) err = err || err_of(x);
       z3::expr x = to_int(args[0]);
-      if (e.builtin == B::Abs) return with_err(integer(z3::ite(x < 0, -x, x)), err.simplify());
+      if (e.builtin == B::Abs) {
+        // abs(INT64_MIN) does not fit: the engines' overflow error.
+        if (!compiler::cannot_overflow(p_, e)) err = err || x == z3_.int_val(std::numeric_limits<int64_t>::min());
+        return with_err(integer(z3::ite(x < 0, -x, x)), err.simplify());
+      }
       z3::expr y = to_int(args[1]);
       return with_err(integer(e.builtin == B::Min ? z3::ite(x < y, x, y) : z3::ite(x > y, x, y)), err.simplify());
     }

@@ -1,8 +1,11 @@
 // The encoder's evaluation of IR expressions: each operator, binders, calls and built-ins.
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
+#include "compiler/int_range.h"
+#include "dsl/integers.h"
 #include "verifier/encode_internal.h"
 
 namespace rulebook::verifier {
@@ -331,6 +334,23 @@ SymP Encoder::aggregate_over(const ir::Expr& e, Frame& f, const SymP& dom0) {
   return err.is_false() ? r : with_err(r, err);
 }
 
+SymP Encoder::checked_sum(const std::vector<SymP>& conds, const std::vector<SymP>& bodies) {
+  // The engines add the terms in the order of the elements and fail when a running total
+  // leaves 64 bits (Z3's integers would not): every running total must fit, so the terms
+  // are not regrouped here.
+  z3::expr total = z3_.int_val(0);
+  z3::expr err = z3_.bool_val(false);
+  for (size_t i = 0; i < conds.size(); ++i) {
+    SymP c = resolve(conds[i]);
+    if (c->k == K::Val && !c->err && !c->v) continue;
+    z3::expr cb = to_bool(c);
+    err = err || err_of(c) || (cb && err_of(bodies[i]));
+    total = (total + z3::ite(cb, to_int(bodies[i]), z3_.int_val(0))).simplify();
+    err = err || (cb && !fits_int64(total));
+  }
+  return with_err(integer(total), err.simplify());
+}
+
 SymP Encoder::aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom0) {
   const auto& a = e.args;
   SymP dom = resolve(dom0);
@@ -390,6 +410,7 @@ SymP Encoder::aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom0) {
     }
     case Op::Count:
     case Op::Sum: {
+      if (e.op == Op::Sum && !compiler::cannot_overflow(p_, e)) return checked_sum(conds, bodies);
       // Same-selector tables add pointwise; the rest is one linear sum.
       SymP acc = val(0);
       z3::expr_vector terms(z3_);

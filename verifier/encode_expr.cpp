@@ -1,10 +1,13 @@
 // The encoder's expressions: operators lifted over concrete values and tables, Z3 terms
 // where selectors mix, quantifiers and aggregates unrolled over the finite domains.
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
+#include "compiler/int_range.h"
 #include "compiler/lower_internal.h"
+#include "dsl/integers.h"
 #include "verifier/encode_internal.h"
 
 namespace rulebook::verifier {
@@ -95,13 +98,20 @@ SymP Encoder::concrete_binary(Op op, const Sym& a, const Sym& b, const ir::Expr&
   if (b.k == K::Err) return std::make_shared<Sym>(b);
   const int64_t x = a.v, y = b.v;
   switch (op) {
-    case Op::Add: return val(x + y);
-    case Op::Sub: return val(x - y);
-    case Op::Mul: return val(x * y);
-    case Op::Div:
-    case Op::Mod:
-      if (y == 0) return err_sym(where(e.span) + (op == Op::Div ? ": division by zero" : ": '%' by zero"));
-      return val(op == Op::Div ? compiler::floor_div(x, y) : compiler::floor_mod(x, y));
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod: {
+      // The engines' arithmetic and texts (dsl/integers.h); `e` tells a unary minus
+      // (0 - y) and a step of a sum from a plain operator.
+      int64_t r = 0;
+      const char* failure = e.op == Op::Neg   ? integers::neg(y, r)
+                            : e.op == Op::Sum ? integers::sum_step(x, y, r)
+                            : op == Op::Add   ? integers::add(x, y, r)
+                            : op == Op::Sub   ? integers::sub(x, y, r)
+                            : op == Op::Mul   ? integers::mul(x, y, r)
+                            : op == Op::Div   ? integers::div(x, y, r)
+                                              : integers::mod(x, y, r);
+      if (failure) return err_sym(where(e.span) + ": " + failure);
+      return val(r);
+    }
     case Op::Lt: return val(x < y);
     case Op::Le: return val(x <= y);
     case Op::Gt: return val(x > y);
@@ -110,6 +120,11 @@ SymP Encoder::concrete_binary(Op op, const Sym& a, const Sym& b, const ir::Expr&
     case Op::Ne: return val(x != y);
     default: throw Unsupported(where(e.span) + ": internal: not a binary operator");
   }
+}
+
+z3::expr Encoder::fits_int64(const z3::expr& x) {
+  return x >= z3_.int_val(std::numeric_limits<int64_t>::min()) &&
+         x <= z3_.int_val(std::numeric_limits<int64_t>::max());
 }
 
 z3::expr Encoder::compare_const(const z3::expr& x, Op op, int64_t k) {
@@ -147,10 +162,16 @@ SymP Encoder::raw_binary(Op op, const SymP& a, const SymP& b, const ir::Expr& e)
     const Op flipped = op == Op::Lt ? Op::Gt : op == Op::Le ? Op::Ge : op == Op::Gt ? Op::Lt : Op::Le;
     return with_err(boolean(compare_const(y, flipped, kx)), err);
   }
+  // Z3's integers are unbounded: a result outside 64 bits is the engines' overflow error,
+  // asked only where the operands' ranges do not rule it out.
+  auto checked = [&](const z3::expr& r) {
+    if (compiler::cannot_overflow(p_, e)) return with_err(integer(r), err);
+    return with_err(integer(r), (err || !fits_int64(r)).simplify());
+  };
   switch (op) {
-    case Op::Add: return with_err(integer(x + y), err);
-    case Op::Sub: return with_err(integer(x - y), err);
-    case Op::Mul: return with_err(integer(x * y), err);
+    case Op::Add: return checked(x + y);
+    case Op::Sub: return checked(x - y);
+    case Op::Mul: return checked(x * y);
     case Op::Div:
     case Op::Mod: {
       int64_t d;

@@ -200,6 +200,10 @@ class Encoder {
   /// of if-then-else over comparisons of sums) needs arithmetic reasoning. Equivalent to
   /// comparing the term, also when no element is taken (the term is then 0).
   z3::expr compare_const(const z3::expr& x, ir::Op op, int64_t k);
+  /// Whether an unbounded integer term is a 64-bit value (outside: an overflow error).
+  z3::expr fits_int64(const z3::expr& x);
+  /// A sum whose running totals may leave 64 bits: each one is checked, in element order.
+  SymP checked_sum(const std::vector<SymP>& conds, const std::vector<SymP>& bodies);
 
   /// Counts of components are lazy: a fresh one-hot number per count, zero exactly when
   /// the set is empty, and otherwise refined by cuts. For a model, sets each count to the

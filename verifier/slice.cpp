@@ -7,6 +7,8 @@
 #include <optional>
 #include <unordered_set>
 
+#include "compiler/int_range.h"
+
 namespace rulebook::verifier {
 
 namespace {
@@ -61,16 +63,20 @@ class ErrAnalysis {
       if (a && expr(*a)) return true;
     switch (e.op) {
       case Op::Const: case Op::ConstSet: case Op::ConstList: case Op::Local: case Op::Mover:
-      case Op::Phase: case Op::Neg: case Op::Not: case Op::Add: case Op::Sub: case Op::Mul:
+      case Op::Phase: case Op::Not:
       case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
       case Op::And: case Op::Or: case Op::If: case Op::In: case Op::Union: case Op::Diff:
       case Op::Inter: case Op::ListLit: case Op::All: case Op::Some: case Op::No: case Op::Count:
-      case Op::Sum: case Op::Filter:
+      case Op::Filter:
         return false;
+      case Op::Neg: case Op::Add: case Op::Sub: case Op::Mul: case Op::Sum:
+        // Integer arithmetic errs on overflow unless the operands' ranges rule it out.
+        return e.type->kind == ir::Type::Kind::Scalar && !compiler::cannot_overflow(p_, e);
       case Op::Div:
       case Op::Mod: {
+        // By zero, and INT64_MIN / -1.
         int64_t d = e.args[1]->op == Op::Const ? int64_t(e.args[1]->value) : 0;
-        return d == 0;
+        return d == 0 || (e.op == Op::Div && d == -1);
       }
       case Op::Read: {
         const ir::StateVar& v = p_.vars[size_t(e.var)];

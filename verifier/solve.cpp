@@ -76,27 +76,41 @@ Range term_range(const z3::expr& e) {
     }
     case Z3_OP_ADD:
     case Z3_OP_SUB: {
+      // A bound that leaves 64 bits is no bound (the terms are unbounded integers).
       Range acc;
       for (unsigned i = 0; i < n; ++i) {
         Range a = term_range(e.arg(i));
         if (!a) return {};
-        if (i == 0) acc = a;
-        else if (k == Z3_OP_ADD) acc = Range{{acc->first + a->first, acc->second + a->second}};
-        else acc = Range{{acc->first - a->second, acc->second - a->first}};
+        if (i == 0) {
+          acc = a;
+          continue;
+        }
+        int64_t lo, hi;
+        const bool over = k == Z3_OP_ADD ? __builtin_add_overflow(acc->first, a->first, &lo) ||
+                                               __builtin_add_overflow(acc->second, a->second, &hi)
+                                         : __builtin_sub_overflow(acc->first, a->second, &lo) ||
+                                               __builtin_sub_overflow(acc->second, a->first, &hi);
+        if (over) return {};
+        acc = Range{{lo, hi}};
       }
       return acc;
     }
     case Z3_OP_UMINUS: {
       Range a = term_range(e.arg(0));
-      return a ? Range{{-a->second, -a->first}} : Range{};
+      if (!a || a->first == INT64_MIN) return {};
+      return Range{{-a->second, -a->first}};
     }
     case Z3_OP_MUL: {
       Range acc{{1, 1}};
       for (unsigned i = 0; i < n; ++i) {
         Range a = term_range(e.arg(i));
         if (!a) return {};
-        const int64_t c[4] = {acc->first * a->first, acc->first * a->second, acc->second * a->first,
-                              acc->second * a->second};
+        int64_t c[4];
+        if (__builtin_mul_overflow(acc->first, a->first, &c[0]) ||
+            __builtin_mul_overflow(acc->first, a->second, &c[1]) ||
+            __builtin_mul_overflow(acc->second, a->first, &c[2]) ||
+            __builtin_mul_overflow(acc->second, a->second, &c[3]))
+          return {};
         acc = Range{{*std::min_element(c, c + 4), *std::max_element(c, c + 4)}};
       }
       return acc;
