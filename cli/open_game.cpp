@@ -32,6 +32,12 @@ int open_game(const std::string& path, const std::string& engine_kind, OpenedGam
     return kExitOk;
   }
   compiler::LoadedEngine loaded = compiler::load_engine(out.program, out.sources);
+  if (!loaded.note.empty()) fmt::print(stderr, "{}\n", loaded.note);
+  if (loaded.cache_error) {
+    // The cache directory or the disk is at fault, not the rules nor the generated code.
+    fmt::print(stderr, "{}: error: {}\n", path, loaded.status.message);
+    return kExitInputError;
+  }
   if (!loaded.engine) {
     // Generated code that does not compile is rulebook's bug, not the user's.
     fmt::print(stderr, "{}: internal error: {}\n", path, loaded.status.message);

@@ -9,6 +9,7 @@
 #include "cli/json_out.h"
 #include "cli/verbs.h"
 #include "dsl/check.h"
+#include "dsl/diagnostics.h"
 #include "dsl/load.h"
 #include "dsl/summary.h"
 
@@ -41,7 +42,8 @@ int run_check(const CheckOptions& opt) {
     }
     // Diagnostics go to stderr so that stdout holds only the summaries.
     fmt::print(stderr, "{}", diags.render(sources));
-    if (ok && !opt.quiet) fmt::print("{}\n", dsl::describe(game));
+    // The summary quotes titles and names from the file: escaped like the diagnostics.
+    if (ok && !opt.quiet) fmt::print("{}\n", dsl::escape_for_terminal(dsl::describe(game)));
   }
   if (opt.json) fmt::print("{}\n", report.dump(2));
   return result;

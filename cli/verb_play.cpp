@@ -14,10 +14,14 @@
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "compiler/random.h"
+#include "dsl/diagnostics.h"
 #include "explorer/perft.h"
 
 namespace rulebook::cli {
 namespace {
+
+/// Names, titles and boards come from the rules file: escaped before they reach a terminal.
+std::string shown(std::string_view text) { return dsl::escape_for_terminal(text); }
 
 struct RunOptions {
   std::string file;
@@ -91,9 +95,9 @@ int run_play(const RunOptions& opt) {
 
   nlohmann::json moves_json = nlohmann::json::array();
   if (!opt.json) {
-    fmt::print("{} (seed {})\n\nphase {}\n{}\n", info.title, opt.seed,
-               info.phase_names[static_cast<size_t>(e.phase(state.data()))],
-               e.board_text(state.data()));
+    fmt::print("{} (seed {})\n\nphase {}\n{}\n", shown(info.title), opt.seed,
+               shown(info.phase_names[static_cast<size_t>(e.phase(state.data()))]),
+               shown(e.board_text(state.data())));
   }
   SplitMix64 rng(opt.seed);
   std::vector<engine::Move> moves;
@@ -104,7 +108,7 @@ int run_play(const RunOptions& opt) {
     engine::Status st = e.legal_moves(state.data(), moves);
     if (st.ok && moves.empty()) st = engine::Status::Error("a live state has no legal move");
     if (!st.ok) {
-      fmt::print(stderr, "{}: error at move {}: {}\n", opt.file, ply + 1, st.message);
+      fmt::print(stderr, "{}: error at move {}: {}\n", shown(opt.file), ply + 1, shown(st.message));
       return kExitInputError;
     }
     const engine::Move m = moves[rng.below(moves.size())];
@@ -113,7 +117,7 @@ int run_play(const RunOptions& opt) {
     before = state;
     st = e.apply(state.data(), m);
     if (!st.ok) {
-      fmt::print(stderr, "{}: error at move {}: {}\n", opt.file, ply + 1, st.message);
+      fmt::print(stderr, "{}: error at move {}: {}\n", shown(opt.file), ply + 1, shown(st.message));
       return kExitInputError;
     }
     std::vector<std::string> effects = side_effects(*game.program, m, before.data(), state.data());
@@ -127,18 +131,19 @@ int run_play(const RunOptions& opt) {
                             {"hash", fmt::format("{:016x}", e.hash(state.data()))}});
       continue;
     }
-    fmt::print("{:>4}. {} {}", ply + 1, info.player_names[static_cast<size_t>(mover)], e.move_text(m));
-    for (const std::string& fx : effects) fmt::print("  [{}]", fx);
+    fmt::print("{:>4}. {} {}", ply + 1, shown(info.player_names[static_cast<size_t>(mover)]),
+               shown(e.move_text(m)));
+    for (const std::string& fx : effects) fmt::print("  [{}]", shown(fx));
     fmt::print("\n");
     if (phase_after != phase)
-      fmt::print("\nphase {}\n", info.phase_names[static_cast<size_t>(phase_after)]);
+      fmt::print("\nphase {}\n", shown(info.phase_names[static_cast<size_t>(phase_after)]));
     if (opt.boards == "all" || (opt.boards == "phases" && phase_after != phase))
-      fmt::print("{}\n", e.board_text(state.data()));
+      fmt::print("{}\n", shown(e.board_text(state.data())));
   }
   std::vector<int64_t> scores;
   engine::Status st = e.scores(state.data(), scores);
   if (!st.ok) {
-    fmt::print(stderr, "{}: error in the score: {}\n", opt.file, st.message);
+    fmt::print(stderr, "{}: error in the score: {}\n", shown(opt.file), shown(st.message));
     return kExitInputError;
   }
   const bool over = e.terminal(state.data());
@@ -149,10 +154,10 @@ int run_play(const RunOptions& opt) {
     fmt::print("{}\n", j.dump(2));
     return kExitOk;
   }
-  if (opt.boards == "end") fmt::print("{}\n", e.board_text(state.data()));
+  if (opt.boards == "end") fmt::print("{}\n", shown(e.board_text(state.data())));
   fmt::print("\n{} after {} moves; score ({} wins):\n{}",
              over ? "game over" : "cut off", ply,
-             info.highest_wins ? "highest" : "lowest", scores_text(*game.program, e, scores));
+             info.highest_wins ? "highest" : "lowest", shown(scores_text(*game.program, e, scores)));
   return kExitOk;
 }
 

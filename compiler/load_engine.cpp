@@ -1,115 +1,20 @@
-// The compile cache, dlopen, the registry of linked engines and the Engine over the C ABI.
+// dlopen of checked objects, the registry of linked engines and the Engine over the C ABI.
 #include "compiler/load_engine.h"
 
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 #include <fmt/core.h>
 
 #include "compiler/emit_cpp.h"
 #include "compiler/text.h"
 
-extern char** environ;
-
 namespace rulebook::compiler {
-namespace fs = std::filesystem;
-
 namespace {
 
-// ---------------------------------------------------------------- running the compiler
-
-std::vector<std::string> split_words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
-/// Runs argv[0] (searched in PATH) with stdout and stderr going to `log`. Returns the exit
-/// status, or -1 when the program could not be started.
-int run_process(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  return static_cast<bool>(out);
-}
-
-/// A name no other thread or process uses at the same time.
-std::string temp_name(const std::string& path) {
-  static std::atomic<uint64_t> counter{0};
-  return fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
-}
-
-/// `$CXX --version` (first line), once per process and compiler.
-std::string compiler_identity(const std::vector<std::string>& cxx, const std::string& dir) {
-  static std::mutex mutex;
-  static std::map<std::vector<std::string>, std::string> known;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = known.find(cxx);
-  if (it != known.end()) return it->second;
-  std::vector<std::string> args = cxx;
-  args.push_back("--version");
-  const std::string log = temp_name(dir + "/version");
-  std::string id;
-  if (run_process(args, log) == 0) {
-    id = read_text(log);
-    id = id.substr(0, id.find('\n'));
-  }
-  std::error_code ec;
-  fs::remove(log, ec);
-  known[cxx] = id;
-  return id;
-}
-
 std::string hex16(uint64_t v) { return fmt::format("{:016x}", v); }
-
-/// The rules file's name without folders and extension, safe as part of a file name.
-std::string stem_of(const std::string& rules_file) {
-  std::string stem = fs::path(rules_file).stem().string();
-  for (char& c : stem) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
-  }
-  return stem.empty() ? std::string("engine") : stem;
-}
 
 // ---------------------------------------------------------------- dlopen and the registry
 
@@ -129,83 +34,6 @@ std::string error_text(const rb_error& e) {
 
 }  // namespace
 
-// ---------------------------------------------------------------- the cache
-
-std::string cache_directory(const CompileOptions& options) {
-  if (!options.cache_dir.empty()) return options.cache_dir;
-  if (const char* d = std::getenv("RULEBOOK_CACHE"); d && *d) return d;
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::string(d) + "/rulebook";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/rulebook";
-  return (fs::temp_directory_path() / "rulebook-cache").string();
-}
-
-engine::Status compile_to_shared_object(const std::string& source, const std::string& rules_file,
-                                        const CompileOptions& options, SharedObject& out) {
-  out = SharedObject{};
-  const std::string dir = cache_directory(options);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    return engine::Status::Error(fmt::format(
-        "internal error: cannot create the engine cache {} for {}: {}", dir, rules_file,
-        ec.message()));
-  }
-  std::vector<std::string> cxx = split_words(options.compiler);
-  if (cxx.empty()) {
-    const char* env = std::getenv("CXX");
-    cxx = split_words(env && *env ? env : "c++");
-  }
-  std::vector<std::string> flags = options.flags;
-  if (flags.empty()) flags = {"-std=c++20", "-O2", "-fPIC", "-shared"};
-
-  std::string key_text = source;
-  key_text += '\0';
-  for (const std::string& w : cxx) key_text += w + ' ';
-  key_text += '\0';
-  key_text += compiler_identity(cxx, dir);
-  key_text += '\0';
-  for (const std::string& f : flags) key_text += f + ' ';
-  const std::string base = fmt::format("{}/{}-{}", dir, stem_of(rules_file),
-                                       hex16(source_hash(key_text)));
-  out.path = base + ".so";
-  if (fs::exists(out.path, ec)) {
-    out.reused = true;
-    return engine::Status::Ok();
-  }
-
-  // Each caller compiles under its own names; the rename publishes the result whole.
-  const std::string tmp_source = temp_name(base) + ".cpp";
-  const std::string tmp_object = temp_name(base) + ".so";
-  const std::string log = temp_name(base) + ".log";
-  if (!write_text(tmp_source, source)) {
-    return engine::Status::Error(
-        fmt::format("internal error: cannot write {} for {}", tmp_source, rules_file));
-  }
-  std::vector<std::string> args = cxx;
-  args.insert(args.end(), flags.begin(), flags.end());
-  args.insert(args.end(), {"-o", tmp_object, tmp_source});
-  const int rc = run_process(args, log);
-  out.compiler_output = read_text(log);
-  fs::remove(log, ec);
-  if (rc != 0) {
-    fs::remove(tmp_object, ec);
-    const std::string kept = base + ".failed.cpp";
-    fs::rename(tmp_source, kept, ec);
-    std::string first = out.compiler_output.substr(0, 2000);
-    return engine::Status::Error(fmt::format(
-        "internal error: the engine generated for {} does not compile ({} exited with {}; "
-        "source kept as {}):\n{}",
-        rules_file, cxx.front(), rc, kept, rc < 0 ? "the compiler could not be run" : first));
-  }
-  fs::rename(tmp_source, base + ".cpp", ec);
-  fs::rename(tmp_object, out.path, ec);
-  if (ec) {
-    return engine::Status::Error(fmt::format("internal error: cannot move the engine for {} into {}: {}",
-                                             rules_file, out.path, ec.message()));
-  }
-  return engine::Status::Ok();
-}
-
 // ---------------------------------------------------------------- loading
 
 engine::Status open_shared_engine(const std::string& path, uint64_t source_hash,
@@ -220,6 +48,11 @@ engine::Status open_shared_engine(const std::string& path, uint64_t source_hash,
     if (it != handles.end()) {
       handle = it->second;
     } else {
+      // dlopen runs the object's constructors: its bytes are checked first.
+      const engine::Status verified = verify_shared_object(path);
+      if (!verified.ok) {
+        return engine::Status::Error("refused to load an engine: " + verified.message);
+      }
       handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle) {
         const char* why = dlerror();
@@ -282,6 +115,8 @@ LoadedEngine load_engine(std::shared_ptr<const ir::Program> program, const dsl::
   } else {
     SharedObject so;
     result.status = compile_to_shared_object(emitted.source, program->source_path, options, so);
+    result.note = so.note;
+    result.cache_error = so.cache_error;
     if (!result.status.ok) return result;
     result.compiled = !so.reused;
     result.shared_object = so.path;

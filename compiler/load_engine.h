@@ -16,7 +16,8 @@ namespace rulebook::compiler {
 
 /// Where and how generated engines are compiled at run time.
 struct CompileOptions {
-  /// Empty: $RULEBOOK_CACHE, else $XDG_CACHE_HOME/rulebook, else ~/.cache/rulebook.
+  /// Empty: $RULEBOOK_CACHE, else $XDG_CACHE_HOME/rulebook, else ~/.cache/rulebook; with
+  /// none of them set there is no cache (never a shared folder such as /tmp).
   std::string cache_dir;
   /// Empty: $CXX, else `c++`. May hold a launcher and arguments ("ccache g++").
   std::string compiler;
@@ -29,20 +30,32 @@ struct SharedObject {
   std::string path;
   bool reused = false;          ///< it was in the cache: the compiler did not run
   std::string compiler_output;  ///< what the compiler printed (when it ran)
+  std::string note;             ///< one line when a cached object was refused and rebuilt
+  bool cache_error = false;     ///< failed for the cache (directory, I/O), not the code
 };
 
-/// The cache directory `options` resolves to (see CompileOptions::cache_dir).
+/// The cache directory `options` resolves to (see CompileOptions::cache_dir), "" for none.
 std::string cache_directory(const CompileOptions& options);
 
 /// Compiles a generated source into a shared object in the cache, unless the cache holds
-/// one for the same (source, compiler and its version, flags) already. Concurrent callers
-/// never see a partial file: each writes a temporary name and renames it. A failing
-/// compiler is an internal error naming `rules_file`; nothing is thrown.
+/// one for the same key already: the source, the compiler (the programs it runs as and its
+/// whole `--version`), the flags, rulebook's version and ABI. The cache directory is created
+/// with mode 0700 and refused unless it belongs to this user and no one else can write it.
+/// A cached object is used only if its bytes match the SHA-256 recorded beside it
+/// (NAME.sum) when it was built; otherwise it is rebuilt and `out.note` says so.
+/// Concurrent callers never see a partial file: each writes temporary names (removed
+/// however it ends) and renames them. A failing compiler is an internal error naming
+/// `rules_file`; I/O failures name the path and strerror and set `out.cache_error`.
 engine::Status compile_to_shared_object(const std::string& source, const std::string& rules_file,
                                         const CompileOptions& options, SharedObject& out);
 
-/// dlopens `path` (kept open for the life of the process), finds the entry point of the
-/// engine with `source_hash` and checks its ABI version.
+/// Whether the object at `path` has the SHA-256 recorded beside it (NAME.sum) when it was
+/// built. Reads the bytes only; nothing of the object runs.
+engine::Status verify_shared_object(const std::string& path);
+
+/// Checks `path` with verify_shared_object, then dlopens it (kept open for the life of the
+/// process), finds the entry point of the engine with `source_hash` and checks its ABI
+/// version.
 engine::Status open_shared_engine(const std::string& path, uint64_t source_hash,
                                   const rb_engine*& out);
 
@@ -103,6 +116,8 @@ struct LoadedEngine {
   uint64_t source_hash = 0;
   bool linked = false;      ///< found among the engines linked into this executable
   bool compiled = false;    ///< the compiler ran (a cache miss)
+  bool cache_error = false;  ///< failed for the cache (directory, I/O), not the generated code
+  std::string note;          ///< one line when a cached object was refused and rebuilt
   std::string shared_object;
 };
 

@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include "compiler/engine.h"
+#include "compiler/lower_cost.h"
 #include "compiler/lower_internal.h"
+#include "dsl/limits.h"
 #include "dsl/load.h"
 
 namespace rulebook::compiler {
@@ -115,6 +117,16 @@ std::optional<ir::Program> Lowering::run() {
       }
       if (mv.params.size() > size_t(engine::kMaxMoveArgs))
         error(m->name.span, fmt::format("a move takes at most {} parameters", engine::kMaxMoveArgs));
+      uint64_t choices = 1;
+      for (const ir::MoveParam& p : mv.params)
+        if (p.domain >= 0)
+          choices = dsl::capped_product(choices, prog_.domains[size_t(p.domain)].size,
+                                        dsl::kMaxMoveChoices);
+      if (choices > dsl::kMaxMoveChoices)
+        error(m->name.span,
+              fmt::format("move '{}' has more than {} combinations of parameter values; every "
+                          "engine tries each of them in every state",
+                          mv.name, dsl::kMaxMoveChoices));
       prog_.max_move_params = std::max(prog_.max_move_params, int(mv.params.size()));
       moves_.emplace(m, int(prog_.moves.size()));
       ph.moves.push_back(int(prog_.moves.size()));
@@ -184,6 +196,7 @@ std::optional<ir::Program> Lowering::run() {
   lower_properties();
   lower_symmetries();
   frame_ = nullptr;
+  if (!diags_.has_errors()) check_move_work(prog_, diags_);
   if (diags_.has_errors()) return std::nullopt;
   return std::move(prog_);
 }

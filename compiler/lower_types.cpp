@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/lower_internal.h"
+#include "dsl/limits.h"
 
 namespace rulebook::compiler {
 
@@ -285,9 +286,12 @@ void Lowering::add_var(const std::string& name, ir::StateVar::Origin origin,
     v.domain = ir::kBoolDomain;
   }
   uint64_t count = 1;
-  for (int k : v.keys) count *= prog_.domains[size_t(k)].size;
-  if (count >= (uint64_t(1) << 24)) {
-    error(span, fmt::format("'{}' has {} elements; a state holds at most 2^24", name, count));
+  constexpr uint64_t kShown = uint64_t(1) << 62;  // counts beyond this are not spelled out
+  for (int k : v.keys) count = dsl::capped_product(count, prog_.domains[size_t(k)].size, kShown);
+  if (count >= dsl::kMaxVariableElements) {
+    error(span, fmt::format("'{}' has {} elements; a state variable holds fewer than {} (2^24)",
+                            name, count > kShown ? "more than 2^62" : std::to_string(count),
+                            dsl::kMaxVariableElements));
     v.keys.clear();
     count = 1;
   }
@@ -299,13 +303,22 @@ void Lowering::add_var(const std::string& name, ir::StateVar::Origin origin,
 }
 
 void Lowering::layout() {
-  uint32_t offset = 0;
+  uint64_t offset = 0;
   for (ir::StateVar& v : prog_.vars) {
     offset = (offset + v.width - 1) / v.width * v.width;
-    v.offset = offset;
-    offset += v.count * v.width;
+    v.offset = uint32_t(offset);
+    offset += uint64_t(v.count) * v.width;
+    if (offset > dsl::kMaxStateBytes) {
+      // Named at the variable that passes the limit, with its own share of the bytes.
+      error(v.span, fmt::format("the state is too large: with '{}' ({} bytes) it takes {} "
+                                "bytes, and a state holds at most {}",
+                                v.name, uint64_t(v.count) * v.width, offset, dsl::kMaxStateBytes));
+      offset = 0;
+      for (ir::StateVar& w : prog_.vars) w.offset = 0;
+      break;
+    }
   }
-  prog_.state_bytes = offset;
+  prog_.state_bytes = uint32_t(offset);
 }
 
 int64_t Lowering::static_length(const dsl::Expr& e) {

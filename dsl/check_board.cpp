@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "dsl/check_internal.h"
+#include "dsl/limits.h"
 
 namespace rulebook::dsl {
 
@@ -28,6 +29,15 @@ void Checker::setup_board() {
     else game_.rows = rows;
     if (cols && *cols < 1) error(b->columns->span, "the board needs at least one column");
     else game_.columns = cols;
+    if (game_.rows && game_.columns &&
+        capped_product(uint64_t(*game_.rows), uint64_t(*game_.columns), uint64_t(kMaxBoardCells)) >
+            uint64_t(kMaxBoardCells)) {
+      error(join_spans(b->rows->span, b->columns->span),
+            fmt::format("the board of {} x {} cells is too large: a board has at most {} cells",
+                        *game_.rows, *game_.columns, kMaxBoardCells));
+      game_.rows.reset();
+      game_.columns.reset();
+    }
   }
 }
 
@@ -42,6 +52,11 @@ void Checker::setup_players() {
   if (!count) return;
   if (*count < 1) {
     error(p->count->span, "a game needs at least one player");
+    return;
+  }
+  if (*count > kMaxPlayers) {
+    error(p->count->span, fmt::format("{} players are too many: a game has at most {}", *count,
+                                      kMaxPlayers));
     return;
   }
   if (!p->names.empty() && static_cast<int64_t>(p->names.size()) != *count) {

@@ -25,29 +25,26 @@ size_t utf8_length(std::string_view s, size_t i) {
   return n;
 }
 
-/// The line made safe to print; `column[i]` is the display column of byte i (size + 1
-/// entries), so carets line up even with multi-byte characters.
+/// The line made safe to print (escape_at, tabs as spaces); `column[i]` is the display
+/// column of byte i (size + 1 entries), so carets line up with escapes and multi-byte
+/// characters.
 std::string printable(std::string_view line, std::vector<size_t>& column) {
   std::string out;
   column.assign(line.size() + 1, 0);
   size_t shown = 0;
   for (size_t i = 0; i < line.size();) {
-    unsigned char c = static_cast<unsigned char>(line[i]);
     size_t n = 1;
-    if (c == '\t') {
+    size_t width = 1;
+    if (line[i] == '\t') {
       out += ' ';
-    } else if (c < 0x20 || c == 0x7F) {
-      out += '?';
-    } else if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if ((n = utf8_length(line, i)) > 0) {
-      out.append(line.substr(i, n));
+    } else if (std::string e = escape_at(line, i, n); !e.empty()) {
+      out += e;
+      width = e.size();
     } else {
-      n = 1;
-      out += '?';
+      out.append(line.substr(i, n));
     }
     for (size_t k = 0; k < n; ++k) column[i + k] = shown;
-    ++shown;
+    shown += width;
     i += n;
   }
   column[line.size()] = shown;
@@ -105,16 +102,55 @@ std::string_view severity_name(Severity s) {
 void render_located(const SourceSet& sources, const Span& span, Severity severity,
                     const std::string& message, std::string& out) {
   if (span.file >= sources.size()) {
-    out += fmt::format("{}: {}\n", severity_name(severity), message);
+    out += fmt::format("{}: {}\n", severity_name(severity), escape_for_terminal(message));
     return;
   }
   Position pos = sources.position(span.file, span.begin);
-  out += fmt::format("{}:{}:{}: {}: {}\n", sources.file(span.file).name, pos.line, pos.column,
-                     severity_name(severity), message);
+  out += fmt::format("{}:{}:{}: {}: {}\n", escape_for_terminal(sources.file(span.file).name),
+                     pos.line, pos.column, severity_name(severity), escape_for_terminal(message));
   render_excerpt(sources, span, out);
 }
 
 }  // namespace
+
+std::string escape_at(std::string_view s, size_t i, size_t& length) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  length = 1;
+  if (c < 0x20 || c == 0x7F) return fmt::format("\\x{:02x}", c);
+  if (c < 0x80) return "";
+  length = utf8_length(s, i);
+  if (length == 0) {
+    length = 1;
+    return fmt::format("\\x{:02x}", c);
+  }
+  uint32_t cp = c & (0xFF >> (length + 1));
+  for (size_t k = 1; k < length; ++k) cp = cp << 6 | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  const bool c1 = cp >= 0x80 && cp <= 0x9F;
+  const bool bidi = (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+                    cp == 0x200E || cp == 0x200F || cp == 0x061C;
+  const bool separator = cp == 0x2028 || cp == 0x2029;
+  if (c1 || bidi || separator) return fmt::format("\\u{{{:04x}}}", cp);
+  return "";
+}
+
+std::string escape_for_terminal(std::string_view text, bool keep_layout) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    size_t n = 1;
+    if (keep_layout && (text[i] == '\n' || text[i] == '\t')) {
+      out += text[i++];
+      continue;
+    }
+    if (std::string e = escape_at(text, i, n); !e.empty()) {
+      out += e;
+    } else {
+      out.append(text.substr(i, n));
+    }
+    i += n;
+  }
+  return out;
+}
 
 Diagnostic& Diagnostics::error(Span span, std::string message) {
   ++errors_;
@@ -134,7 +170,7 @@ std::string Diagnostics::render(const SourceSet& sources) const {
     for (const DiagnosticNote& note : d.notes) {
       render_located(sources, note.span, Severity::Note, note.message, out);
     }
-    if (!d.hint.empty()) out += fmt::format("help: {}\n", d.hint);
+    if (!d.hint.empty()) out += fmt::format("help: {}\n", escape_for_terminal(d.hint));
   }
   return out;
 }

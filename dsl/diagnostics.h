@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dsl/source.h"
@@ -46,6 +47,17 @@ class Diagnostics {
   std::vector<Diagnostic> list_;
   size_t errors_ = 0;
 };
+
+/// `text` made safe to show on a terminal: C0 control characters (but line breaks and
+/// tabs when `keep_layout`), DEL and bytes that are not UTF-8 become `\xNN`; C1 controls,
+/// Unicode bidi controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C) and line
+/// or paragraph separators become `\u{NNNN}`. A file can then neither move the cursor, clear
+/// the screen, nor show text in another order than the bytes the tools read.
+std::string escape_for_terminal(std::string_view text, bool keep_layout = true);
+
+/// escape_for_terminal's choice for the character at `text[i]`: sets `length` to its bytes
+/// and returns its escape, or "" when it is shown as it is.
+std::string escape_at(std::string_view text, size_t i, size_t& length);
 
 /// The closest candidate to `name` by edit distance, or "" when none is close enough.
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);

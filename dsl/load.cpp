@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -163,6 +164,7 @@ class Loader {
   struct Entry {
     std::string kind, name;
     MergedDecl merged;
+    bool removed = false;  ///< by `remove`; kept in place so that indices stay valid
   };
 
   void merge() {
@@ -171,18 +173,30 @@ class Loader {
       base_name_ = cf.extends >= 0 ? game_.chain[static_cast<size_t>(cf.extends)].path : "";
       for (const Decl& d : cf.file->decls) apply(d, ci);
     }
-    for (auto& e : entries_) game_.decls.push_back(std::move(e.merged));
+    for (auto& e : entries_)
+      if (!e.removed) game_.decls.push_back(std::move(e.merged));
+  }
+
+  // Declarations are found through an index: a scan per declaration made `check`
+  // quadratic in their number.
+  static std::string key(const std::string& kind, const std::string& name) {
+    return kind + '\0' + name;
   }
 
   Entry* find(const std::string& kind, const std::string& name) {
-    for (auto& e : entries_)
-      if (e.kind == kind && e.name == name) return &e;
-    return nullptr;
+    auto it = index_.find(key(kind, name));
+    return it == index_.end() ? nullptr : &entries_[it->second];
+  }
+
+  void add_entry(Entry entry) {
+    index_.emplace(key(entry.kind, entry.name), entries_.size());
+    entries_.push_back(std::move(entry));
   }
 
   std::vector<std::string> names_of(const std::string& kind) const {
     std::vector<std::string> names;
     for (const auto& e : entries_) {
+      if (e.removed) continue;
       if (kind == "move" && e.kind == "phase") {
         for (const Move* m : e.merged.moves) names.push_back(m->name.name);
       } else if (e.kind == kind && !e.name.empty()) {
@@ -206,7 +220,7 @@ class Loader {
     if (!guess.empty()) d.hint = fmt::format("did you mean '{}'?", guess);
     // The name may be there as another kind of declaration: `remove define tip_rule`.
     for (const auto& e : entries_) {
-      if (name.empty() || e.name != name || e.kind == kind) continue;
+      if (e.removed || name.empty() || e.name != name || e.kind == kind) continue;
       d.hint = fmt::format("'{}' is a {}: write '{} {} {}'", name, e.kind, verb, e.kind, name);
       break;
     }
@@ -246,14 +260,14 @@ class Loader {
       return;
     }
     if (d.is_override) return report_missing("override", name_span(d), kind, name);
-    entries_.push_back({kind, name, std::move(merged)});
+    add_entry({kind, name, std::move(merged)});
   }
 
   // `override move m(...) { ... }` replaces the move named m in whichever phase holds it.
   void apply_move(const Move& move) {
     bool found = false;
     for (auto& e : entries_) {
-      if (e.kind != "phase") continue;
+      if (e.removed || e.kind != "phase") continue;
       for (const Move*& m : e.merged.moves) {
         if (m->name.name != move.name.name) continue;
         m = &move;
@@ -267,7 +281,7 @@ class Loader {
     std::string kind = kind_word(r.what);
     if (r.what == DeclKindWord::Move) {
       for (auto& e : entries_) {
-        if (e.kind != "phase") continue;
+        if (e.removed || e.kind != "phase") continue;
         auto& moves = e.merged.moves;
         auto it = std::find_if(moves.begin(), moves.end(),
                                [&](const Move* m) { return m->name.name == r.name.name; });
@@ -278,12 +292,11 @@ class Loader {
       }
       return report_missing("remove", r.name.span, kind, r.name.name);
     }
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) {
-      return e.kind == kind && e.name == r.name.name;
-    });
-    if (it == entries_.end()) return report_missing("remove", r.name.span, kind, r.name.name);
-    game_.removed.push_back({kind, r.name.name, d.span, name_span(*it->merged.decl)});
-    entries_.erase(it);
+    Entry* e = find(kind, r.name.name);
+    if (!e) return report_missing("remove", r.name.span, kind, r.name.name);
+    game_.removed.push_back({kind, r.name.name, d.span, name_span(*e->merged.decl)});
+    e->removed = true;
+    index_.erase(key(kind, r.name.name));
   }
 
   SourceSet& sources_;
@@ -292,6 +305,7 @@ class Loader {
   fs::path top_dir_;
   std::string base_name_;
   std::vector<Entry> entries_;
+  std::unordered_map<std::string, size_t> index_;  ///< key(kind, name) -> entries_ index
 };
 
 }  // namespace

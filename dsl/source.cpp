@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace rulebook::dsl {
 
@@ -25,44 +26,73 @@ uint32_t SourceSet::add(std::string name, std::string text) {
   return static_cast<uint32_t>(files_.size() - 1);
 }
 
+namespace {
+
+/// What a file that is not a regular file is, for the message refusing it.
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe), not a regular file";
+  if (S_ISCHR(mode)) return "a character device, not a regular file";
+  if (S_ISBLK(mode)) return "a block device, not a regular file";
+  if (S_ISSOCK(mode)) return "a socket, not a regular file";
+  return "not a regular file";
+}
+
+}  // namespace
+
 bool SourceSet::load(const std::string& path, uint32_t& id, std::string& error) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. The
+  // type is checked on the open descriptor, so it cannot change between check and read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot read '" + path + "': " + std::strerror(errno);
+    return false;
+  }
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
+  if (::fstat(fd, &st) != 0) {
     error = "cannot read '" + path + "': " + std::strerror(errno);
+    ::close(fd);
     return false;
   }
-  if (S_ISDIR(st.st_mode)) {
-    error = "cannot read '" + path + "': it is a directory";
+  if (!S_ISREG(st.st_mode)) {
+    error = "cannot read '" + path + "': it is " + kind_of(st.st_mode);
+    ::close(fd);
     return false;
   }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    error = "cannot read '" + path + "': " + std::strerror(errno);
+  if (st.st_size > 0 && static_cast<uint64_t>(st.st_size) > kMaxSourceBytes) {
+    ::close(fd);
+    error = "cannot read '" + path + "': larger than " + std::to_string(kMaxSourceBytes >> 20) +
+            " MiB, too large for a rule file (is it the right file?)";
     return false;
   }
-  // Read in chunks rather than trusting st_size: pipes and /proc files report 0.
+  // Read in chunks rather than trusting st_size: /proc-like files report 0.
   std::string text;
   if (st.st_size > 0) text.reserve(static_cast<size_t>(st.st_size));
   char buffer[1 << 16];
-  size_t got;
   bool too_large = false;
-  while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) {
-    if (text.size() + got > kMaxSourceBytes) {
+  int failed = 0;
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      failed = errno;
+      break;
+    }
+    if (text.size() + static_cast<size_t>(got) > kMaxSourceBytes) {
       too_large = true;
       break;
     }
-    text.append(buffer, got);
+    text.append(buffer, static_cast<size_t>(got));
   }
-  bool failed = std::ferror(f) != 0;
-  int saved = errno;
-  std::fclose(f);
+  ::close(fd);
   if (too_large) {
     error = "cannot read '" + path + "': larger than " + std::to_string(kMaxSourceBytes >> 20) +
             " MiB, too large for a rule file (is it the right file?)";
     return false;
   }
-  if (failed) {
-    error = "cannot read '" + path + "': " + std::strerror(saved);
+  if (failed != 0) {
+    error = "cannot read '" + path + "': " + std::strerror(failed);
     return false;
   }
   id = add(path, std::move(text));

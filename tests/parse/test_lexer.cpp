@@ -117,20 +117,21 @@ TEST_CASE("lexer: errors name the character or byte") {
   Lexed l("a @ b \x01 c \xC3\xA9 d ! e");
   CHECK(l.kinds() ==
         std::vector<K>{K::Ident, K::Ident, K::Ident, K::Ident, K::Ident, K::Eof});
+  // The control byte is shown escaped (four columns), and the carets after it move with it.
   CHECK(l.errors() ==
         "t.rules:1:3: error: unexpected character '@'\n"
-        "    1 | a @ b ? c é d ! e\n"
+        "    1 | a @ b \\x01 c é d ! e\n"
         "      |   ^\n"
         "t.rules:1:7: error: unexpected byte 0x01\n"
-        "    1 | a @ b ? c é d ! e\n"
-        "      |       ^\n"
+        "    1 | a @ b \\x01 c é d ! e\n"
+        "      |       ^~~~\n"
         "t.rules:1:11: error: unexpected byte 0xC3\n"
-        "    1 | a @ b ? c é d ! e\n"
-        "      |           ^\n"
+        "    1 | a @ b \\x01 c é d ! e\n"
+        "      |              ^\n"
         "help: names and operators are ASCII; other text belongs in strings or comments\n"
         "t.rules:1:16: error: unexpected character '!'\n"
-        "    1 | a @ b ? c é d ! e\n"
-        "      |               ^\n"
+        "    1 | a @ b \\x01 c é d ! e\n"
+        "      |                  ^\n"
         "help: use 'not' for negation, '!=' for inequality\n");
 }
 
