@@ -10,22 +10,13 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "cli/output_file.h"
 #include "compiler/emit_cpp.h"
 #include "compiler/lower.h"
 
 namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// A path as a Makefile depfile writes it (spaces and '#' escaped).
 std::string depfile_path(const std::string& path) {
@@ -70,14 +61,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: internal error: %s\n", rules.c_str(), emitted.error.c_str());
     return 3;
   }
-  if (read_all(output) != emitted.source) {
-    std::ofstream out(output, std::ios::binary | std::ios::trunc);
-    out << emitted.source;
-    out.close();
-    if (!out) {
-      std::fprintf(stderr, "%s: cannot write %s\n", rules.c_str(), output.c_str());
-      return 3;
-    }
+  // A build stopped half way must not leave a truncated engine that a later build takes
+  // as up to date.
+  if (const std::string error = rulebook::cli::write_file_atomically(output, emitted.source); !error.empty()) {
+    std::fprintf(stderr, "%s: %s\n", rules.c_str(), error.c_str());
+    return 3;
   }
   if (!depfile.empty()) {
     std::string text = depfile_path(output) + ":";
@@ -86,10 +74,8 @@ int main(int argc, char** argv) {
       text += " \\\n  " + depfile_path(name);
     }
     text += "\n";
-    std::ofstream out(depfile, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) {
-      std::fprintf(stderr, "%s: cannot write %s\n", rules.c_str(), depfile.c_str());
+    if (const std::string error = rulebook::cli::write_file_atomically(depfile, text); !error.empty()) {
+      std::fprintf(stderr, "%s: %s\n", rules.c_str(), error.c_str());
       return 3;
     }
   }

@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "cli/output_file.h"
 #include "cli/verbs.h"
 #include "compiler/interpret.h"
 #include "compiler/load_engine.h"
@@ -77,13 +78,8 @@ int write_output(const std::string& path, const std::string& text) {
     fmt::print("{}", text);
     return kExitOk;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in && old == text) return kExitOk;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out) {
-    fmt::print(stderr, "{}: error: cannot write the file\n", path);
+  if (const std::string error = write_file_atomically(path, text); !error.empty()) {
+    fmt::print(stderr, "{}\n", error);
     return kExitInputError;
   }
   return kExitOk;

@@ -54,7 +54,7 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
 /// The verifier's verdicts on the rule file's properties, with witness and counterexample
 /// boards drawn (with `layers` when given).
 Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::Annotator* annotator,
-                       const std::vector<render::Layer>& layers);
+                       const std::vector<render::Layer>& layers, const std::atomic<bool>* stop);
 
 /// Everything computed for one variant: `json` is the object written to VARIANT.json
 /// (`analysis`), `html` the page's sections between the summary and the rules.
@@ -67,8 +67,8 @@ struct VariantAnalysis {
 };
 
 /// Opens `path` with a compiled engine and analyses it as `plan` says. Progress goes to
-/// stderr; `stop` (Ctrl-C) cuts playouts and the enumeration short, and the page says how
-/// far they got.
+/// stderr; `stop` (Ctrl-C) cuts playouts, proofs and the enumeration short (the caller
+/// then drops the page).
 VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan, const std::atomic<bool>* stop);
 
 /// A generic HTML view of a JSON result object: an array of objects as a table (a string

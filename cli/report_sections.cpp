@@ -92,7 +92,7 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
 }
 
 Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::Annotator* annotator,
-                       const std::vector<render::Layer>& layers) {
+                       const std::vector<render::Layer>& layers, const std::atomic<bool>* stop) {
   Section s;
   const ir::Program& p = *game.program;
   if (!plan.prove || p.properties.empty()) {
@@ -107,6 +107,7 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   vo.timeout_seconds = plan.prove_timeout;
   vo.rlimit = plan.prove_rlimit;
   vo.progress = [](const std::string& line) { fmt::print(stderr, "report:   {}\n", line); };
+  vo.stop = stop;
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
 
   auto draw = [&](const verifier::Board& b, const std::string& title) {

@@ -312,9 +312,12 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   } else {
     a.json["greedy_playouts"] = nullptr;
   }
-  Section proofs = proofs_section(game, plan, plan.layers.empty() ? nullptr : &annotator, plan.layers);
+  // Stopped by Ctrl-C: the caller drops this page, so nothing more is computed for it.
+  if (stop && stop->load()) return a;
+  Section proofs = proofs_section(game, plan, plan.layers.empty() ? nullptr : &annotator, plan.layers, stop);
   a.html += section_html("proofs", "Properties and verdicts", proofs, "left out by the report's settings");
   a.json["proofs"] = proofs.json;
+  if (stop && stop->load()) return a;
   Section states = enumeration_section(game, start.after.data(), plan, stop);
   a.html += section_html("enumeration", "State space", states, "left out by the report's settings");
   a.json["enumeration"] = states.json;

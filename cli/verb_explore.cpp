@@ -1,6 +1,4 @@
 // `rulebook explore`: the states of a game by depth, exactly and up to its symmetries.
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -8,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "dsl/diagnostics.h"
@@ -30,9 +29,6 @@ struct ExploreOptions {
   bool json = false;
   bool quiet = false;
 };
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_sigint(int) { g_interrupted = true; }
 
 /// "512M", "4G", "100000": bytes; 0 and an error message when unreadable.
 uint64_t parse_size(const std::string& text, std::string& error) {
@@ -87,7 +83,8 @@ int run_explore(const ExploreOptions& opt) {
   so.max_states = opt.max_states;
   so.max_memory = max_memory;
   so.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-  so.interrupt = &g_interrupted;
+  StopOnInterrupt interrupt;
+  so.interrupt = interrupt.flag();
   if (!opt.quiet)
     so.progress = [](const explorer::Progress& pr) {
       fmt::print(stderr, "depth {}: expanded {}/{} of depth {}, {} records, {:.0f} states/s, {:.1f} MB, {:.0f} s\n",
@@ -95,10 +92,7 @@ int run_explore(const ExploreOptions& opt) {
                  pr.seconds > 0 ? double(pr.records) / pr.seconds : 0.0,
                  double(pr.memory) / (1024.0 * 1024.0), pr.seconds);
     };
-  g_interrupted = false;
-  auto previous = std::signal(SIGINT, on_sigint);
   const explorer::Survey s = explorer::survey(p, game.sources, e, root.data(), so);
-  std::signal(SIGINT, previous);
   const explorer::SymmetryGroup& group = s.group;
   const explorer::ExploreResult& r = s.result;
   // A declared symmetry that the rules refute is a false statement in the rule file.
@@ -148,6 +142,17 @@ int run_explore(const ExploreOptions& opt) {
     fmt::print(stderr, "explore: {} states in {:.2f} s, {} bytes per record, peak {:.1f} MB\n",
                r.total_distinct, r.seconds, r.record_bytes, double(r.peak_memory) / (1024.0 * 1024.0));
   if (r.stopped == "error" || diags.has_errors()) return kExitInputError;
+  // The depths printed are complete either way; the exit code says the run was cut short.
+  if (r.stopped == "interrupted") {
+    fmt::print(stderr, "explore: interrupted while building depth {}; the depths printed are complete\n",
+               r.depths.size());
+    return kExitInterrupted;
+  }
+  if (r.stopped == "memory") {
+    fmt::print(stderr, "explore: stopped by --max-memory {} while building depth {}; the depths printed are "
+                       "complete\n", opt.max_memory, r.depths.size());
+    return kExitMemory;
+  }
   return kExitOk;
 }
 

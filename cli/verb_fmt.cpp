@@ -1,11 +1,11 @@
 // `rulebook fmt FILE...`: print (or rewrite, or check) files in the canonical layout.
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
 
+#include "cli/output_file.h"
 #include "cli/verbs.h"
 #include "dsl/parser.h"
 #include "dsl/printer.h"
@@ -47,10 +47,9 @@ int run_fmt(const FmtOptions& opt) {
       }
     } else if (opt.write) {
       if (formatted != original) {
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out << formatted;
-        if (!out) {
-          fmt::print(stderr, "{}: error: cannot write the file\n", path);
+        // A rules file cut short by a full disk would be a different game: all or nothing.
+        if (const std::string error = write_file_atomically(path, formatted); !error.empty()) {
+          fmt::print(stderr, "{}\n", error);
           result = kExitInputError;
         }
       }

@@ -1,7 +1,5 @@
 // `rulebook play` (a seeded random game, move by move) and `rulebook perft` (path counts).
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -11,6 +9,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "compiler/random.h"
@@ -103,7 +102,8 @@ int run_play(const RunOptions& opt) {
   std::vector<engine::Move> moves;
   std::vector<uint8_t> before;
   int ply = 0;
-  for (; ply < opt.max_plies && !e.terminal(state.data()); ++ply) {
+  StopOnInterrupt interrupt;
+  for (; ply < opt.max_plies && !e.terminal(state.data()) && !interrupt.stopped(); ++ply) {
     moves.clear();
     engine::Status st = e.legal_moves(state.data(), moves);
     if (st.ok && moves.empty()) st = engine::Status::Error("a live state has no legal move");
@@ -147,22 +147,26 @@ int run_play(const RunOptions& opt) {
     return kExitInputError;
   }
   const bool over = e.terminal(state.data());
+  // Stopped by Ctrl-C: the moves so far and the score where it stopped, marked as such.
+  const bool stopped = !over && interrupt.stopped();
   if (opt.json) {
     nlohmann::json j{{"title", info.title}, {"seed", opt.seed}, {"engine", opt.engine},
                      {"engine_origin", game.engine_origin}, {"moves", moves_json}, {"finished", over}, {"plies", ply},
                      {"scores", scores}};
+    if (stopped) j["interrupted"] = true;
     fmt::print("{}\n", j.dump(2));
-    return kExitOk;
+  } else {
+    if (opt.boards == "end") fmt::print("{}\n", shown(e.board_text(state.data())));
+    fmt::print("\n{} after {} moves; score ({} wins):\n{}",
+               over ? "game over" : stopped ? "interrupted" : "cut off", ply,
+               info.highest_wins ? "highest" : "lowest", shown(scores_text(*game.program, e, scores)));
   }
-  if (opt.boards == "end") fmt::print("{}\n", shown(e.board_text(state.data())));
-  fmt::print("\n{} after {} moves; score ({} wins):\n{}",
-             over ? "game over" : "cut off", ply,
-             info.highest_wins ? "highest" : "lowest", shown(scores_text(*game.program, e, scores)));
+  if (stopped) {
+    fmt::print(stderr, "play: interrupted after {} moves\n", ply);
+    return kExitInterrupted;
+  }
   return kExitOk;
 }
-
-std::atomic<bool> g_perft_interrupted{false};
-extern "C" void on_perft_sigint(int) { g_perft_interrupted = true; }
 
 /// Resident memory of this process in bytes (0 where /proc is not there).
 uint64_t resident_bytes() {
@@ -184,7 +188,8 @@ int run_perft(const RunOptions& opt) {
                    {"engine_origin", game.engine_origin}};
   explorer::PerftOptions po;
   po.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-  po.interrupt = &g_perft_interrupted;
+  StopOnInterrupt interrupt;
+  po.interrupt = interrupt.flag();
   if (!opt.quiet)
     po.progress = [](const explorer::PerftProgress& p) {
       fmt::print(stderr, "perft: {}/{} subtrees below depth {} done, {} paths of the last depth, "
@@ -193,16 +198,10 @@ int run_perft(const RunOptions& opt) {
                  p.seconds > 0 ? double(p.deepest) / p.seconds : 0.0,
                  double(resident_bytes()) / (1024.0 * 1024.0), p.seconds);
     };
-  g_perft_interrupted = false;
-  auto previous = std::signal(SIGINT, on_perft_sigint);
-  struct Restore {
-    decltype(previous) handler;
-    ~Restore() { std::signal(SIGINT, handler); }
-  } restore{previous};
   if (opt.divide) {
     engine::Status st;
     std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st, po);
-    const bool interrupted = !st.ok && g_perft_interrupted;
+    const bool interrupted = !st.ok && interrupt.stopped();
     if (!st.ok && !interrupted) {
       fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
       return kExitInputError;

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "verifier/verify.h"
@@ -48,12 +49,16 @@ int run_prove(const ProveOptions& opt) {
   vo.rlimit = opt.rlimit;
   vo.only = opt.properties;
   vo.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  StopOnInterrupt interrupt;
+  vo.stop = interrupt.flag();
   std::vector<verifier::Result> results = verifier::verify(*game.program, game.sources, vo);
   int code = kExitOk;
-  int unknown = 0;
+  int unknown = 0, vacuous = 0, cut = 0;
   for (const auto& r : results) {
     if (r.failed()) code = kExitInputError;
-    if (!r.definite()) ++unknown;
+    if (r.verdict == "interrupted") ++cut;
+    else if (!r.definite()) ++unknown;
+    if (r.vacuous()) ++vacuous;
   }
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();
@@ -91,7 +96,16 @@ int run_prove(const ProveOptions& opt) {
     fmt::print(stderr, "{}: {} propert{} without a definite verdict (timeout {} s{} per property, or not encodable)\n",
                opt.file, unknown, unknown == 1 ? "y" : "ies", opt.timeout,
                opt.rlimit ? fmt::format(", rlimit {}", opt.rlimit) : "");
+  if (vacuous > 0)
+    fmt::print(stderr, "{}: {} propert{} vacuous: {} set is empty (contradictory board rules, phase or where clause)\n",
+               opt.file, vacuous, vacuous == 1 ? "y" : "ies", vacuous == 1 ? "its" : "their");
+  if (interrupt.stopped()) {
+    fmt::print(stderr, "prove: interrupted: {} of {} properties have a verdict, the others are marked interrupted\n",
+               results.size() - size_t(cut), results.size());
+    return kExitInterrupted;
+  }
   if (code == kExitOk && unknown > 0) code = kExitInputError;
+  if (code == kExitOk && vacuous > 0) code = kExitVacuous;
   return code;
 }
 

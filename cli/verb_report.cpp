@@ -3,8 +3,6 @@
 // formatted rules (cli/report_variant.cpp computes them); a configuration file tunes the
 // analysis per game (docs/report.md).
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -15,7 +13,9 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/interrupt.h"
 #include "cli/json_out.h"
+#include "cli/output_file.h"
 #include "cli/report.h"
 #include "cli/verbs.h"
 #include "dsl/check.h"
@@ -35,9 +35,6 @@ struct ReportOptions {
   std::string config;     ///< JSON configuration (docs/report.md); empty: defaults
   bool rules_only = false;  ///< summary and rules only, no playouts or diagrams
 };
-
-std::atomic<bool> interrupted{false};
-extern "C" void on_interrupt(int) { interrupted = true; }
 
 /// Reads the plan fields present in `j` over `plan`; false (and `error`) on a bad value.
 bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
@@ -106,17 +103,14 @@ std::string page(const std::string& title, const std::string& body) {
       html_escape(title), kStyle, body);
 }
 
-/// Writes `text` only when it differs, so an unchanged report keeps its files untouched.
-bool write_file(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ifstream in(path, std::ios::binary);
-  if (in) {
-    std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (old == text) return true;
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  return static_cast<bool>(out);
+/// Writes `text` whole or not at all (a page cut short by a full disk would read as a
+/// finished report), and only when it differs, so an unchanged report keeps its files
+/// untouched. "" or the error.
+std::string write_file(const fs::path& path, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) return fmt::format("{}: error: cannot create the folder: {}", path.parent_path().string(), ec.message());
+  return write_file_atomically(path.string(), text);
 }
 
 struct Entry {
@@ -138,7 +132,7 @@ int run_report(const ReportOptions& opt) {
       return kExitInputError;
     }
   }
-  std::signal(SIGINT, on_interrupt);
+  StopOnInterrupt interrupt;
   std::vector<fs::path> files;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(opt.input, ec);
@@ -152,8 +146,16 @@ int run_report(const ReportOptions& opt) {
   std::sort(files.begin(), files.end());
   int result = kExitOk;
   std::vector<Entry> entries;
+  // Ctrl-C: the pages finished so far stay (each whole), the one in progress is not
+  // written, and neither is the index (it would drop the variants not reached).
+  auto stop_here = [&](size_t i) {
+    fmt::print(stderr, "report: interrupted at [{}/{}] {}: {} pages written before it, this page and the index "
+                       "not written\n", i + 1, files.size(), files[i].generic_string(), i);
+    return kExitInterrupted;
+  };
   for (size_t i = 0; i < files.size(); ++i) {
     const fs::path& file = files[i];
+    if (interrupt.stopped()) return stop_here(i);
     fmt::print(stderr, "report: [{}/{}] {}\n", i + 1, files.size(), file.generic_string());
     Entry e;
     e.game = file.parent_path().filename().string();
@@ -185,7 +187,7 @@ int run_report(const ReportOptions& opt) {
         fmt::print(stderr, "{}: error: {}\n", opt.config, error);
         return kExitInputError;
       }
-      analysis = analyse_variant(file.generic_string(), plan, &interrupted);
+      analysis = analyse_variant(file.generic_string(), plan, interrupt.flag());
       if (!analysis->ok) {
         fmt::print(stderr, "{}: error: {}\n", file.generic_string(), analysis->error);
         result = kExitInputError;
@@ -199,6 +201,7 @@ int run_report(const ReportOptions& opt) {
       if (analysis) body += analysis->html;
       body += "<h2 id=\"rules\">Rules</h2>\n<pre>" + html_escape(formatted) + "</pre>\n";
     }
+    if (interrupt.stopped()) return stop_here(i);
     fs::path base = fs::path(opt.output) / e.game / e.stem;
     nlohmann::json j;
     j["file"] = file.generic_string();
@@ -207,10 +210,10 @@ int run_report(const ReportOptions& opt) {
     j["diagnostics"] = diagnostics_json(diags, sources);
     j["summary"] = summary;
     if (analysis) j["analysis"] = analysis->json;
-    bool written = write_file(base.string() + ".html", page(e.title, body)) &&
-                   write_file(base.string() + ".json", j.dump(2) + "\n");
-    if (!written) {
-      fmt::print(stderr, "{}: error: cannot write the report\n", base.string());
+    std::string error = write_file(base.string() + ".html", page(e.title, body));
+    if (error.empty()) error = write_file(base.string() + ".json", j.dump(2) + "\n");
+    if (!error.empty()) {
+      fmt::print(stderr, "{}\n", error);
       return kExitInputError;
     }
     entries.push_back(std::move(e));
@@ -240,8 +243,9 @@ int run_report(const ReportOptions& opt) {
       "playouts of each page (their number and seeds are stated there).</p>\n"
       "<table>\n<tr><th>game</th><th>variant</th><th>status</th>{}</tr>\n{}</table>\n",
       entries.size(), html_escape(opt.input), heads, rows);
-  if (!write_file(fs::path(opt.output) / "index.html", page("rulebook report", index))) {
-    fmt::print(stderr, "{}: error: cannot write the report\n", opt.output);
+  if (const std::string error = write_file(fs::path(opt.output) / "index.html", page("rulebook report", index));
+      !error.empty()) {
+    fmt::print(stderr, "{}\n", error);
     return kExitInputError;
   }
   fmt::print(stderr, "report: {} variants written to {}\n", entries.size(), opt.output);

@@ -8,9 +8,11 @@ namespace rulebook::cli {
 /// Exit codes shared by every verb; only main() returns them to the shell.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitInputError = 1,  ///< a rule file (or other input) is wrong; diagnostics say why
+  kExitInputError = 1,  ///< a rule file (or other input) is wrong, or an output cannot be written
   kExitUsage = 2,       ///< the command line is wrong
   kExitInternal = 3,    ///< a bug in rulebook
+  kExitMemory = 4,      ///< stopped by --max-memory; what was finished is printed
+  kExitVacuous = 5,     ///< prove: nothing refuted or unknown, but a property's set is empty
   kExitInterrupted = 130,  ///< stopped by Ctrl-C; what was finished is printed
 };
 

@@ -111,6 +111,7 @@ bool Verifier::generalised(Scope& sc, const ir::Property& prop, Result& r, bool 
       s.add(canonical);
       z3::params p(z3_);
       p.set("timeout", unsigned(std::max(1.0, left * 1000)));
+      p.set("ctrl_c", false);  // SIGINT is the caller's (Options::stop), not Z3's
       if (rlimit > 0) p.set("rlimit", unsigned(std::min<uint64_t>(rlimit - used, std::numeric_limits<unsigned>::max())));
       s.set(p);
       const z3::check_result got = s.check();

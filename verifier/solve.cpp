@@ -215,6 +215,10 @@ const std::vector<int>& Verifier::support(const Part& part) {
 }
 
 void Verifier::unknown_from(z3::solver& s, uint64_t spent, uint64_t rlimit) {
+  if (opt_.stopped()) {  // Z3 says "canceled" for an interrupt too
+    unknown_ = "interrupted";
+    return;
+  }
   const std::string why = s.reason_unknown();
   // Z3 says "canceled" for both limits: the resource count, the same on every machine,
   // decides first; the clock only when the resources were not used up.
@@ -243,6 +247,10 @@ bool Verifier::kept(const Part& p, const Relaxation& r) {
 
 Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, bool q_arith, double share) {
   Answer a;
+  if (opt_.stopped()) {  // no new question once stopped: the run ends with what it has
+    unknown_ = "interrupted";
+    return a;
+  }
   const double used = std::chrono::duration<double>(Clock::now() - budget_.started).count();
   const double seconds = (budget_.seconds - used) * share;
   const uint64_t spent = rlimit_seen_ - budget_.rlimit_base;
@@ -373,6 +381,9 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
       z3::params ps(z3_);
       // A stage with few cells gets a slice: the next one may find what it misses.
       ps.set("timeout", unsigned(std::max(1.0, (cap_lit ? 0.3 : 1.0) * seconds * 1000)));
+      // Z3 would take SIGINT for itself during a check and carry on with the next one; the
+      // caller's handler and stop flag decide (Options::stop).
+      ps.set("ctrl_c", false);
       // With counts of components, the SAT-based solver's own pseudo-boolean reasoning
       // was slow on sums over many cells (the card game's "at most 5 cards of each
       // number"): the totalizer encoding turns them into clauses. Elsewhere the native
@@ -389,6 +400,11 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
         ps.set("rlimit", unsigned(std::min<uint64_t>(slice, std::numeric_limits<unsigned>::max())));
       }
       s.set(ps);
+      if (opt_.stopped()) {
+        a.result = z3::unknown;
+        unknown_ = "interrupted";
+        return;
+      }
       if (seconds <= 0) {
         a.result = z3::unknown;
         unknown_ = fmt::format("timeout ({} s)", opt_.timeout_seconds);

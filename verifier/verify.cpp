@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -92,6 +93,42 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
     ++settled;
     for (const std::string& name : rule_names(sc, a.core)) used.push_back(name);
   }
+  // Proved: but a property over an empty set (contradictory board rules, phase, legality
+  // or `where`) holds of nothing, which is no proof. Asked only now, once per move's set,
+  // on a budget of its own so the proof's verdict does not depend on it.
+  bool vacuous = true;
+  std::string unshown;
+  {
+    const Budget proof = budget_;
+    budget_.started = Clock::now();
+    budget_.rlimit_base = rlimit_seen_;
+    budget_.seconds = opt_.timeout_seconds;
+    budget_.rlimit = opt_.rlimit;
+    use_lemmas_ = false;  // implied by the set: no help in finding one of its elements
+    for (const Scope& sc : scopes) {
+      const Answer a = ask(sc, z3_.bool_val(true));
+      if (a.result == z3::sat) {
+        vacuous = false;
+        break;
+      }
+      if (a.result == z3::unknown) unshown = unknown_;
+    }
+    use_lemmas_ = true;
+    budget_.seconds = proof.seconds;
+    budget_.rlimit = proof.rlimit;
+    budget_.started = proof.started;
+    budget_.rlimit_base = proof.rlimit_base;
+  }
+  if (vacuous && !unshown.empty()) {
+    // Unknown whether the set has an element: the proof stands, with that said.
+    vacuous = false;
+    r.detail += (r.detail.empty() ? "" : "; ") + ("the set was not shown to have an element: " + unshown);
+  }
+  if (vacuous) {
+    r.verdict = "vacuous";
+    r.detail = "no state satisfies the conditions of the set (the board rules, the phase, the move's legality, "
+               "the where clause), so the property holds of nothing";
+  }
   if (prop.kind == "lemma" && !prop.over_moves) {
     // A fact for later properties, wherever the rules this proof used hold.
     Scope& sc = scopes[0];
@@ -109,7 +146,7 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
       if (p.lit < 0) lemma.domain_ids.push_back(p.e.id());
     lemmas_.push_back(std::move(lemma));
   }
-  r.verdict = "proved";
+  if (!vacuous) r.verdict = "proved";
 }
 
 void Verifier::find(const ir::Property& prop, Result& r) {
@@ -469,6 +506,25 @@ void Verifier::one(const ir::Property& prop, Result& r) {
 }
 
 std::vector<Result> Verifier::run() {
+  // Z3 checks its cancel flag only when told: a watcher polls the stop flag (which a
+  // signal handler may set, and nothing else) and interrupts the solver from here.
+  std::atomic<bool> done{false};
+  std::thread watcher;
+  if (opt_.stop)
+    watcher = std::thread([&] {
+      while (!done.load()) {
+        if (opt_.stop->load()) z3_.interrupt();  // again while stopped: a later call is cut too
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    });
+  struct Join {
+    std::atomic<bool>& done;
+    std::thread& t;
+    ~Join() {
+      done = true;
+      if (t.joinable()) t.join();
+    }
+  } join{done, watcher};
   std::vector<Result> out;
   for (const ir::Property& prop : p_.properties) {
     bool wanted = opt_.only.empty() || prop.kind == "lemma";
@@ -489,6 +545,12 @@ std::vector<Result> Verifier::run() {
     }
     // A `depends` is named after the property it is about.
     const std::string& shown = prop.name.empty() ? prop.subject : prop.name;
+    if (opt_.stopped()) {
+      r.verdict = "interrupted";
+      r.detail = "not checked: the run was interrupted before it";
+      out.push_back(std::move(r));
+      continue;
+    }
     if (opt_.progress) opt_.progress(fmt::format("{} {} ...", prop.kind, shown));
     budget_.started = Clock::now();
     budget_.rlimit_base = rlimit_seen_;
@@ -513,8 +575,19 @@ std::vector<Result> Verifier::run() {
       r.verdict = "unsupported";
       r.detail = u.what();
     } catch (const z3::exception& z) {
-      r.verdict = "unknown";
+      r.verdict = "unknown";  // or interrupted, below: Z3 throws when cancelled mid-way
       r.detail = std::string("solver: ") + z.msg();
+    }
+    // What was shown before the stop stands; what the stop cut short is marked as such (a
+    // `depends` is cut short if any of its questions was).
+    const bool cut = opt_.stopped() && (!r.definite() || r.kind == "depends");
+    if (cut) {
+      r.verdict = "interrupted";
+      r.detail = "the run was interrupted while checking it";
+      r.board.reset();
+      r.needs.clear();
+      r.drops.clear();
+      r.value.reset();
     }
     r.seconds = std::chrono::duration<double>(Clock::now() - budget_.started).count();
     r.rlimit = rlimit_seen_ - budget_.rlimit_base;
@@ -534,6 +607,7 @@ std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sou
 
 std::string result_text(const Result& r, bool times) {
   std::string out = fmt::format("{} {}: {}", r.kind, r.name, r.verdict);
+  if (r.verdict == "vacuous") out += ": the set is empty";
   if (r.value && r.verdict != "bound") out += fmt::format(" ({})", *r.value);
   if (r.verdict == "bound") out += fmt::format(" = {}", *r.value);
   if (times) out += fmt::format("  [{:.2f} s]", r.seconds);

@@ -2,6 +2,7 @@
 // consistent and redundant. Each result says what it ranges over and what was shown.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -30,8 +31,9 @@ struct RuleDrop {
 
 struct Result {
   std::string name, kind, description;
-  /// proved, refuted, found, none, bound, empty, derived, not-constant, consistent,
-  /// inconsistent, redundant, not-redundant, depends, error, unknown, unsupported
+  /// proved, vacuous (a prove or lemma whose set is empty), refuted, found, none, bound,
+  /// empty, derived, not-constant, consistent, inconsistent, redundant, not-redundant,
+  /// depends, error, unknown, unsupported, interrupted (stopped before a verdict)
   std::string verdict;
   std::string set;      ///< the set the property ranges over, in words
   std::string detail;   ///< the value, the reason of an unknown, the error, ...
@@ -42,7 +44,9 @@ struct Result {
   double seconds = 0;
   uint64_t rlimit = 0;  ///< Z3's resource count spent on it (deterministic, unlike seconds)
   /// Whether the verdict is definite (not unknown or unsupported).
-  bool definite() const { return verdict != "unknown" && verdict != "unsupported"; }
+  bool definite() const { return verdict != "unknown" && verdict != "unsupported" && verdict != "interrupted"; }
+  /// A prove or lemma that holds only because its set is empty: it says nothing.
+  bool vacuous() const { return verdict == "vacuous"; }
   /// A refuted prove or lemma, or an evaluation error.
   bool failed() const {
     return verdict == "error" || ((kind == "prove" || kind == "lemma") && verdict == "refuted") ||
@@ -56,6 +60,11 @@ struct Options {
   uint64_t rlimit = 0;
   std::vector<std::string> only;     ///< property names to check (empty: all)
   std::function<void(const std::string&)> progress;  ///< lines for stderr
+  /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
+  /// milliseconds, the property being checked and those not reached are "interrupted",
+  /// the verdicts already given stay.
+  const std::atomic<bool>* stop = nullptr;
+  bool stopped() const { return stop && stop->load(); }
 };
 
 /// Checks the properties of `program` in file order (lemmas first proved, then used).

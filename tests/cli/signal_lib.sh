@@ -1,0 +1,41 @@
+# Shared by tests/cli/signal_test.sh and the tests/hostile/signals/*.sh cases: run a
+# rulebook verb, send it SIGINT after a while, and check how it stopped. Sourced, not run.
+# Background jobs of a script without job control start with SIGINT ignored (and rulebook
+# keeps it ignored then, as it should): job control gives them the default disposition.
+set -m
+
+# interrupt_after SECONDS OUT ERR CMD...: runs CMD with stdout in OUT and stderr in ERR,
+# sends SIGINT after SECONDS, waits. Sets rc (exit code), stop_seconds (from the signal to
+# the exit) and early=1 when CMD had already finished before the signal.
+interrupt_after() {
+  local delay=$1 out=$2 err=$3
+  shift 3
+  "$@" >"$out" 2>"$err" &
+  local pid=$!
+  sleep "$delay"
+  early=0
+  if ! kill -0 "$pid" 2>/dev/null; then early=1; fi
+  local t0
+  t0=$(date +%s.%N)
+  kill -INT "$pid" 2>/dev/null
+  # A run that ignores the signal is killed after 20 s, so that the test ends.
+  # (Its own process group under job control, and off our output: a sleep left behind
+  # would hold a caller's $(...) open.)
+  ( sleep 20; kill -KILL "$pid" 2>/dev/null ) >/dev/null 2>&1 &
+  local guard=$!
+  wait "$pid"
+  rc=$?
+  kill -- -"$guard" 2>/dev/null
+  wait "$guard" 2>/dev/null
+  stop_seconds=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')
+}
+
+# within SECONDS: whether the last interrupt_after run stopped within SECONDS of the signal.
+within() {
+  awk -v s="$stop_seconds" -v m="$1" 'BEGIN { exit !(s < m) }'
+}
+
+# valid_json FILE: whether FILE holds one JSON value.
+valid_json() {
+  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null
+}
