@@ -262,7 +262,7 @@ void Emitter::restore_functions() {
       }
     };
     begin_frame(M.locals);
-    for (size_t i = 0; i < M.params.size(); ++i) slots_[i] = param_cpp_name(M.params[i].name);
+    for (size_t i = 0; i < M.params.size(); ++i) slots_[i] = local_name(M.params[i].name, int(i));
     facts_.clear();
     for (const auto& c : M.requires_) requires_facts(*c, int(M.params.size()));
     walk_block(M.body);
