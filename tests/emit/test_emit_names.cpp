@@ -145,10 +145,9 @@ const char* const kDerivedWords[] = {
     "derived0", "kTable0", "kFilter0", "kWidth", "kPlayers", "idx_d0", "val_d0", "chk_d0",
     "full_d0", "load", "save", "settle", "report", "open", "Last", "bit"};
 
-/// Every identifier of a generated source, with the parts after each of its underscores
-/// (so that KIND_name forms are tried too).
-std::set<std::string> identifiers(const std::string& source) {
-  std::set<std::string> out;
+/// The identifiers of a generated source (`whole`), and the parts after their underscores
+/// (`parts`: so that KIND_name forms are tried too).
+void identifiers(const std::string& source, std::set<std::string>& whole, std::set<std::string>& parts) {
   auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (size_t i = 0; i < source.size();) {
     if (!ident(source[i]) || std::isdigit(static_cast<unsigned char>(source[i]))) {
@@ -159,19 +158,18 @@ std::set<std::string> identifiers(const std::string& source) {
     size_t j = i;
     while (j < source.size() && ident(source[j])) ++j;
     const std::string w = source.substr(i, j - i);
-    out.insert(w);
+    whole.insert(w);
     for (size_t u = w.find('_'); u != std::string::npos; u = w.find('_', u + 1))
-      if (u + 1 < w.size() && !std::isdigit(static_cast<unsigned char>(w[u + 1]))) out.insert(w.substr(u + 1));
+      if (u + 1 < w.size() && !std::isdigit(static_cast<unsigned char>(w[u + 1]))) parts.insert(w.substr(u + 1));
     i = j;
   }
-  return out;
 }
 
-/// The names to try: the lists above and every identifier the emitter writes for a
-/// shipped game, those the checker accepts as a state's name.
-std::vector<std::string> hostile_names() {
-  std::set<std::string> all(std::begin(kCppWords), std::end(kCppWords));
-  all.insert(std::begin(kDerivedWords), std::end(kDerivedWords));
+/// The names to try, those the checker accepts as a state's name: the lists above, then
+/// the identifiers the emitter writes for two shipped games, then the parts of them after
+/// an underscore; at most `cap` (an engine of a thousand moves takes minutes to compile).
+std::vector<std::string> hostile_names(size_t cap) {
+  std::set<std::string> whole, parts;
   for (const char* path : {"/variants/garnsi-malom/garnsi-6x6.rules", "/variants/smyoz/smyoz.rules"}) {
     dsl::SourceSet sources;
     dsl::Diagnostics diags;
@@ -179,11 +177,23 @@ std::vector<std::string> hostile_names() {
     REQUIRE(p);
     const compiler::EmittedCpp e = compiler::emit_cpp(*p, sources);
     REQUIRE(e.error == "");
-    for (const std::string& w : identifiers(e.source)) all.insert(w);
+    identifiers(e.source, whole, parts);
+  }
+  std::vector<std::string> order(std::begin(kCppWords), std::end(kCppWords));
+  order.insert(order.end(), std::begin(kDerivedWords), std::end(kDerivedWords));
+  // Identifiers and parts in turn, each spread over its whole range.
+  const std::vector<std::string> w(whole.begin(), whole.end()), q(parts.begin(), parts.end());
+  const size_t n = std::max(w.size(), q.size());
+  for (size_t k = 0; k < n; ++k) {
+    const size_t at = (k * 7919) % n;  // a prime step: every index once, spread out
+    if (at < w.size()) order.push_back(w[at]);
+    if (at < q.size()) order.push_back(q[at]);
   }
   std::vector<std::string> out;
-  for (const std::string& n : all) {
-    if (n.rfind("zq", 0) == 0 || n.size() > 40) continue;
+  std::set<std::string> seen;
+  for (const std::string& n : order) {
+    if (out.size() >= cap) break;
+    if (n.rfind("zq", 0) == 0 || n.size() > 40 || !seen.insert(n).second) continue;
     if (accepted(game(fmt::format("state {}: 0..3;", n), "", ""))) out.push_back(n);
   }
   return out;
@@ -211,16 +221,16 @@ std::string sum_of(const std::vector<std::string>& terms, std::vector<std::strin
 }  // namespace
 
 TEST_CASE("hostile names: the ones the checker accepts include every kind tried", "[emit][names]") {
-  const std::vector<std::string> names = hostile_names();
+  const std::vector<std::string> names = hostile_names(100000);
   for (const char* must : {"over", "passes", "m", "m_checked", "f", "f_compute", "c_1", "class",
                            "return", "g", "sink", "can_m", "gen_m", "put_over", "define_f"})
     CHECK(std::find(names.begin(), names.end(), must) != names.end());
-  CHECK(names.size() > 300);
+  CHECK(names.size() > 1000);
 }
 
 TEST_CASE("hostile names as states and defines compile and play as the interpreter does",
           "[emit][names]") {
-  const std::vector<std::string> names = hostile_names();
+  const std::vector<std::string> names = hostile_names(400);
   std::vector<std::string> decls, sum, requires_, body;
   for (size_t k = 0; k < names.size(); ++k) {
     const std::string& n = names[k];
@@ -258,14 +268,21 @@ TEST_CASE("hostile names as states and defines compile and play as the interpret
 
 TEST_CASE("hostile names as moves, parameters and binders play as the interpreter does",
           "[emit][names]") {
-  const std::vector<std::string> names = hostile_names();
+  const std::vector<std::string> names = hostile_names(400);
   // Moves: every name a move of its own; each is played once, in any order, and `can`
-  // asks for two of them.
+  // asks for two of them. (The names that meet the functions made of a move's name, and
+  // keywords: an engine's compile time grows with the square of the moves in a phase, and
+  // 80 moves take a minute and a half.)
+  const std::vector<std::string> chosen = {
+      "m", "m_checked", "can_m", "cancheck_m", "gen_m", "apply_m", "legal_m", "search_m",
+      "play_m", "restore_m", "board_ok_m", "checked", "moves", "kind", "over", "passes",
+      "class", "return", "delete", "new", "this", "operator", "static", "g", "sink", "player",
+      "t", "bit", "found", "saved"};
   std::vector<std::string> moves;
-  for (size_t k = 0; k < names.size(); ++k) {
+  for (size_t k = 0; k < chosen.size(); ++k) {
     moves.push_back(fmt::format("  move {}\n    requires zqlast != {} and zqturns < 3;\n  {{\n"
                                 "    zqlast := {};\n    zqturns += 1;\n  }}",
-                                names[k], k, k));
+                                chosen[k], k, k));
   }
   const std::string move_text = fmt::format(R"(game "moves";
 board 1 x 1;
@@ -285,7 +302,7 @@ end when zqturns == 3;
 score p = if zqasked then zqlast else 0;
 winner highest;
 )",
-                                            names.size(), join(moves, "\n"), names.front(), names.back());
+                                            moves.size(), join(moves, "\n"), chosen[0], chosen[1]);
   auto m = load("moves.rules", move_text);
   agree(*m, 2, 3);
 
