@@ -326,7 +326,7 @@ void Emitter::abi_functions() {
   w_.line("/// Plays move `kind` with arguments `a` (not tested for legality) in phase `P` (-1:");
   w_.line("/// whichever the game is in).");
   w_.line("template <bool Settle = true, int P = -1>");
-  w_.open("[[gnu::always_inline]] inline void play_kind(Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
+  w_.open("[[gnu::always_inline]] inline void dispatch_play(Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
   w_.line("(void)a0, (void)a1, (void)a2, (void)a3;");
   w_.line("switch (kind) {");
   for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
@@ -409,7 +409,7 @@ void Emitter::abi_functions() {
   w_.open("[[gnu::always_inline]] bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind<true, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<true, P>(child, kind, a0, a1, a2, a3);");
   w_.line("total += perft(child, depth);");
   w_.line("return false;");
   w_.close();
@@ -436,7 +436,7 @@ void Emitter::abi_functions() {
   w_.open("[[gnu::always_inline]] bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind<false, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<false, P>(child, kind, a0, a1, a2, a3);");
   count_child();
   w_.line("return false;");
   w_.close();
@@ -445,7 +445,7 @@ void Emitter::abi_functions() {
   w_.blank();
   w_.line("/// BelowLast, where a move that restores(kind) is played on `scratch`, a copy of the");
   w_.line("/// parent, which then gets back from the parent only what the move could change (see");
-  w_.line("/// restore_kind).");
+  w_.line("/// dispatch_restore).");
   w_.line("template <int P>");
   w_.open("struct BelowUndo {");
   w_.line("const Game* parent;");
@@ -455,19 +455,19 @@ void Emitter::abi_functions() {
   w_.open("if (!restores(kind)) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind<false, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<false, P>(child, kind, a0, a1, a2, a3);");
   count_child();
   w_.line("return false;");
   w_.close();
   w_.line("Game& child = *scratch;");
-  w_.line("play_kind<false, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<false, P>(child, kind, a0, a1, a2, a3);");
   w_.linef("if ({} == P) {{", phase);
   w_.line("  // The usual: the child's moves are counted in the parent's phase.");
   w_.line("  Count c;");
   w_.linef("  if (!{}) generate_in<P>(child, c);", over);
   w_.linef("  if (c.n != 0 || {}) {{", over);
   w_.line("    total += c.n;");
-  w_.line("    restore_kind(child, *parent, kind, a0, a1, a2, a3);");
+  w_.line("    dispatch_restore(child, *parent, kind, a0, a1, a2, a3);");
   w_.line("    return false;");
   w_.line("  }");
   w_.line("}");
@@ -542,7 +542,7 @@ void Emitter::abi_functions() {
   w_.line("out[n] = rb_move{int32_t(kind), {int32_t(a0), int32_t(a1), int32_t(a2), int32_t(a3)}};");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play(child, kind, a0, a1, a2, a3);");
   w_.line("save(child, states + size_t(n) * sizeof(State));");
   w_.close();
   w_.line("++n;");
@@ -579,7 +579,7 @@ void Emitter::abi_functions() {
   w_.line("  if (c.n == 0) return false;");
   w_.line("  Pick pick{r.next() % c.n};");
   w_.line("  generate_in<P>(g, pick);");
-  w_.line("  play_kind<false, P>(g, pick.m.kind, pick.m.args[0], pick.m.args[1], pick.m.args[2], pick.m.args[3]);");
+  w_.line("  dispatch_play<false, P>(g, pick.m.kind, pick.m.args[0], pick.m.args[1], pick.m.args[2], pick.m.args[3]);");
   w_.line("  ++n;");
   w_.line("}");
   w_.line("return true;");

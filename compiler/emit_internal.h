@@ -326,7 +326,7 @@ class Emitter {
   std::string builtin(const ir::Expr& e);
   /// Writes a sink's take_bits over its take() (emit_abi.cpp).
   void take_each_bit(bool always_inline);
-  /// restore_<move>, restores(kind), restore_kind: undoing a move by copying back the
+  /// restore_<move>, restores(kind), dispatch_restore: undoing a move by copying back the
   /// elements, planes, unions and remembered values it can change (emit_restore.cpp).
   void restore_functions();
   std::string geometry_constant(const ir::Expr& e);
