@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "compiler/emit_cpp.h"
+#include "compiler/emit_internal.h"
 #include "compiler/interpret.h"
 #include "compiler/load_engine.h"
 #include "compiler/lower.h"
@@ -150,6 +151,20 @@ const char* const kDerivedWords[] = {
 void identifiers(const std::string& source, std::set<std::string>& whole, std::set<std::string>& parts) {
   auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (size_t i = 0; i < source.size();) {
+    if (source[i] == '"') {  // a string literal: text, not names
+      for (++i; i < source.size() && source[i] != '"' && source[i] != '\n'; ++i)
+        if (source[i] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if (source.compare(i, 2, "//") == 0) {  // a comment
+      i = source.find('\n', i);
+      continue;
+    }
+    if (source[i] == '\'') {  // a character literal
+      i += source[i + 1] == '\\' ? 4 : 3;
+      continue;
+    }
     if (!ident(source[i]) || std::isdigit(static_cast<unsigned char>(source[i]))) {
       while (i < source.size() && ident(source[i])) ++i;
       ++i;
@@ -220,6 +235,44 @@ std::string sum_of(const std::vector<std::string>& terms, std::vector<std::strin
 
 }  // namespace
 
+TEST_CASE("no identifier the emitter makes starts like one made of a user name", "[emit][names]") {
+  // Every identifier with a prefix of the naming scheme is that prefix and the mapped name
+  // of something in the rules, or a member ending in `_` (which no mapped name does).
+  const char* const kPrefixes[] = {"var_", "put_var_", "define_", "compute_", "tabulate_", "Table_",
+                                   "gen_", "apply_", "legal_", "board_ok_", "search_", "can_",
+                                   "cancheck_", "play_", "restore_", "clause_"};
+  for (const char* path : {"/variants/garnsi-malom/garnsi-6x6.rules", "/variants/smyoz/smyoz.rules",
+                           "/variants/sudoku-cards/cards.rules", "/variants/sudoku-moyo/moyo.rules"}) {
+    dsl::SourceSet sources;
+    dsl::Diagnostics diags;
+    auto p = compiler::load_program(std::string(RULEBOOK_SOURCE_DIR) + path, sources, diags);
+    REQUIRE(p);
+    std::set<std::string> mapped;
+    for (const ir::StateVar& v : p->vars) mapped.insert(compiler::emit::escaped_name(v.name));
+    for (const ir::Function& f : p->functions) mapped.insert(compiler::emit::escaped_name(f.name));
+    for (size_t m = 0; m < p->moves.size(); ++m) {
+      mapped.insert(compiler::emit::escaped_name(p->moves[m].name));
+      mapped.insert(fmt::format("{}_{}", m, compiler::emit::escaped_name(p->moves[m].name)));
+    }
+    for (const ir::Rule& r : p->rules) mapped.insert(compiler::emit::escaped_name(r.name));
+    std::set<std::string> whole, parts;
+    identifiers(compiler::emit_cpp(*p, sources).source, whole, parts);
+    size_t seen = 0;
+    for (const std::string& id : whole) {
+      for (const char* prefix : kPrefixes) {
+        if (id.rfind(prefix, 0) != 0) continue;
+        const std::string rest = id.substr(std::string(prefix).size());
+        if (rest.empty() || rest.back() == '_') continue;  // a member, or `cancheck_*` in a comment
+        if (id == "legal_moves") continue;  // a member of the ABI's rb_engine (plugin_abi.h)
+        INFO(path << ": " << id);
+        CHECK(mapped.count(rest) == 1);
+        ++seen;
+      }
+    }
+    CHECK(seen > 10);
+  }
+}
+
 TEST_CASE("hostile names: the ones the checker accepts include every kind tried", "[emit][names]") {
   const std::vector<std::string> names = hostile_names(100000);
   for (const char* must : {"over", "passes", "m", "m_checked", "f", "f_compute", "c_1", "class",
@@ -277,7 +330,7 @@ TEST_CASE("hostile names as moves, parameters and binders play as the interprete
       "m", "m_checked", "can_m", "cancheck_m", "gen_m", "apply_m", "legal_m", "search_m",
       "play_m", "restore_m", "board_ok_m", "checked", "moves", "kind", "over", "passes",
       "class", "return", "delete", "new", "this", "operator", "static", "g", "sink", "player",
-      "t", "bit", "found", "saved"};
+      "t", "bit", "found", "saved", "bytes", "kept"};
   std::vector<std::string> moves;
   for (size_t k = 0; k < chosen.size(); ++k) {
     moves.push_back(fmt::format("  move {}\n    requires zqlast != {} and zqturns < 3;\n  {{\n"
