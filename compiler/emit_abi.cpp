@@ -28,8 +28,8 @@ void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
   const ir::StateVar& V = program_.vars[size_t(var)];
   const std::string what = fmt::format("{} := a value outside {}", V.name, dom(V.domain).name);
   if (V.keys.empty()) {
-    w_.line(store(var, "", fmt::format("chk_d{}({}, {}, \"{}\")", V.domain, expr(value),
-                                       where(span), what)) + ";");
+    w_.line(store(var, "", fmt::format("chk_d{}({}, {}, {})", V.domain, expr(value),
+                                       where(span), quote(what))) + ";");
     return;
   }
   if (value.type->kind == ir::Type::Kind::Set) {
@@ -43,10 +43,10 @@ void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
   if (value.type->kind == ir::Type::Kind::List) {
     w_.open("{");
     w_.linef("const auto value = {};", expr(value));
-    w_.linef("if (value.n != {}) fail({}, \"{}: {} values expected\");", V.count, where(span),
-             V.name, V.count);
+    w_.linef("if (value.n != {}) fail({}, {});", V.count, where(span),
+             quote(fmt::format("{}: {} values expected", V.name, V.count)));
     w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
-             store(var, "i", fmt::format("chk_d{}(value.a[i], {}, \"{}\")", V.domain, where(span), what)));
+             store(var, "i", fmt::format("chk_d{}(value.a[i], {}, {})", V.domain, where(span), quote(what))));
     w_.close();
     return;
   }
@@ -67,11 +67,11 @@ void Emitter::setup_and_init() {
     const ir::SetupVar& S = program_.setups[i];
     const ir::StateVar& V = program_.vars[size_t(S.var)];
     begin_frame(S.locals);
-    w_.linef("// setup {} — {}", S.name, where_text(S.span));
+    w_.linef("// setup {} - {}", i, line_of(S.span));
     w_.open(fmt::format("if (overrides && overrides[{}]) {{", i));
     w_.linef("for (Int i = 0; i < {}; ++i) {{", V.count);
-    w_.linef("  if (overrides[{}][i] >= {}u) fail({}, \"setup {}: a value outside {}\");", i,
-             dom(V.domain).size, where(S.span), S.name, dom(V.domain).name);
+    w_.linef("  if (overrides[{}][i] >= {}u) fail({}, {});", i, dom(V.domain).size, where(S.span),
+             quote(fmt::format("setup {}: a value outside {}", S.name, dom(V.domain).name)));
     w_.linef("  {};", store(S.var, V.keys.empty() ? "" : "i", fmt::format("overrides[{}][i]", i)));
     w_.line("}");
     w_.reopen("} else {");
@@ -116,22 +116,24 @@ void Emitter::setup_and_init() {
           }
           const int key = V.keys.back();
           w_.linef("Bits<{}> chosen{{}};", words(key));
-          w_.linef("for (Int i = 0; i < k; ++i) chosen.set(chk_d{}(a[i], {}, \"setup {}: a value drawn out of its range\"));",
-                   key, where(S.span), S.name);
+          w_.linef("for (Int i = 0; i < k; ++i) chosen.set(chk_d{}(a[i], {}, {}));", key, where(S.span),
+                   quote(fmt::format("setup {}: a value drawn out of its range", S.name)));
           w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count, store(S.var, "i", "chosen.has(i) ? 1 : 0"));
         } else {
-          w_.linef("if (n != {}) fail({}, \"setup {}: {} values needed\");", V.count, where(S.span),
-                   S.name, V.count);
+          w_.linef("if (n != {}) fail({}, {});", V.count, where(S.span),
+                   quote(fmt::format("setup {}: {} values needed", S.name, V.count)));
           w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
                    store(S.var, V.keys.empty() ? "" : "i",
-                         fmt::format("chk_d{}(a[i], {}, \"setup {}: a value outside {}\")", V.domain,
-                                     where(S.span), S.name, dom(V.domain).name)));
+                         fmt::format("chk_d{}(a[i], {}, {})", V.domain, where(S.span),
+                                     quote(fmt::format("setup {}: a value outside {}", S.name,
+                                                       dom(V.domain).name)))));
         }
         break;
       }
       case ir::SetupVar::Source::Entries: {
         if (S.entries.empty()) {
-          w_.linef("fail({}, \"setup {}: the data file has no entries\");", where(S.span), S.name);
+          w_.linef("fail({}, {});", where(S.span),
+                   quote(fmt::format("setup {}: the data file has no entries", S.name)));
           break;
         }
         std::string list;
@@ -144,7 +146,7 @@ void Emitter::setup_and_init() {
         }
         w_.linef("static constexpr uint32_t kEntries[{}][{}] = {{{}\n}};", S.entries.size(),
                  std::max<uint32_t>(V.count, 1), list);
-        w_.linef("// {} entries of {}; the default is entry {}", S.entries.size(), S.path,
+        w_.linef("// {} entries of the setup's data file; the default is entry {}", S.entries.size(),
                  S.default_entry + 1);
         w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
                  store(S.var, V.keys.empty() ? "" : "i",
@@ -306,7 +308,7 @@ void Emitter::abi_functions() {
       params += fmt::format(", Int a{}", k);
       args += fmt::format(", a{}", k);
     }
-    w_.linef("/// Plays move {} (not tested for legality): its block, the end and phase tests,", M.name);
+    w_.linef("/// Plays move {} (not tested for legality): its block, the end and phase tests,", mi);
     w_.line("/// the turn and, with `Settle`, the stuck loop (without, the caller runs settle() when");
     w_.line("/// it finds no legal move: a count of the moves that follow tells it).");
     w_.line("/// `P`: the phase it is played in, where the caller knows it (-1: read it).");
@@ -324,7 +326,7 @@ void Emitter::abi_functions() {
   w_.line("/// Plays move `kind` with arguments `a` (not tested for legality) in phase `P` (-1:");
   w_.line("/// whichever the game is in).");
   w_.line("template <bool Settle = true, int P = -1>");
-  w_.open("[[gnu::always_inline]] inline void play_kind(Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
+  w_.open("[[gnu::always_inline]] inline void dispatch_play(Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
   w_.line("(void)a0, (void)a1, (void)a2, (void)a3;");
   w_.line("switch (kind) {");
   for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
@@ -346,7 +348,7 @@ void Emitter::abi_functions() {
   w_.line("switch (m.kind) {");
   for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
     const ir::Move& M = program_.moves[mi];
-    w_.linef("  case {}: {{  // {}", mi, M.name);
+    w_.linef("  case {}: {{", mi);
     std::string args;
     for (size_t k = 0; k < M.params.size(); ++k) args += fmt::format(", Int(m.args[{}])", k);
     w_.line("    if (Checked) {");
@@ -407,7 +409,7 @@ void Emitter::abi_functions() {
   w_.open("[[gnu::always_inline]] bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind<true, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<true, P>(child, kind, a0, a1, a2, a3);");
   w_.line("total += perft(child, depth);");
   w_.line("return false;");
   w_.close();
@@ -434,7 +436,7 @@ void Emitter::abi_functions() {
   w_.open("[[gnu::always_inline]] bool take(Int kind, Int a0 = 0, Int a1 = 0, Int a2 = 0, Int a3 = 0) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind<false, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<false, P>(child, kind, a0, a1, a2, a3);");
   count_child();
   w_.line("return false;");
   w_.close();
@@ -443,7 +445,7 @@ void Emitter::abi_functions() {
   w_.blank();
   w_.line("/// BelowLast, where a move that restores(kind) is played on `scratch`, a copy of the");
   w_.line("/// parent, which then gets back from the parent only what the move could change (see");
-  w_.line("/// restore_kind).");
+  w_.line("/// dispatch_restore).");
   w_.line("template <int P>");
   w_.open("struct BelowUndo {");
   w_.line("const Game* parent;");
@@ -453,19 +455,19 @@ void Emitter::abi_functions() {
   w_.open("if (!restores(kind)) {");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind<false, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<false, P>(child, kind, a0, a1, a2, a3);");
   count_child();
   w_.line("return false;");
   w_.close();
   w_.line("Game& child = *scratch;");
-  w_.line("play_kind<false, P>(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play<false, P>(child, kind, a0, a1, a2, a3);");
   w_.linef("if ({} == P) {{", phase);
   w_.line("  // The usual: the child's moves are counted in the parent's phase.");
   w_.line("  Count c;");
   w_.linef("  if (!{}) generate_in<P>(child, c);", over);
   w_.linef("  if (c.n != 0 || {}) {{", over);
   w_.line("    total += c.n;");
-  w_.line("    restore_kind(child, *parent, kind, a0, a1, a2, a3);");
+  w_.line("    dispatch_restore(child, *parent, kind, a0, a1, a2, a3);");
   w_.line("    return false;");
   w_.line("  }");
   w_.line("}");
@@ -540,7 +542,7 @@ void Emitter::abi_functions() {
   w_.line("out[n] = rb_move{int32_t(kind), {int32_t(a0), int32_t(a1), int32_t(a2), int32_t(a3)}};");
   w_.line("Game child;");
   w_.line("copy_game(child, *parent);");
-  w_.line("play_kind(child, kind, a0, a1, a2, a3);");
+  w_.line("dispatch_play(child, kind, a0, a1, a2, a3);");
   w_.line("save(child, states + size_t(n) * sizeof(State));");
   w_.close();
   w_.line("++n;");
@@ -577,7 +579,7 @@ void Emitter::abi_functions() {
   w_.line("  if (c.n == 0) return false;");
   w_.line("  Pick pick{r.next() % c.n};");
   w_.line("  generate_in<P>(g, pick);");
-  w_.line("  play_kind<false, P>(g, pick.m.kind, pick.m.args[0], pick.m.args[1], pick.m.args[2], pick.m.args[3]);");
+  w_.line("  dispatch_play<false, P>(g, pick.m.kind, pick.m.args[0], pick.m.args[1], pick.m.args[2], pick.m.args[3]);");
   w_.line("  ++n;");
   w_.line("}");
   w_.line("return true;");
@@ -597,8 +599,7 @@ void Emitter::abi_functions() {
   w_.line("  bool moving = true;");
   w_.linef("  switch ({}) {{", sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p)
-    w_.linef("    case {}: moving = playout_in<{}>(g, r, max_plies, n); break;  // phase {}", p, p,
-             program_.phases[p].name);
+    w_.linef("    case {}: moving = playout_in<{}>(g, r, max_plies, n); break;", p, p);
   w_.line("  }");
   w_.line("  if (n != before) stuck = false;");
   w_.line("  if (!moving) {");
@@ -627,7 +628,7 @@ void Emitter::abi_functions() {
   for (size_t i = 0; i < program_.metrics.size(); ++i) {
     const ir::Metric& M = program_.metrics[i];
     begin_frame(M.locals);
-    w_.open(fmt::format("case {}: {{  // metric {} — {}", i, M.name, where_text(M.span)));
+    w_.open(fmt::format("case {}: {{  // metric {} - {}", i, i, line_of(M.span)));
     if (M.when) {
       w_.linef("*recorded = {};", bare(cond(*M.when)));
     } else {

@@ -55,7 +55,7 @@ std::string Emitter::constant_table(const ir::Expr& e) {
   const std::string name = fmt::format("kTable{}", named_constants_.size());
   named_constants_[key] = name;
   constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {}[{}] = {{\n{}\n}};",
-                                       source_excerpt(e.span), elem, name,
+                                       line_of(e.span), elem, name,
                                        std::max<size_t>(e.args.size(), 1),
                                        e.args.empty() ? "    {}" : body));
   return name;
@@ -73,7 +73,7 @@ std::string Emitter::constant_list(const ir::Expr& e) {
   const std::string name = fmt::format("kList{}", named_constants_.size());
   named_constants_[key] = name;
   constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {} = {{{}, {{\n{}\n}}}};",
-                                       source_excerpt(e.span), type, name, e.args.size(),
+                                       line_of(e.span), type, name, e.args.size(),
                                        body));
   return name;
 }

@@ -19,13 +19,12 @@ std::vector<std::vector<StagedCondition>> Emitter::staged_conditions(int m) cons
   std::vector<std::vector<StagedCondition>> stages(n + 1);
   for (size_t i = 0; i < M.requires_.size(); ++i) {
     const size_t st = std::min<size_t>(size_t(std::max(M.requires_stage[i], 0)), n);
-    stages[st].push_back({M.requires_[i].get(), "requires " + source_excerpt(M.requires_[i]->span),
-                          M.requires_[i]->span});
+    stages[st].push_back({M.requires_[i].get(), fmt::format("requires {}", i + 1), M.requires_[i]->span});
   }
   for (size_t i = 0; i < M.checks.size(); ++i) {
     const size_t st = std::min<size_t>(size_t(std::max(M.checks_stage[i], 0)), n);
     const ir::Rule& R = program_.rules[size_t(M.checks[i].rule)];
-    stages[st].push_back({M.checks[i].condition.get(), "rule " + R.name, R.span});
+    stages[st].push_back({M.checks[i].condition.get(), fmt::format("rule {}", M.checks[i].rule), R.span});
   }
   return stages;
 }
@@ -41,13 +40,12 @@ std::string Emitter::passes_value() const {
 // ---------------------------------------------------------------- moves
 
 std::string Emitter::move_signature(int m) const {
+  // (For comments: the move's number and its parameters' domains, no user text.)
   const ir::Move& M = program_.moves[size_t(m)];
-  std::string s = M.name;
+  std::string s = std::to_string(m);
   if (!M.params.empty()) {
     s += "(";
-    for (size_t i = 0; i < M.params.size(); ++i) {
-      s += fmt::format("{}{}: {}", i ? ", " : "", M.params[i].name, dom(M.params[i].domain).name);
-    }
+    for (size_t i = 0; i < M.params.size(); ++i) s += fmt::format("{}d{}", i ? ", " : "", M.params[i].domain);
     s += ")";
   }
   return s;
@@ -64,7 +62,7 @@ void Emitter::split_stage(const std::vector<StagedCondition>& stage, int param, 
     std::optional<std::string> mask;
     if (hoisting) mask = mask_of(*c.expr, param, domain);
     if (mask) {
-      masks.push_back(fmt::format("{}  // {} — {}", *mask, c.label, where_text(c.span)));
+      masks.push_back(fmt::format("{}  // {} - {}", *mask, c.label, line_of(c.span)));
       continue;
     }
     if (!safe(*c.expr)) hoisting = false;
@@ -86,7 +84,7 @@ bool Emitter::cheap_mask_search(int m, const std::vector<std::string>& masks) co
   // the spot, a table made on first use, a define or a search loops.
   for (const std::string& k : masks) {
     const std::string code = k.substr(0, k.find("  //"));
-    for (const char* costly : {"inverse_union", "_compute(", "define_", "can_", "[&]"})
+    for (const char* costly : {"inverse_union", "_compute(", "compute_", "define_", "can_", "cancheck_", "[&]"})
       if (code.find(costly) != std::string::npos) return false;
   }
   return true;
@@ -109,17 +107,17 @@ void Emitter::move_generator(int m) {
   begin_frame(M.locals);
   std::vector<std::string> args;
   for (size_t i = 0; i < n; ++i) {
-    args.push_back(param_cpp_name(M.params[i].name));
+    args.push_back(local_name(M.params[i].name, int(i)));
     slots_[i] = args.back();
   }
   const std::vector<std::vector<StagedCondition>> stages = staged_conditions(m);
 
-  w_.linef("/// The legal instances of move {} — {}", move_signature(m), where_text(M.span));
+  w_.linef("/// The legal instances of move {} - {}", move_signature(m), line_of(M.span));
   w_.line("template <class Sink>");
   const size_t signature = w_.text().size();
   w_.open(fmt::format("bool gen_{}(Game& g, Sink& sink) {{", move_name(m)));
   auto test = [&](const StagedCondition& c, const char* on_false) {
-    w_.linef("// {} — {}", c.label, where_text(c.span));
+    w_.linef("// {} - {}", c.label, line_of(c.span));
     w_.linef("if (!{}) {};", paren(cond(*c.expr)), on_false);
   };
   for (const StagedCondition& c : stages[0]) test(c, "return false");
@@ -181,7 +179,8 @@ void Emitter::move_generator(int m) {
     for (const StagedCondition* c : rest) test(*c, "continue");
     if (int(i) == store_key) {
       const ir::StateVar& V = program_.vars[size_t(one_store->var)];
-      w_.linef("// the values {}[{}] may take, the rest of the board staying", V.name, args[i]);
+      w_.linef("// the values variable {}[parameter {}] may take, the rest of the board staying",
+               one_store->var, i);
       w_.linef("const Int key = idx_d{}({});", V.keys[0], args[i]);
       w_.line("const bool quick = held && key >= 0;");
       w_.linef("Bits<{}> allowed{{}}, decided{{}};", words(V.domain));
@@ -214,10 +213,10 @@ void Emitter::move_apply(int m) {
   begin_frame(M.locals);
   std::string params = "Game& g";
   for (size_t i = 0; i < M.params.size(); ++i) {
-    slots_[i] = param_cpp_name(M.params[i].name);
+    slots_[i] = local_name(M.params[i].name, int(i));
     params += ", Int " + slots_[i];
   }
-  w_.linef("/// The block of move {} — {}", move_signature(m), where_text(M.span));
+  w_.linef("/// The block of move {} - {}", move_signature(m), line_of(M.span));
   w_.open(fmt::format("void apply_{}({}) {{", move_name(m), params));
   // A block runs only when the move is legal: what its `requires` say of an element
   // indexed by a parameter holds at its start (the stores use it, see put_*).
@@ -231,7 +230,7 @@ void Emitter::move_apply(int m) {
   if (has_board_rules_) {
     std::string call_args;
     for (size_t i = 0; i < M.params.size(); ++i) call_args += ", " + slots_[i];
-    w_.linef("/// The board rules hold after the block of move {}.", M.name);
+    w_.linef("/// The board rules hold after the block of move {}.", m);
     w_.open(fmt::format("bool board_ok_{}({}) {{", move_name(m), params));
     w_.line("Game t;");
     w_.line("copy_game(t, g);");
@@ -245,10 +244,10 @@ void Emitter::move_apply(int m) {
     begin_frame(M.locals);
     std::string lparams = "Game& g";
     for (size_t i = 0; i < M.params.size(); ++i) {
-      slots_[i] = param_cpp_name(M.params[i].name);
+      slots_[i] = local_name(M.params[i].name, int(i));
       lparams += ", Int " + slots_[i];
     }
-    w_.linef("/// The instance of move {} with these arguments is legal (tested as the", M.name);
+    w_.linef("/// The instance of move {} with these arguments is legal (tested as the", m);
     w_.line("/// generator tests it, one parameter at a time).");
     w_.open(fmt::format("bool legal_{}({}) {{", move_name(m), lparams));
     const auto stages = staged_conditions(m);
@@ -267,7 +266,7 @@ void Emitter::move_apply(int m) {
         w_.linef("if (!mask{}.has({})) return false;", st, slots_[st - 1]);
       }
       for (const StagedCondition* c : rest) {
-        w_.linef("// {} — {}", c->label, where_text(c->span));
+        w_.linef("// {} - {}", c->label, line_of(c->span));
         w_.linef("if (!{}) return false;", paren(cond(*c->expr)));
       }
     }
@@ -285,7 +284,7 @@ void Emitter::move_apply(int m) {
   // few cheap conditions is asked directly.
   const int base = can_memo_base_.empty() ? -1 : can_memo_base_[size_t(m)];
   const bool direct = can_direct(m) || can_by_mask_[size_t(m)];
-  w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", M.name);
+  w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", m);
   w_.open(fmt::format("{} bool search_{}(Game& g, Int player) {{",
                       direct ? "[[gnu::always_inline]] inline" : "[[gnu::noinline]]", move_name(m)));
   w_.linef("const Int saved = g.mover_;");
@@ -302,11 +301,11 @@ void Emitter::move_apply(int m) {
   w_.close();
   w_.blank();
   if (direct) {
-    w_.linef("/// can({}, player), its conditions tested each time.", M.name);
+    w_.linef("/// can(move {}, player), its conditions tested each time.", m);
   } else {
-    w_.linef("/// can({}, player), remembered until a variable its conditions read is stored.", M.name);
+    w_.linef("/// can(move {}, player), remembered until a variable its conditions read is stored.", m);
   }
-  w_.line("/// (`player` is one: a value that may not be goes through can_*_checked.)");
+  w_.line("/// (`player` is one: a value that may not be goes through cancheck_*.)");
   w_.open(fmt::format("inline bool can_{}(Game& g, Int player) {{", move_name(m)));
   if (base >= 0) {
     w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
@@ -315,7 +314,7 @@ void Emitter::move_apply(int m) {
   w_.linef("return search_{}(g, player);", move_name(m));
   w_.close();
   w_.blank();
-  w_.linef("[[maybe_unused]] bool can_{}_checked(Game& g, Int player) {{", move_name(m));
+  w_.linef("[[maybe_unused]] bool cancheck_{}(Game& g, Int player) {{", move_name(m));
   w_.linef("  if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", where(M.span));
   w_.linef("  return can_{}(g, player);", move_name(m));
   w_.line("}");
@@ -353,7 +352,7 @@ void Emitter::phases() {
   w_.line("(void)g, (void)sink;");
   for (size_t p = 0; p < program_.phases.size(); ++p) {
     const ir::Phase& P = program_.phases[p];
-    w_.linef("if constexpr (P == {}) {{  // phase {}", p, P.name);
+    w_.linef("if constexpr (P == {}) {{", p);
     for (int m : P.moves) w_.linef("  if (gen_{}(g, sink)) return true;", move_name(m));
     w_.line("}");
   }
@@ -366,7 +365,7 @@ void Emitter::phases() {
   w_.linef("if ({}) return false;", sys(ir::kVarOver));
   w_.linef("switch ({}) {{", sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p)
-    w_.linef("  case {}: return generate_in<{}>(g, sink);  // phase {}", p, p, program_.phases[p].name);
+    w_.linef("  case {}: return generate_in<{}>(g, sink);", p, p);
   w_.line("}");
   w_.line("return false;");
   w_.close();
@@ -413,7 +412,7 @@ void Emitter::phases() {
     }
     std::string any;
     for (int m : order) any += fmt::format("{}can_{}(g, g.mover_)", any.empty() ? "" : " || ", move_name(m));
-    w_.linef("  case {}:  // phase {}", p, P.name);
+    w_.linef("  case {}:", p);
     w_.linef("    return {};", any.empty() ? "false" : any);
   }
   w_.line("}");
@@ -436,7 +435,7 @@ void Emitter::phases() {
   const bool has_end = program_.end_when != nullptr;
   if (has_end) {
     begin_frame(program_.end_locals);
-    w_.linef("// end when — {}", where_text(program_.end_when->span));
+    w_.linef("// end when - {}", line_of(program_.end_when->span));
     w_.open(fmt::format("if ({}) {{", bare(cond(*program_.end_when))));
     w_.linef("{};", sys_put(ir::kVarOver, "", "1"));
     w_.reopen("} else {");
@@ -446,13 +445,13 @@ void Emitter::phases() {
     const ir::Phase& P = program_.phases[p];
     if (P.transitions.empty()) continue;
     begin_frame(P.locals);
-    w_.open(fmt::format("case {}: {{  // phase {}", p, P.name));
+    w_.open(fmt::format("case {}: {{", p));
     for (size_t t = 0; t < P.transitions.size(); ++t) {
       const ir::Transition& T = P.transitions[t];
-      const std::string head = fmt::format("if ({}) {{  // until ... -> {} — {}", bare(cond(*T.condition)),
+      const std::string head = fmt::format("if ({}) {{  // until ... -> {} - {}", bare(cond(*T.condition)),
                                            T.target < 0 ? std::string("end")
-                                                        : program_.phases[size_t(T.target)].name,
-                                           where_text(T.span));
+                                                        : fmt::format("phase {}", T.target),
+                                           line_of(T.span));
       if (t == 0) {
         w_.open(head);
       } else {
@@ -514,7 +513,7 @@ void Emitter::phases() {
     const ir::Phase& P = program_.phases[p];
     if (!P.has_stuck) continue;
     begin_frame(P.stuck_locals);
-    w_.open(fmt::format("case {}: {{  // phase {}: when stuck — {}", p, P.name, where_text(P.span)));
+    w_.open(fmt::format("case {}: {{  // when stuck - {}", p, line_of(P.span)));
     block(P.stuck);
     w_.line("break;");
     w_.close("}");

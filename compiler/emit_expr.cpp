@@ -50,90 +50,6 @@ std::string Emitter::value_literal(int, ir::Value v) const {
   return v < 0 ? fmt::format("Int({})", v) : std::to_string(v);
 }
 
-// ---------------------------------------------------------------- names
-
-std::string Emitter::slot_name(int slot) const {
-  if (slot >= 0 && size_t(slot) < slots_.size() && !slots_[size_t(slot)].empty())
-    return slots_[size_t(slot)];
-  return fmt::format("v{}", slot);
-}
-
-std::string Emitter::bind_slot(int slot, dsl::Span span, int ordinal) {
-  if (slot >= 0 && size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
-  // The binder's name in the rules, made unique by its slot (an inlined define may bind
-  // the same name around an argument of its caller).
-  const std::string source = binder_name(span, ordinal);
-  std::string name = source.empty() ? fmt::format("v{}", slot) : fmt::format("{}_{}", sanitize(source), slot);
-  if (slot >= 0) slots_[size_t(slot)] = name;
-  return name;
-}
-
-std::string Emitter::binder_name(dsl::Span span, int ordinal) const {
-  if (span.file >= sources_.size() || span.end <= span.begin) return "";
-  const std::string_view t = sources_.text(span);
-  size_t i = 0;
-  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  auto skip_space = [&] {
-    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
-  };
-  auto word = [&]() {
-    const size_t b = i;
-    while (i < t.size() && is_ident(t[i])) ++i;
-    return std::string(t.substr(b, i - b));
-  };
-  skip_space();
-  while (i < t.size() && t[i] == '(') {
-    ++i;
-    skip_space();
-  }
-  if (i < t.size() && t[i] == '{') {
-    ++i;  // a set filter: {x in S | ...}
-  } else {
-    const std::string keyword = word();  // all, some, no, count, sum, max, min, for, let
-    if (keyword == "let") {
-      skip_space();
-      return ordinal == 0 ? word() : "";
-    }
-  }
-  // Binders `x in S`, separated by commas at the top level, up to `:`, `|` or `where`.
-  int found = 0, depth = 0;
-  while (i < t.size()) {
-    skip_space();
-    if (i >= t.size()) break;
-    const char c = t[i];
-    if (depth == 0 && (c == ':' || c == '|' || c == '{')) break;
-    if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-      ++i;
-      continue;
-    }
-    if (c == ')' || c == ']' || c == '}') {
-      --depth;
-      ++i;
-      continue;
-    }
-    if (!is_ident(c)) {
-      ++i;
-      continue;
-    }
-    const std::string name = word();
-    if (depth == 0 && name == "where") break;
-    const size_t after = i;
-    skip_space();
-    if (depth == 0 && t.substr(i, 2) == "in" && (i + 2 >= t.size() || !is_ident(t[i + 2]))) {
-      if (found++ == ordinal) return name;
-      i += 2;
-    } else {
-      i = after;
-    }
-  }
-  return "";
-}
-
-std::string Emitter::fresh(std::string_view stem) {
-  return fmt::format("{}{}_", stem, fresh_counter_++);
-}
-
 // ---------------------------------------------------------------- dispatch
 
 std::string Emitter::cond(const ir::Expr& e) { return expr(e); }
@@ -164,7 +80,7 @@ std::string Emitter::expr_as(const ir::Expr& e, const ir::Type& want, bool stric
   const std::string fn = fmt::format("convert_d{}_d{}{}", from, to, strict ? "_strict" : "");
   if (!named_constants_.count(fn)) {
     named_constants_[fn] = fn;
-    std::string def = fmt::format("/// A set of {} as a set of {}.\n", dom(from).name, dom(to).name);
+    std::string def = fmt::format("/// A set of d{} as a set of d{}.\n", from, to);
     def += fmt::format("Bits<{}> {}(Bits<{}> in{}) {{\n", words(to), fn, words(from),
                        strict ? ", const char* where" : "");
     def += fmt::format("  Bits<{}> out{{}};\n", words(to));
@@ -172,7 +88,9 @@ std::string Emitter::expr_as(const ir::Expr& e, const ir::Type& want, bool stric
     def += fmt::format("    const Int v = val_d{}(in.pop());\n", from);
     def += fmt::format("    const Int j = idx_d{}(v);\n", to);
     def += "    if (j >= 0) out.set(j);\n";
-    if (strict) def += fmt::format("    else fail_value(where, \"not a value of {}\", v);\n", dom(to).name);
+    if (strict) {
+      def += fmt::format("    else fail_value(where, {}, v);\n", quote(fmt::format("not a value of {}", dom(to).name)));
+    }
     def += "  }\n  return out;\n}";
     constant_defs_.push_back(def);
   }
@@ -272,7 +190,7 @@ std::string Emitter::expr_inner(const ir::Expr& e) {
       const ir::Type* t = a[0]->type.get();
       const bool player = t && is_scalar(*t) && t->domain == ir::kPlayerDomain &&
                           identity_domain(ir::kPlayerDomain);
-      return fmt::format("can_{}{}(g, {})", move_name(e.move), player ? "" : "_checked", expr(*a[0]));
+      return fmt::format("{}_{}(g, {})", player ? "can" : "cancheck", move_name(e.move), expr(*a[0]));
     }
   }
   return "0";
@@ -311,7 +229,7 @@ std::string Emitter::checked_index(int d, const ir::Expr& v, dsl::Span span, con
     const int64_t i = ir::domain_index(program_.domains, d, v.value);
     if (i >= 0) return std::to_string(i);
   }
-  return fmt::format("chk_d{}({}, {}, \"{}\")", d, expr(v), where(span), what);
+  return fmt::format("chk_d{}({}, {}, {})", d, expr(v), where(span), quote(what));
 }
 
 std::string Emitter::element_index(int var, const std::vector<const ir::Expr*>& keys,

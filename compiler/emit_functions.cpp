@@ -21,7 +21,7 @@ void Emitter::declarations() {
   }
   for (size_t m = 0; m < program_.moves.size(); ++m) {
     w_.linef("[[maybe_unused]] inline bool can_{}(Game& g, Int player);", move_name(int(m)));
-    w_.linef("[[maybe_unused]] bool can_{}_checked(Game& g, Int player);", move_name(int(m)));
+    w_.linef("[[maybe_unused]] bool cancheck_{}(Game& g, Int player);", move_name(int(m)));
   }
   w_.blank();
 }
@@ -36,8 +36,8 @@ void Emitter::functions() {
     for (size_t f = 0; f < program_.functions.size(); ++f) {
       if (!scoped_[f]) continue;
       const ir::Function& F = program_.functions[f];
-      w_.linef("uint64_t known_{} = 0;", f);
-      w_.linef("{} value_{}[{}];  // {}", cpp_type(F.result), f, dom(F.params[0]->domain).size, F.name);
+      w_.linef("uint64_t known{}_ = 0;", f);
+      w_.linef("{} value{}_[{}];  // define {}", cpp_type(F.result), f, dom(F.params[0]->domain).size, f);
     }
     w_.close("};");
     w_.blank();
@@ -47,14 +47,14 @@ void Emitter::functions() {
     begin_frame(F.locals);
     std::string params = "Game& g", names;
     for (size_t i = 0; i < F.params.size(); ++i) {
-      const std::string name = param_cpp_name(F.param_names[i]);
+      const std::string name = local_name(F.param_names[i], int(i));
       slots_[i] = name;
       params += fmt::format(", {} {}", param_type(*F.params[i]), name);
       names += ", " + name;
     }
     const std::string type = cpp_type(F.result);
     const uint64_t entries = table_entries(int(f));
-    w_.linef("/// define {} — {}", F.name, where_text(F.span));
+    w_.linef("/// define {} - {}", f, line_of(F.span));
     const int slot = memo_slot_[f];
     if (slot >= 0) {
       // Remembered until a variable it reads is stored.
@@ -69,18 +69,18 @@ void Emitter::functions() {
       continue;
     }
     if (entries == 0 && scoped_[f]) {
-      w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
+      w_.open(fmt::format("{} compute_{}({}) {{", type, fn_base(int(f)), params));
       w_.linef("return {};", expr_as(*F.body, *F.result));
       w_.close("}");
       w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
       const int d = F.params[0]->domain;
       w_.linef("const Int i = idx_d{}({});", d, slots_[0]);
-      w_.linef("if (!g.scope_ || i < 0) return {}_compute(g{});", fn_name(int(f)), names);
+      w_.linef("if (!g.scope_ || i < 0) return compute_{}(g{});", fn_base(int(f)), names);
       w_.line("RuleScope& r = *g.scope_;");
-      w_.linef("if ((r.known_{} >> i) & 1) return r.value_{}[i];", f, f);
-      w_.linef("r.value_{}[i] = {}_compute(g{});", f, fn_name(int(f)), names);
-      w_.linef("r.known_{} |= uint64_t(1) << i;", f);
-      w_.linef("return r.value_{}[i];", f);
+      w_.linef("if ((r.known{}_ >> i) & 1) return r.value{}_[i];", f, f);
+      w_.linef("r.value{}_[i] = compute_{}(g{});", f, fn_base(int(f)), names);
+      w_.linef("r.known{}_ |= uint64_t(1) << i;", f);
+      w_.linef("return r.value{}_[i];", f);
       w_.close("}");
       w_.blank();
       continue;
@@ -94,16 +94,16 @@ void Emitter::functions() {
     }
     // Its value depends on its arguments only: computed once per argument, when first
     // needed. An argument whose value fails is computed (and fails) where it is used.
-    w_.open(fmt::format("{} {}_compute({}) {{", type, fn_name(int(f)), params));
+    w_.open(fmt::format("{} compute_{}({}) {{", type, fn_base(int(f)), params));
     w_.linef("return {};", expr_as(*F.body, *F.result));
     w_.close("}");
     // The table is made out of line, so that a lookup is small enough to be inlined.
-    const std::string table_type = fmt::format("Table_{}", fn_name(int(f)));
+    const std::string table_type = fmt::format("Table_{}", fn_base(int(f)));
     w_.open(fmt::format("struct {} {{", table_type));
     w_.linef("{} value[{}];", type, entries);
     w_.linef("bool known[{}];", entries);
     w_.close("};");
-    w_.open(fmt::format("[[gnu::cold, gnu::noinline]] const {}* {}_table() {{", table_type, fn_name(int(f))));
+    w_.open(fmt::format("[[gnu::cold, gnu::noinline]] const {}* tabulate_{}() {{", table_type, fn_base(int(f))));
     w_.linef("static {} t{{}};", table_type);
     w_.line("static Game scratch{};");
     std::string index = "0", call;
@@ -115,7 +115,7 @@ void Emitter::functions() {
     }
     w_.linef("const Int at = {};", index);
     w_.open("try {");
-    w_.linef("t.value[at] = {}_compute(scratch{});", fn_name(int(f)), call);
+    w_.linef("t.value[at] = compute_{}(scratch{});", fn_base(int(f)), call);
     w_.line("t.known[at] = true;");
     w_.close("} catch (const RuleError&) {");
     w_.line("}");
@@ -123,17 +123,17 @@ void Emitter::functions() {
     w_.line("return &t;");
     w_.close();
     w_.open(fmt::format("[[gnu::always_inline]] inline {} {}({}) {{", type, fn_name(int(f)), params));
-    w_.linef("static const {}& table = *{}_table();", table_type, fn_name(int(f)));
+    w_.linef("static const {}& table = *tabulate_{}();", table_type, fn_base(int(f)));
     index = std::string("0");  // (a move: GCC 12 warns wrongly about assigning a literal)
     for (size_t i = 0; i < F.params.size(); ++i) {
       const int d = F.params[i]->domain;
       w_.linef("const Int i{} = idx_d{}({});", i, d, slots_[i]);
-      w_.linef("if (i{} < 0) fail_value({}, \"{}: an argument outside {}\", {});", i, where(F.span),
-               F.name, dom(d).name, slots_[i]);
+      w_.linef("if (i{} < 0) fail_value({}, {}, {});", i, where(F.span),
+               quote(fmt::format("{}: an argument outside {}", F.name, dom(d).name)), slots_[i]);
       index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
     }
     w_.linef("const Int at = {};", index);
-    w_.linef("return table.known[at] ? table.value[at] : {}_compute(g{});", fn_name(int(f)), names);
+    w_.linef("return table.known[at] ? table.value[at] : compute_{}(g{});", fn_base(int(f)), names);
     w_.close("}");
     w_.blank();
   }
@@ -161,7 +161,7 @@ void Emitter::rules() {
   for (const ir::Rule& r : program_.rules) {
     if (!r.board_rule) continue;
     begin_frame(r.locals);
-    w_.linef("// rule {} — {}", r.name, where_text(r.span));
+    w_.linef("// rule {} - {}", &r - program_.rules.data(), line_of(r.span));
     w_.linef("if (!({})) return false;", cond(*r.condition));
   }
   w_.line("return true;");

@@ -95,6 +95,15 @@ struct StagedCondition {
   dsl::Span span;
 };
 
+/// The one way user text enters generated C++: a string literal with every byte outside
+/// printable ASCII, `"`, `\\` and `?` escaped.
+std::string cpp_string(std::string_view s);
+/// A user name as an identifier fragment (the naming scheme is in emit_names.cpp).
+std::string escaped_name(std::string_view name);
+/// Why a generated source is unsafe to compile (a raw control or non-ASCII byte, a line
+/// ending in a backslash), or nothing.
+std::optional<std::string> check_generated(std::string_view source);
+
 /// `op` binds a local (quantifiers, aggregates, Filter): its `slot`.
 bool is_binder(ir::Op op);
 
@@ -317,7 +326,7 @@ class Emitter {
   std::string builtin(const ir::Expr& e);
   /// Writes a sink's take_bits over its take() (emit_abi.cpp).
   void take_each_bit(bool always_inline);
-  /// restore_<move>, restores(kind), restore_kind: undoing a move by copying back the
+  /// restore_<move>, restores(kind), dispatch_restore: undoing a move by copying back the
   /// elements, planes, unions and remembered values it can change (emit_restore.cpp).
   void restore_functions();
   std::string geometry_constant(const ir::Expr& e);
@@ -346,27 +355,35 @@ class Emitter {
   /// `s` without parentheses around the whole of it.
   std::string bare(const std::string& s) const;
 
-  // ---------------------------------------------------------- names and helpers (emit_cpp.cpp)
+  // ---------------------------------------------------------- names (emit_names.cpp), helpers (emit_cpp.cpp)
   void begin_frame(int locals);
   std::string slot_name(int slot) const;
   /// Binds a local to a C++ name: the binder's name in the source at `span` (the
   /// `ordinal`-th binder there) and its slot.
   std::string bind_slot(int slot, dsl::Span span, int ordinal);
   std::string binder_name(dsl::Span span, int ordinal) const;
+  /// The member of State holding a variable.
   std::string field_name(int var) const;
+  /// A define's function, and the mapped name its other functions are named after.
   std::string fn_name(int function) const;
+  std::string fn_base(int function) const;
+  /// The mapped names of a move and of a rule, which the functions made of them add a
+  /// prefix to (gen_, apply_, can_, clause_...).
   std::string move_name(int move) const;
-  std::string phase_name(int phase) const;
-  std::string sanitize(const std::string& name) const;
-  std::string param_cpp_name(const std::string& name) const;
+  std::string rule_name(int rule) const;
+  /// A parameter's or binder's C++ name in a function: its name and its slot.
+  std::string local_name(const std::string& name, int slot) const;
   std::string param_type(const ir::Type& t) const;
   std::string value_literal(int domain, ir::Value v) const;
   std::string bits_literal(int domain, const std::vector<uint64_t>& bits) const;
-  /// `file:line:col` of a span (file without folders), and as a C++ string literal.
+  /// `file:line:col` of a span (file without folders), for messages, and as a C++ string
+  /// literal.
   std::string where_text(dsl::Span span) const;
   std::string where(dsl::Span span) const;
-  /// The source text of a span on one line, shortened, for comments.
-  std::string source_excerpt(dsl::Span span, size_t max = 70) const;
+  /// `line N` of a span: what a comment may say of where code comes from (comments carry
+  /// no user text and no file name).
+  std::string line_of(dsl::Span span) const;
+  /// `s` as a C++ string literal (cpp_string).
   std::string quote(std::string_view s) const;
   std::string base_name_of_source() const;
   int words(int domain) const;

@@ -258,8 +258,9 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
     }
     const std::string x = identity_domain(domain) ? "v" : fmt::format("val_d{}(v)", domain);
     std::string d;
-    d += fmt::format("/// The values of the binder for which {} holds, per value of the other locals.\n",
-                     source_excerpt(e.span, 60));
+    d += fmt::format("/// The values of the binder for which the condition at {} holds, per value of the\n"
+                     "/// other locals.\n",
+                     line_of(e.span));
     d += fmt::format("Bits<{}> {}_compute([[maybe_unused]] Game& g{}) {{\n", w, name, params);
     d += fmt::format("  Bits<{}> out{{}};\n", w);
     d += fmt::format("  for (Int v = 0; v < {}; ++v) {{\n", dom(domain).size);
@@ -527,8 +528,9 @@ std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slo
   named_constants_[key] = name;
   const int n = int(dom(domain).size), tw = words(set_domain), xw = words(domain);
   std::string d;
-  d += fmt::format("/// For each {} x: {}{} (and, inverted, the x whose set holds each element).\n",
-                   dom(domain).name, list_union ? "the union of " : "", source_excerpt(set.span));
+  d += fmt::format("/// For each x of d{}: {}the set at {} (and, inverted, the x whose set holds each\n"
+                   "/// element).\n",
+                   domain, list_union ? "the union of " : "", line_of(set.span));
   d += fmt::format("struct Derived{} {{\n", derived_defs_.size());
   d += fmt::format("  Bits<{}> of[{}];\n", tw, n);
   d += fmt::format("  Bits<{}> holders[{}];\n", xw, dom(set_domain).size);
@@ -604,8 +606,9 @@ std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
   named_constants_[id] = out.name;
   const int w = words(domain.type->domain);
   std::string d;
-  d += fmt::format("/// For each {} x: the elements of {} with {} (known: no error).\n", dom(kd).name,
-                   source_excerpt(domain.span, 40), source_excerpt(where_e.span, 60));
+  d += fmt::format("/// For each x of d{}: the elements of the set at {} passing the filter at {} (known:\n"
+                   "/// no error).\n",
+                   kd, line_of(domain.span), line_of(where_e.span));
   d += fmt::format("struct Filter{} {{\n  Bits<{}> of[{}];\n  bool known[{}];\n}};\n", k, w, n, n);
   d += fmt::format("Filter{0} build_filter{0}() {{\n  Filter{0} r{{}};\n", k);
   d += "  static Game scratch{};\n  Game& g = scratch;\n  (void)g;\n";

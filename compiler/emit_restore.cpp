@@ -71,7 +71,7 @@ void Emitter::restore_functions() {
     w_.line("/// No move is undone by restoring elements: the board rules keep more beside the state.");
     w_.line("constexpr bool restores(Int) { return false; }");
     w_.line("constexpr bool restores_any() { return false; }");
-    w_.line("inline void restore_kind(Game&, const Game&, Int, Int, Int, Int, Int) {}");
+    w_.line("inline void dispatch_restore(Game&, const Game&, Int, Int, Int, Int, Int) {}");
     w_.blank();
     return;
   }
@@ -80,7 +80,7 @@ void Emitter::restore_functions() {
   w_.line("/// Copies the `N` bytes of `from` at `offset` into `to` (one load and one store when N");
   w_.line("/// is a machine width).");
   w_.line("template <size_t N>");
-  w_.open("[[gnu::always_inline]] inline void restore_bytes(Game& to, const Game& from, size_t offset) {");
+  w_.open("[[gnu::always_inline]] inline void copy_back_bytes(Game& to, const Game& from, size_t offset) {");
   w_.line("std::memcpy(reinterpret_cast<char*>(&to) + offset, reinterpret_cast<const char*>(&from) + offset, N);");
   w_.close();
   // The mover is copied back; again_ is not (every play clears it before its block). Of
@@ -91,7 +91,7 @@ void Emitter::restore_functions() {
   // forgetting them all cost the 9x9 perft 10% (its end test holds through the placements).
   w_.line("/// Copies back the mover the conditions see, and of what is remembered the bits `defines`");
   w_.line("/// and `cans` (known to the parent, still true of it after the move).");
-  w_.open("[[gnu::always_inline]] inline void restore_kept(Game& t, const Game& g, uint64_t defines, uint64_t cans) {");
+  w_.open("[[gnu::always_inline]] inline void copy_back_kept(Game& t, const Game& g, uint64_t defines, uint64_t cans) {");
   w_.line("(void)defines;");
   w_.line("t.mover_ = g.mover_;");
   if (memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
@@ -262,7 +262,7 @@ void Emitter::restore_functions() {
       }
     };
     begin_frame(M.locals);
-    for (size_t i = 0; i < M.params.size(); ++i) slots_[i] = param_cpp_name(M.params[i].name);
+    for (size_t i = 0; i < M.params.size(); ++i) slots_[i] = local_name(M.params[i].name, int(i));
     facts_.clear();
     for (const auto& c : M.requires_) requires_facts(*c, int(M.params.size()));
     walk_block(M.body);
@@ -297,10 +297,10 @@ void Emitter::restore_functions() {
     // 15% of its time.
     for (auto [from, to] : merged(r.ranges)) {
       if (from % 16 == 0 && to - from <= 16 && from + 16 <= program_.state_bytes) to = from + 16;
-      w_.linef("restore_bytes<{}>(t, g, offsetof(Game, s) + {});", to - from, from);
+      w_.linef("copy_back_bytes<{}>(t, g, offsetof(Game, s) + {});", to - from, from);
       r.units += int((to - from + 15) / 16);
     }
-    w_.linef("restore_kept(t, g, 0x{:x}ull, 0x{:x}ull);", asked_defines & ~forgets, asked_cans & ~can_forgets);
+    w_.linef("copy_back_kept(t, g, 0x{:x}ull, 0x{:x}ull);", asked_defines & ~forgets, asked_cans & ~can_forgets);
     w_.close();
     w_.blank();
     units[m] = r.units;
@@ -341,7 +341,7 @@ void Emitter::restore_functions() {
   w_.linef("constexpr bool restores_any() {{ return false{}; }}", with_params);
   w_.line("#endif");
   w_.blank();
-  w_.open("[[gnu::always_inline]] inline void restore_kind(Game& t, const Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
+  w_.open("[[gnu::always_inline]] inline void dispatch_restore(Game& t, const Game& g, Int kind, Int a0, Int a1, Int a2, Int a3) {");
   w_.line("(void)t, (void)g, (void)a0, (void)a1, (void)a2, (void)a3;");
   if (any) {
     w_.open("switch (kind) {");

@@ -164,7 +164,6 @@ const ir::Stmt* Emitter::table_store(int m) const {
 
 void Emitter::rule_tables() {
   const RuleTablePlan& p = rule_tables_;
-  const ir::StateVar& V = program_.vars[size_t(p.var)];
   const uint32_t K = dom(p.keys).size, N = dom(p.values).size;
   const int W = words(p.values);
   const std::string f = field_name(p.var);
@@ -176,14 +175,15 @@ void Emitter::rule_tables() {
     begin_frame(R.locals);
     slots_[size_t(t.slots[0])] = "q0";
     if (t.arity == 2) slots_[size_t(t.slots[1])] = "q1";
-    w_.linef("/// rule {} for the key{} given — {}", R.name, t.arity == 2 ? "s" : "", where_text(R.span));
-    w_.open(fmt::format("bool clause_{}(Game& g, Int q0{}) {{", sanitize(R.name), t.arity == 2 ? ", Int q1" : ""));
+    w_.linef("/// rule {} for the key{} given - {}", t.rule, t.arity == 2 ? "s" : "", line_of(R.span));
+    w_.open(fmt::format("bool clause_{}(Game& g, Int q0{}) {{", rule_name(t.rule), t.arity == 2 ? ", Int q1" : ""));
     for (const ir::ExprPtr& guard : t.guards) w_.linef("if (!{}) return true;", paren(cond(*guard)));
     w_.linef("return {};", bare(cond(*t.body)));
     w_.close();
     w_.blank();
   }
-  w_.linef("/// Every board rule reads the state only through {}[k] for its quantified keys: the", V.name);
+  w_.linef("/// Every board rule reads the state only through variable {}[k] for its quantified keys: the",
+           p.var);
   w_.line("/// verdicts for every pair of keys and of stored values, computed once. `fine` holds the");
   w_.line("/// values for which every rule holds; `known` those for which no rule failed with an");
   w_.line("/// error (a state holding a pair not known is checked by the rules' own code).");
@@ -226,7 +226,7 @@ void Emitter::rule_tables() {
   w_.line("const uint8_t zero[sizeof(State)] = {};");
   w_.line("load(g, zero);");
   for (const TabulatedRule& t : p.rules) {
-    const std::string name = sanitize(program_.rules[size_t(t.rule)].name);
+    const std::string name = rule_name(t.rule);
     w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", K));
     if (t.arity == 1) {
       w_.open(fmt::format("for (Int v = 0; v < {}; ++v) {{", N));
@@ -295,7 +295,8 @@ void Emitter::rule_tables() {
   w_.close();
   w_.blank();
   if (p.memo_slot >= 0) {
-    w_.linef("/// table_verdict after {}[i] := v in a state where it was 1 (only the pairs holding i", V.name);
+    w_.linef("/// table_verdict after variable {}[i] := v in a state where it was 1 (only the pairs holding i",
+             rule_tables_.var);
     w_.line("/// can have changed).");
     w_.open("int verdict_after_store(Game& g, Int i, Int v) {");
     w_.linef("return v >= {} ? -1 : key_verdict(rule_tables(), g, i, v, 0);", N);
@@ -316,7 +317,8 @@ void Emitter::rule_tables() {
   }
   w_.close();
   w_.blank();
-  w_.linef("/// The values of {}[k] with which every board rule holds, the other entries staying", V.name);
+  w_.linef("/// The values of variable {}[k] with which every board rule holds, the other entries staying",
+           rule_tables_.var);
   w_.line("/// (`allowed`), and those no rule fails on with an error (`decided`). For a state in");
   w_.line("/// which table_verdict is 1.");
   w_.open(fmt::format("void rules_allow(Game& g, Int k, Bits<{}>& allowed, Bits<{}>& decided) {{", W, W));

@@ -93,13 +93,12 @@ void Emitter::stmt(const ir::Stmt& s) {
       w_.line("g.again_ = true;");
       break;
     case ir::StmtOp::Eliminate:
-      w_.linef("{};  // eliminate — {}",
+      w_.linef("{};  // eliminate - {}",
                sys_put(ir::kVarOut, checked_index(ir::kPlayerDomain, *s.value, s.span, "not a player"), "1"),
-               where_text(s.span));
+               line_of(s.span));
       break;
     case ir::StmtOp::Goto:
-      w_.linef("{};  // goto {}", sys_put(ir::kVarPhase, "", std::to_string(s.phase)),
-               program_.phases[size_t(s.phase)].name);
+      w_.linef("{};  // goto phase {}", sys_put(ir::kVarPhase, "", std::to_string(s.phase)), s.phase);
       break;
     case ir::StmtOp::End:
       w_.linef("{};  // end", sys_put(ir::kVarOver, "", "1"));
@@ -115,7 +114,7 @@ void Emitter::assign(const ir::Stmt& s) {
     assign_whole(s, keys);
     return;
   }
-  w_.linef("// {} — {}", source_excerpt(s.span), where_text(s.span));
+  w_.linef("// store into variable {} - {}", s.var, line_of(s.span));
   std::string flat = element_index(s.var, keys, s.span);
   const bool simple_flat = flat.empty() || std::all_of(flat.begin(), flat.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -134,8 +133,8 @@ void Emitter::assign(const ir::Stmt& s) {
     value = fmt::format("{}_chk({}, {}, {})", s.assign > 0 ? "add" : "sub",
                         element_value(s.var, element(s.var, flat)), value, where(s.span));
   }
-  std::string index = fmt::format("chk_d{}({}, {}, \"{} := a value outside {}\")", V.domain, value,
-                                  where(s.span), V.name, dom(V.domain).name);
+  std::string index = fmt::format("chk_d{}({}, {}, {})", V.domain, value, where(s.span),
+                                  quote(fmt::format("{} := a value outside {}", V.name, dom(V.domain).name)));
   // A value of the variable's own domain (or of the inner domain of an optional one) is
   // its own index (one more): nothing to check, as checked_index says.
   const ir::Expr& v = *s.value;
@@ -253,7 +252,7 @@ void Emitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>
   }
   const int last = V.keys.back();
   const uint32_t n = dom(last).size;
-  w_.linef("// {} — {}", source_excerpt(s.span), where_text(s.span));
+  w_.linef("// store into variable {} - {}", s.var, line_of(s.span));
   w_.open("{");
   w_.linef("const Int base = {};",
            keys.empty() ? std::string("0") : fmt::format("{} * {}", paren(element_index(s.var, keys, s.span)), n));
@@ -272,10 +271,12 @@ void Emitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>
     w_.close();
   } else if (s.value->type->kind == ir::Type::Kind::List) {
     w_.linef("const auto value = {};", expr(*s.value));
-    w_.linef("if (value.n != {}) fail({}, \"'{}' needs {} values here\");", n, where(s.span), V.name, n);
+    w_.linef("if (value.n != {}) fail({}, {});", n, where(s.span),
+             quote(fmt::format("'{}' needs {} values here", V.name, n)));
     w_.linef("for (Int i = 0; i < {}; ++i) {};", n,
-             store(s.var, "base + i", fmt::format("chk_d{}(value.a[i], {}, \"{} := a value outside {}\")",
-                                                  V.domain, where(s.span), V.name, dom(V.domain).name)));
+             store(s.var, "base + i",
+                   fmt::format("chk_d{}(value.a[i], {}, {})", V.domain, where(s.span),
+                               quote(fmt::format("{} := a value outside {}", V.name, dom(V.domain).name)))));
   } else {
     errors_.push_back(fmt::format("{}: cannot assign this value to {}", where_text(s.span), V.name));
   }
