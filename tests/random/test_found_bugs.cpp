@@ -1,0 +1,43 @@
+// Compiler bugs the random programs found, each pinned by the smallest program that showed
+// it: the generated engine must compile and agree with the interpreter.
+#include <catch2/catch.hpp>
+
+#include "tests/random/differential.h"
+
+using namespace rulebook::testing;
+
+namespace {
+
+DiffOptions options() {
+  DiffOptions o;
+  o.cache_dir = std::string(RULEBOOK_BINARY_DIR) + "/tests/random/engine-cache";
+  return o;
+}
+
+void agrees(const std::string& name, const std::string& text) {
+  const DiffResult r = run_differential(name, text, options());
+  INFO(r.message);
+  CHECK(r.kind == DiffResult::Agree);
+  CHECK(r.perft_depth >= 1);
+}
+
+}  // namespace
+
+TEST_CASE("found: a set compared with != to a constant set compiles", "[random][found]") {
+  // Was `(!Bits<1>{..} == g.s_)`: `!` bound to the left set alone (random seed 14).
+  agrees("set_ne.rules", R"(game "set ne";
+board 2 x 2;
+players 1;
+state marked: set of Cell;
+state differs: bool;
+phase play {
+  move mark(c: Cell)
+    requires c not in marked;
+  {
+    marked += {c};
+    differs := (edge != marked);
+  }
+}
+score p = if differs then 1 else 0;
+)");
+}
