@@ -41,3 +41,23 @@ phase play {
 score p = if differs then 1 else 0;
 )");
 }
+
+TEST_CASE("found: geometry used only by a metric is emitted", "[random][found]") {
+  // Was "'kOrth' was not declared": the tables the engine needs were found by a walk
+  // that left the metrics out (random seeds 27, 30, 32, 33).
+  agrees("metric_geometry.rules", R"(game "metric geometry";
+board 2 x 3;
+players 2;
+state owner: Cell -> Player?;
+phase play {
+  move place(c: Cell)
+    requires owner[c] == none;
+  {
+    owner[c] := mover;
+  }
+}
+score p = count c in cells where owner[c] == p;
+metric group = largest_group({c in cells | owner[c] == p1}) at end;
+metric near = sum c in cells: size(king(c)) + size(diag(c)) when true;
+)");
+}
