@@ -51,7 +51,9 @@ std::vector<std::pair<std::string, bool GenOptions::*>> gen_features() {
           {"int64-min-division", &GenOptions::int64_min_division},
           {"filter-in-binder-domain", &GenOptions::filter_in_binder_domain},
           {"negative-constant-modulo", &GenOptions::negative_constant_modulo},
-          {"can-through-board-rules", &GenOptions::can_through_board_rules}};
+          {"can-through-board-rules", &GenOptions::can_through_board_rules},
+          {"two-initialized-seq-states", &GenOptions::two_initialized_seq_states},
+          {"key-errors", &GenOptions::key_errors}};
 }
 
 std::string gen_flags(const GenOptions& o) {

@@ -202,7 +202,8 @@ GeneratedProgram Gen::run() {
       g.type = chance(50) ? mk(Ty::Bool) : level_;
     } else if (r < 52) {
       g.type = set_of(chance(70) ? mk(Ty::Cell) : level_);
-    } else if (r < 58) {
+    } else if (r < 58 && (seq_states_ == 0 || o_.two_initialized_seq_states)) {
+      ++seq_states_;
       g.seq_len = between(1, 3);
       g.type = seq_of(level_);
       init = "[";
@@ -293,7 +294,8 @@ GeneratedProgram Gen::run() {
     Ctx c = place(3, true, false);
     const std::string name = fresh("rule");
     const std::string desc = chance(50) ? " \"a \\\"quoted\\\" rule\"" : "";
-    if (chance(30)) {
+    // A board rule that fails leaves no legal move at all: rarer than move rules.
+    if (chance(15)) {
       s += fmt::format("rule {}{}: {};\n", name, desc, bool_expr(c, depth - 1));
       use("rule.board");
       board_rules_ = true;
@@ -345,7 +347,7 @@ GeneratedProgram Gen::run() {
       }
       s += fmt::format("  move {}{}\n", m.name, m.params.empty() ? "" : "(" + params + ")");
       use(m.params.empty() ? "move.no_params" : m.params.size() == 2 ? "move.two_params" : "move.params");
-      for (int r = 0, nr = int(below(3)); r < nr; ++r) {
+      for (int r = 0, nr = chance(50) ? 0 : between(1, 2); r < nr; ++r) {
         s += "    requires " + bool_expr(c, depth) + ";\n";
         use("move.requires");
       }

@@ -244,7 +244,7 @@ std::string Gen::set_expr(const T& elem, Ctx& c, int depth) {
       std::string s = g->name;
       if (g->call) s += "(";
       for (size_t i = 0; i < g->keys.size(); ++i)
-        s += (g->call ? (i ? ", " : "") : "[") + stored(g->keys[i], c, depth - 1) + (g->call ? "" : "]");
+        s += (g->call ? (i ? ", " : "") + stored(g->keys[i], c, depth - 1) : "[" + key(g->keys[i], c, depth - 1) + "]");
       if (g->call) s += ")";
       use(g->kind == Global::Define ? "read.define_set" : "read.set_var");
       return s;
@@ -276,6 +276,15 @@ std::string Gen::set_expr(const T& elem, Ctx& c, int depth) {
     }
   }
   return pick(ways)();
+}
+
+std::string Gen::key(const T& t, Ctx& c, int depth) {
+  if (o_.key_errors) return stored(t, c, depth);
+  const int risk = o_.risk_percent;
+  o_.risk_percent = 0;
+  std::string k = stored(t, c, depth);
+  o_.risk_percent = risk;
+  return k;
 }
 
 std::string Gen::stored(const T& t, Ctx& c, int depth) {

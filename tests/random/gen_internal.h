@@ -94,6 +94,7 @@ class Gen {
   std::string bool_expr(Ctx& c, int depth);
   std::string set_expr(const T& elem, Ctx& c, int depth);
   std::string stored(const T& t, Ctx& c, int depth);  ///< a value fit for a store of t
+  std::string key(const T& t, Ctx& c, int depth);     ///< a map key of type t
   bool can_make(const T& t, const Ctx& c) const;
   std::string local_name(const Ctx& c);
   std::string binder(Ctx& c, int depth, std::vector<Local>& bound, bool allow_where, bool two_ok);
@@ -121,6 +122,7 @@ class Gen {
   std::vector<Global> globals_;
   std::vector<MoveDecl> moves_;
   bool board_rules_ = false;
+  int seq_states_ = 0;
   T level_;  ///< the named range type `type Level = 0..n`
   std::string level_name_;
 };

@@ -19,7 +19,7 @@ static std::string read_global(Gen& g, const Global& v, Ctx& c, int depth) {
   std::string s = v.name;
   if (v.call) s += "(";
   for (size_t i = 0; i < v.keys.size(); ++i) {
-    const std::string k = g.stored(v.keys[i], c, depth - 1);
+    const std::string k = v.call ? g.stored(v.keys[i], c, depth - 1) : g.key(v.keys[i], c, depth - 1);
     s += v.call ? (i ? ", " : "") + k : "[" + k + "]";
   }
   if (v.call) s += ")";
@@ -245,7 +245,8 @@ std::string Gen::bool_expr(Ctx& c, int depth) {
         break;
       }
     }
-    ways.push_back([&] { use("builtin.out"); return "out(" + expr(mk(Ty::Player), c, depth - 1) + ")"; });
+    if (c.level >= 2)  // out() changes in play: not in setups and initial values
+      ways.push_back([&] { use("builtin.out"); return "out(" + expr(mk(Ty::Player), c, depth - 1) + ")"; });
     if (c.can && !moves_.empty()) {
       ways.push_back([&] {
         const MoveDecl& m = pick(moves_);

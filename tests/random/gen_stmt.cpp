@@ -35,7 +35,7 @@ std::string Gen::statement(Ctx& c, Block kind, int indent, int depth) {
       bool keys_ok = true;
       for (const T& k : g.keys) keys_ok = keys_ok && can_make(k, c);
       if (!keys_ok) continue;
-      for (const T& k : g.keys) target += "[" + stored(k, c, depth - 1) + "]";
+      for (const T& k : g.keys) target += "[" + key(k, c, depth - 1) + "]";
       T type = g.type;
       if (type->k == Ty::Seq) {
         // An element of a state sequence, by a position that is (mostly) inside it.

@@ -36,6 +36,13 @@ struct GenOptions {
   /// block, which asks can(m) again. The interpreter reports "can(m) depends on itself";
   /// the generated engine recurses until the stack overflows (found by this generator).
   bool can_through_board_rules = false;
+  /// Two `state s: seq of T = [...]` declarations: the engine's setup declares the
+  /// locals of both initial values in one scope and does not compile (found here).
+  bool two_initialized_seq_states = false;
+  /// Map keys that may leave their domain in play: both engines report the error, the
+  /// interpreter at the key (`m[k]`: k's column), the generated engine at the index
+  /// expression (m's column) (found here).
+  bool key_errors = false;
 
   // ---- choices
   /// Out of 100: how often a value is left unguarded, so that play may hit a run-time

@@ -81,8 +81,16 @@ int main(int argc, char** argv) {
   if (count < 1 || jobs < 1) return usage("--count and --jobs must be at least 1");
   diff.flags = {"-std=c++20", opt, "-fPIC", "-shared"};
   if (text_only) {
-    // The programs alone, run by nothing: for a seed that crashes a driver.
-    for (int i = 0; i < count; ++i) fmt::print("{}", generate_program(seed + uint64_t(i), gen).text);
+    // The programs alone, run by nothing: for a seed that crashes a driver (with
+    // --coverage: only the table of the constructs they use).
+    std::map<std::string, int> uses, programs;
+    for (int i = 0; i < count; ++i) {
+      const GeneratedProgram p = generate_program(seed + uint64_t(i), gen);
+      if (!coverage) fmt::print("{}", p.text);
+      for (const auto& [tag, n] : p.constructs) uses[tag] += n, ++programs[tag];
+    }
+    if (coverage)
+      for (const auto& [tag, n] : uses) fmt::print("  {:28} {:6} {:8}\n", tag, programs[tag], n);
     return 0;
   }
   const std::string self = argc > 0 ? argv[0] : "random_programs";
