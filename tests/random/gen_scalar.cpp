@@ -75,7 +75,7 @@ std::string Gen::int_expr(Ctx& c, int depth) {
       return par(int_expr(c, depth - 1) + (div ? " / " : " % ") + d);
     });
     ways.push_back([&] { use("int.neg"); return par(std::string("-") + int_expr(c, depth - 1)); });
-    if (o_.int64_min_division && chance(10)) {
+    if (o_.int64_min_division) {
       ways.push_back([&] {
         use("risk.int64_min_division");
         return par("(-9223372036854775807 - 1) / " + par(std::string("-") + std::to_string(between(1, 1))));
