@@ -57,7 +57,7 @@ std::string Gen::local_name(const Ctx& c) {
   static const std::vector<std::string> pool = {
       "c", "d", "e", "k", "n", "i", "q", "t", "u", "v", "w", "a", "b", "m", "f", "g",
       "s", "st", "rng", "self", "this_", "result", "value", "index", "new", "delete", "class",
-      "auto", "int64_t", "std", "main", "count", "sum", "set", "of", "random", "entry", "grid"};
+      "auto", "int64_t", "std", "main", "count", "sum", "set", "of", "random", "entry"};
   for (int tries = 0; tries < 50; ++tries) {
     std::string n = pick(pool);
     if (o_.numeric_suffix_locals && chance(30)) n += "_" + std::to_string(between(1, 2));

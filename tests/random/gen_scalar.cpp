@@ -150,7 +150,7 @@ std::string Gen::int_expr(Ctx& c, int depth) {
         ways.push_back([&, name = v.name] {
           use("seq.index");
           const std::string i = int_expr(c, depth - 1);
-          if (chance(o_.risk_percent)) return name + "[" + i + "]";
+          if (o_.key_errors && chance(o_.risk_percent)) return name + "[" + i + "]";
           return name + "[" + par(i) + " % size(" + name + ")]";
         });
         break;

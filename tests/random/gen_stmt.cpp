@@ -39,7 +39,8 @@ std::string Gen::statement(Ctx& c, Block kind, int indent, int depth) {
       T type = g.type;
       if (type->k == Ty::Seq) {
         // An element of a state sequence, by a position that is (mostly) inside it.
-        const std::string i = std::to_string(chance(o_.risk_percent) ? g.seq_len : between(0, g.seq_len - 1));
+        const bool out = o_.key_errors && chance(o_.risk_percent);
+        const std::string i = std::to_string(out ? g.seq_len : between(0, g.seq_len - 1));
         target += "[" + i + "]";
         type = type->inner;
         use("assign.seq_element");

@@ -26,7 +26,8 @@ bool same(const T& a, const T& b) {
 namespace {
 
 /// Names that are easy to get wrong in generated C++: keywords, macros, the standard
-/// library's and the emitter's own names, and contextual words of the rules language.
+/// library's and the emitter's own names, and contextual words of the rules language
+/// (not `grid`: a bool named grid before a block, `if grid {`, reads as a grid literal).
 const std::vector<std::string> kAdversarial = {
     "class", "struct", "new", "delete", "auto", "return", "switch", "case", "default",
     "namespace", "template", "this", "virtual", "void", "char", "long", "short", "unsigned",
@@ -43,7 +44,7 @@ const std::vector<std::string> kAdversarial = {
     "m", "f", "t", "v", "w", "table", "known", "value", "scratch", "tables_made", "scope_",
     "index", "time", "rand", "signal", "system", "environ", "count", "sum", "random",
     "shuffle", "file", "entry", "on", "stuck", "highest", "lowest", "boards", "moves", "at",
-    "swap", "set", "seq", "property", "named", "extends", "grid", "with", "blocks", "of",
+    "swap", "set", "seq", "property", "named", "extends", "with", "blocks", "of",
     "c_1", "c_2", "p_1", "m_1", "f_1", "cell_0", "r0c0", "r1c1", "p1_", "move_0", "phase_1",
     "define_0", "can_0", "var_1", "state_"};
 

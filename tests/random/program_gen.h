@@ -39,9 +39,9 @@ struct GenOptions {
   /// Two `state s: seq of T = [...]` declarations: the engine's setup declares the
   /// locals of both initial values in one scope and does not compile (found here).
   bool two_initialized_seq_states = false;
-  /// Map keys that may leave their domain in play: both engines report the error, the
-  /// interpreter at the key (`m[k]`: k's column), the generated engine at the index
-  /// expression (m's column) (found here).
+  /// Map keys and sequence positions that may leave their domain in play: both engines
+  /// report the error, the interpreter at the key (`m[k]`: k's column), the generated
+  /// engine at the index expression (m's column) (found here).
   bool key_errors = false;
 
   // ---- choices
