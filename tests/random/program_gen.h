@@ -23,7 +23,7 @@ struct GenOptions {
   bool move_in_two_phases = false;
   /// Arithmetic that can reach INT64_MIN / -1: the interpreter crashes.
   bool int64_min_division = false;
-  /// A set filter inside the domain of a quantifier, aggregate or `for`
+  /// A set filter inside the domain of a quantifier, aggregate, filter or `for`
   /// (`sum k in {x in S | c}: k`): the generated engine reads the filter's binder where
   /// the outer one is meant, and does not compile (found by this generator).
   bool filter_in_binder_domain = false;

@@ -14,7 +14,7 @@ namespace {
 /// The seed range CI runs, sized to take about three minutes on two cores. The generator
 /// runs with its defaults: the constructs of known compiler bugs are off (GenOptions).
 constexpr uint64_t kFirstSeed = 1;
-constexpr int kPrograms = 60;
+constexpr int kPrograms = 80;
 
 DiffOptions ci_options() {
   DiffOptions o;
