@@ -260,9 +260,10 @@ std::string Gen::set_expr(const T& elem, Ctx& c, int depth) {
     if (!c.no_filter) ways.push_back([&] {
       Local x{local_name(c), elem};
       // A filter's domain is a binder's domain too.
+      const bool outer = c.no_filter;
       c.no_filter = !o_.filter_in_binder_domain;
       std::string dom = set_expr(elem, c, depth - 1);
-      c.no_filter = false;
+      c.no_filter = outer;
       c.locals.push_back(x);
       std::string cond = bool_expr(c, depth - 1);
       c.locals.pop_back();
