@@ -60,7 +60,8 @@ std::string Gen::local_name(const Ctx& c) {
       "auto", "int64_t", "std", "main", "count", "sum", "set", "of", "random", "entry"};
   for (int tries = 0; tries < 50; ++tries) {
     std::string n = pick(pool);
-    if (o_.numeric_suffix_locals && chance(30)) n += "_" + std::to_string(between(1, 2));
+    // On, numbered names meet their stems often: a parameter c_1 beside a binder c.
+    if (o_.numeric_suffix_locals && chance(40)) n = std::string(chance(50) ? "c" : "d") + (chance(50) ? "_1" : "");
     // Shadowing a global is allowed, and a good test; two locals of one name in one
     // scope are not.
     if (shadowed(c, n)) continue;
