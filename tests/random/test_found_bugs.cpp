@@ -181,3 +181,29 @@ end when c != -9;
 score p = if b == c then 1 else 0;
 )");
 }
+
+TEST_CASE("open: the stuck loop counts passes past the players left", "[.open]") {
+  // p2's stuck block eliminates p1 after two passes: passes (2) is not the number of
+  // players left (1), so it becomes 3, outside 0..2. Both engines stop this valid game
+  // with "value 3 is outside 0..2 (stored in 'passes')", the generated one without a
+  // location (random seed 600262).
+  const DiffResult r = run_differential("passes.rules", R"(game "passes";
+board 1 x 2;
+players 2;
+phase play {
+  move never
+    requires false;
+  {
+  }
+  when stuck {
+    if mover == p2 {
+      eliminate p1;
+    }
+  }
+}
+score p = seat(p);
+)", options());
+  INFO(r.message);
+  CHECK(r.kind == DiffResult::Agree);
+  CHECK_FALSE(r.runtime_error);
+}
