@@ -313,7 +313,8 @@ std::string Emitter::compare(const ir::Expr& e) {
                    : e.op == Op::Gt ? ">"
                                     : ">=";
   if ((e.op == Op::Eq || e.op == Op::Ne) && (is_set(*l.type) || is_list(*l.type))) {
-    return fmt::format("({}{} == {})", e.op == Op::Ne ? "!" : "", expr(l), expr_as(r, *l.type));
+    const std::string same = fmt::format("({} == {})", expr(l), expr_as(r, *l.type));
+    return e.op == Op::Ne ? "(!" + same + ")" : same;
   }
   if (e.op == Op::Eq || e.op == Op::Ne) {
     // A stored element against a constant compares indices: no conversion of the element.

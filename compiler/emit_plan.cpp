@@ -51,6 +51,10 @@ void walk_program(const ir::Program& p, const std::function<void(const ir::Expr&
   walk(p.init, f);
   if (p.end_when) walk(*p.end_when, f);
   if (p.score.value) walk(*p.score.value, f);
+  for (const ir::Metric& m : p.metrics) {
+    if (m.value) walk(*m.value, f);
+    if (m.when) walk(*m.when, f);
+  }
 }
 
 }  // namespace

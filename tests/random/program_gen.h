@@ -1,0 +1,64 @@
+// A seeded generator of random valid rules files, the input of the random differential tests.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace rulebook::testing {
+
+/// What the generator may write. Constructs that hit a known compiler bug are off by
+/// default; turning one on is one line here (and in the CI test's options).
+struct GenOptions {
+  // ---- known bugs, excluded until fixed
+  /// Locals named with a numeric suffix (`c_1`) beside a binder named `c`: perft differs.
+  bool numeric_suffix_locals = false;
+  /// Globals named `over` or `passes` (the engine's own variables): does not compile.
+  bool system_names = false;
+  /// A move `m` beside a move `m_checked`: does not compile.
+  bool checked_suffix_moves = false;
+  /// A define `f` beside a define `f_compute`: does not compile.
+  bool compute_suffix_defines = false;
+  /// One move name in two phases: does not compile.
+  bool move_in_two_phases = false;
+  /// Arithmetic that can reach INT64_MIN / -1: the interpreter crashes.
+  bool int64_min_division = false;
+  /// A set filter inside the domain of a quantifier, aggregate, filter or `for`
+  /// (`sum k in {x in S | c}: k`): the generated engine reads the filter's binder where
+  /// the outer one is meant, and does not compile (found by this generator).
+  bool filter_in_binder_domain = false;
+  /// Guards of stores as `lo + e % n` with e negative: the checker folds constant `/` and
+  /// `%` truncating where the engines floor, and rejects `(-5) % 3` stored into 0..2
+  /// (found by this generator; a `param` folded that way also differs from the same
+  /// expression evaluated in play). Off: the guard takes abs(e).
+  bool negative_constant_modulo = false;
+  /// can(m) in a move's block when the game has board rules: legality then plays the
+  /// block, which asks can(m) again. The interpreter reports "can(m) depends on itself";
+  /// the generated engine recurses until the stack overflows (found by this generator).
+  bool can_through_board_rules = false;
+  /// Two `state s: seq of T = [...]` declarations: the engine's setup declares the
+  /// locals of both initial values in one scope and does not compile (found here).
+  bool two_initialized_seq_states = false;
+  /// Map keys and sequence positions that may leave their domain in play: both engines
+  /// report the error, the interpreter at the key (`m[k]`: k's column), the generated
+  /// engine at the index expression (m's column) (found here).
+  bool key_errors = false;
+
+  // ---- choices
+  /// Out of 100: how often a value is left unguarded, so that play may hit a run-time
+  /// error (a store out of range, a division by zero, a field of none, ...).
+  int risk_percent = 8;
+  /// Deepest expression nesting.
+  int max_depth = 3;
+};
+
+/// A generated rules file and which constructs it used (for the coverage table).
+struct GeneratedProgram {
+  std::string text;
+  std::map<std::string, int> constructs;  ///< construct tag -> times used
+};
+
+/// The program of `seed`: the same seed and options always give the same text.
+GeneratedProgram generate_program(uint64_t seed, const GenOptions& options = {});
+
+}  // namespace rulebook::testing
