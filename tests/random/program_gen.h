@@ -10,28 +10,33 @@ namespace rulebook::testing {
 /// What the generator may write. Constructs that hit a known compiler bug are off by
 /// default; turning one on is one line here (and in the CI test's options).
 struct GenOptions {
-  // ---- known bugs, excluded until fixed
-  /// Locals named with a numeric suffix (`c_1`) beside a binder named `c`: perft differs.
-  bool numeric_suffix_locals = false;
-  /// Globals named `over` or `passes` (the engine's own variables): does not compile.
-  bool system_names = false;
-  /// A move `m` beside a move `m_checked`: does not compile.
+  // ---- constructs that once hit compiler bugs, on since their fixes
+  /// Locals named with a numeric suffix (`c_1`) beside a binder named `c` (perft differed
+  /// before binders got a slot suffix).
+  bool numeric_suffix_locals = true;
+  /// Globals named `over` or `passes`, the engine's own variables (did not compile before
+  /// user names got a prefix of their own).
+  bool system_names = true;
+  /// A move `m` beside a move `m_checked` (did not compile before the naming scheme).
+  /// Off: with it the generator may give a move's name two meanings (a generator bug).
   bool checked_suffix_moves = false;
-  /// A define `f` beside a define `f_compute`: does not compile.
-  bool compute_suffix_defines = false;
-  /// One move name in two phases: does not compile.
+  /// A define `f` beside a define `f_compute` (did not compile before the naming scheme).
+  bool compute_suffix_defines = true;
+  /// One move name in two phases (did not compile before moves were numbered). Off: with
+  /// it the generator may declare a move twice in one phase (a generator bug).
   bool move_in_two_phases = false;
-  /// Arithmetic that can reach INT64_MIN / -1: the interpreter crashes.
+  /// Guards of stores as `lo + e % n` with e negative (the checker folded `/` and `%`
+  /// truncating where the engines floor). Off: the guard takes abs(e).
+  bool negative_constant_modulo = true;
+
+  // ---- known bugs, excluded until fixed
+  /// Arithmetic that can reach INT64_MIN / -1 (an error in every backend now; the generator
+  /// still writes it where check folds it and rejects the program).
   bool int64_min_division = false;
   /// A set filter inside the domain of a quantifier, aggregate, filter or `for`
   /// (`sum k in {x in S | c}: k`): the generated engine reads the filter's binder where
   /// the outer one is meant, and does not compile (found by this generator).
   bool filter_in_binder_domain = false;
-  /// Guards of stores as `lo + e % n` with e negative: the checker folds constant `/` and
-  /// `%` truncating where the engines floor, and rejects `(-5) % 3` stored into 0..2
-  /// (found by this generator; a `param` folded that way also differs from the same
-  /// expression evaluated in play). Off: the guard takes abs(e).
-  bool negative_constant_modulo = false;
   /// can(m) in a move's block when the game has board rules: legality then plays the
   /// block, which asks can(m) again. The interpreter reports "can(m) depends on itself";
   /// the generated engine recurses until the stack overflows (found by this generator).

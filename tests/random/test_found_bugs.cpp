@@ -159,7 +159,7 @@ score p = n;
   CHECK(r.kind == DiffResult::Agree);
 }
 
-TEST_CASE("open: constant / and % fold as play computes them (floor)", "[.open]") {
+TEST_CASE("found: constant / and % fold as play computes them (floor)", "[random][found]") {
   // The checker folds truncating: it rejects (-5) % 3 stored into 0..2 (it is 1), and
   // the param k is -3 where the same expression in play is -4
   // (GenOptions::negative_constant_modulo).
