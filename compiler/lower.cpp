@@ -328,6 +328,9 @@ void Lowering::lower_setups() {
   Frame frame;
   begin_frame(frame, 0);
   for (const dsl::Init* i : game_.inits) {
+    // The init blocks run as one block in every backend, so each block's locals take slots
+    // of their own: a later block's `let` never shares an earlier one's slot (or name).
+    release_to(frame.size);
     ir::Block b = block(i->body);
     for (auto& st : b) prog_.init.push_back(std::move(st));
   }

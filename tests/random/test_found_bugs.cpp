@@ -62,6 +62,34 @@ metric near = sum c in cells: size(king(c)) + size(diag(c)) when true;
 )");
 }
 
+TEST_CASE("found: two init blocks may each let the same name", "[random][found]") {
+  // Was "conflicting declaration c_0": the init blocks are lowered into one block, and
+  // each block's `let c` took slot 0, one name in one C++ scope (random seeds 700158,
+  // 700175).
+  agrees("two_inits.rules", R"(game "two inits";
+board 2 x 2;
+players 2;
+state first: 0..9;
+state marked: set of Cell;
+init {
+  let c = 3;
+  first := c;
+}
+init {
+  let c = edge;
+  marked := c;
+}
+phase play {
+  move mark(c: Cell)
+    requires c not in marked;
+  {
+    marked += {c};
+  }
+}
+score p = first + size(marked);
+)");
+}
+
 // ---------------------------------------------------------------- open: not fixed yet
 // Hidden ([.open]): each fails today, and passes once its bug is fixed; then drop the
 // hiding tag and turn the generator's option on (tests/random/README.md).
