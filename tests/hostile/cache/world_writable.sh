@@ -1,24 +1,14 @@
 #!/usr/bin/env bash
 # A cache directory others can write (mode 0777) is refused with a message naming it and
 # its mode; nothing is compiled into it or loaded from it.
-set -u
+. "$SRC/tests/hostile/case_lib.sh"
 export RULEBOOK_CACHE="$WORK/cache"
 mkdir -m 0777 "$RULEBOOK_CACHE"
 chmod 0777 "$RULEBOOK_CACHE"
-cat >tiny.rules <<'RULES'
-game "tiny shared";
-board 2 x 2;
-players 1;
-state n: 0..3;
-phase play {
-    move bump { n += 1; }
-}
-end when n == 2;
-RULES
-timeout 60 "$RB" play tiny.rules --seed 1 >out.txt 2>err.txt
-rc=$?
-[ "$rc" -eq 1 ] || { echo "exit $rc, expected 1 ($(head -c 300 err.txt))"; exit 1; }
-grep -q "$RULEBOOK_CACHE is writable by other users (mode 0777)" err.txt || { echo "stderr: $(cat err.txt)"; exit 1; }
+tiny_rules tiny.rules "tiny shared"
+run_rb 60 play tiny.rules --seed 1
+expect_rc 1
+expect_err "$RULEBOOK_CACHE is writable by other users (mode 0777)"
 [ -z "$(ls -A "$RULEBOOK_CACHE")" ] || { echo "files written into the refused cache: $(ls "$RULEBOOK_CACHE")"; exit 1; }
 # A new cache directory is created private.
 export RULEBOOK_CACHE="$WORK/fresh/cache"

@@ -2,20 +2,11 @@
 # A title and a diagnosed line carrying ESC [2J (clear screen) and bidi overrides reach the
 # terminal escaped: `check`'s summary, its diagnostics and `play` print no raw control
 # bytes, and show them as \x1b and \u{202e}.
-set -u
+. "$SRC/tests/hostile/case_lib.sh"
 esc=$(printf '\033')
 rlo=$(printf '\342\200\256')   # U+202E RIGHT-TO-LEFT OVERRIDE
 lri=$(printf '\342\201\246')   # U+2066 LEFT-TO-RIGHT ISOLATE
-cat >game.rules <<RULES
-game "Clear${esc}[2J me ${rlo}txet${lri}";
-board 2 x 2;
-players 1;
-state n: 0..3;
-phase play {
-    move bump { n += 1; }
-}
-end when n == 2;
-RULES
+tiny_rules game.rules "Clear${esc}[2J me ${rlo}txet${lri}"
 raw() { grep -q "$esc" "$1" || grep -q "$rlo" "$1" || grep -q "$lri" "$1"; }
 timeout 20 "$RB" check game.rules >out.txt 2>err.txt
 rc=$?

@@ -2,30 +2,7 @@
 # prove stopped by SIGINT while Z3 works: exit 130 within 2 s, the verdicts given so far
 # printed, the property cut short and those not reached marked "interrupted".
 . "$SRC/tests/cli/signal_lib.sh"
-cat > pigeons.rules <<'RULES'
-// Two quick proofs, then the pigeonhole principle (hard for Z3), then one not reached.
-game "Pigeons";
-
-board 11 x 1;
-
-players 1;
-
-state hole: Cell -> 1..10;
-
-define apart: bool = all a in cells, b in cells where a != b: hole[a] != hole[b];
-
-phase put {
-  move place(c: Cell, n: 1..10)
-  {
-    hole[c] := n;
-  }
-}
-
-prove quick "every hole number is at least one" over boards: all c in cells: hole[c] >= 1;
-prove quick_too "and at most ten" over boards: all c in cells: hole[c] <= 10;
-prove pigeons "eleven pigeons in ten holes never sit apart" over boards where apart: false;
-prove after "not reached" over boards: true;
-RULES
+cp "$SRC/tests/hostile/signals/pigeons.rules" .
 interrupt_after 2 out err "$RB" prove pigeons.rules --timeout 600 --no-times
 [ "$early" = 0 ] || { echo "prove finished before the signal"; exit 1; }
 [ "$rc" = 130 ] || { echo "exit $rc, not 130"; exit 1; }
