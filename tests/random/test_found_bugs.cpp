@@ -130,8 +130,9 @@ score p = n;
 )");
 }
 
-TEST_CASE("open: two state sequences with initial values", "[.open]") {
-  // Both initial values declare their locals in one scope of the engine's setup
+TEST_CASE("found: two state sequences with initial values", "[random][found]") {
+  // Was "redeclaration of v0": a whole sequence is stored through a local whose slot was
+  // given back at once, so the next one in the same scope took it too
   // (GenOptions::two_initialized_seq_states).
   agrees("two_seqs.rules", R"(game "two seqs";
 board 1 x 2;
@@ -143,6 +144,25 @@ phase play {
     requires a[0] == 1;
   {
     a[0] := b[1];
+  }
+}
+score p = a[0] + b[0];
+)");
+}
+
+TEST_CASE("found: two whole sequences stored in one block", "[random][found]") {
+  // The same slot shared by two whole stores of one move block.
+  agrees("two_whole.rules", R"(game "two whole";
+board 1 x 2;
+players 1;
+state a: seq of 0..3 = [0, 0];
+state b: seq of 0..3 = [0, 0];
+phase play {
+  move go
+    requires a[0] == 0;
+  {
+    a := [1, 2];
+    b := [3, b[0]];
   }
 }
 score p = a[0] + b[0];
