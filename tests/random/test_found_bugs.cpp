@@ -90,10 +90,6 @@ score p = first + size(marked);
 )");
 }
 
-// ---------------------------------------------------------------- open: not fixed yet
-// Hidden ([.open]): each fails today, and passes once its bug is fixed; then drop the
-// hiding tag and turn the generator's option on (tests/random/README.md).
-
 TEST_CASE("found: a quantifier over a set filter reads its own binder", "[random][found]") {
   // Was "c_0 was not declared": the domain is lowered before the sum takes its slot, so
   // the filter there binds the same slot, and the engine kept the filter's name for the
@@ -170,6 +166,10 @@ score p = a[0] + b[0];
 )");
 }
 
+// ---------------------------------------------------------------- open: not fixed yet
+// Hidden ([.open]): each fails today, and passes once its bug is fixed; then drop the
+// hiding tag and turn the generator's option on (tests/random/README.md).
+
 TEST_CASE("open: a key out of its domain is reported at the same column", "[.open]") {
   // The interpreter names the key (n), the engine the indexed expression (v)
   // (GenOptions::key_errors).
@@ -231,11 +231,11 @@ score p = if b == c then 1 else 0;
 )");
 }
 
-TEST_CASE("open: the stuck loop counts passes past the players left", "[.open]") {
+TEST_CASE("found: the stuck loop counts passes past the players left", "[random][found]") {
   // p2's stuck block eliminates p1 after two passes: passes (2) is not the number of
-  // players left (1), so it becomes 3, outside 0..2. Both engines stop this valid game
-  // with "value 3 is outside 0..2 (stored in 'passes')", the generated one without a
-  // location (random seed 600262).
+  // players left (1), so it became 3, outside 0..2, and both engines stopped this valid
+  // game with "value 3 is outside 0..2 (stored in 'passes')". The game ends when passes
+  // is at least the players left (docs/semantics.md) (random seed 600262).
   const DiffResult r = run_differential("passes.rules", R"(game "passes";
 board 1 x 2;
 players 2;
