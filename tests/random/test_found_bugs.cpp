@@ -256,3 +256,57 @@ score p = seat(p);
   CHECK(r.kind == DiffResult::Agree);
   CHECK_FALSE(r.runtime_error);
 }
+
+TEST_CASE("found: a block asking can() of its own move, with board rules, is rejected",
+          "[random][found]") {
+  // Deciding whether go is legal plays its block to test the board rule, and the block asks
+  // can(go) again: the interpreter stopped at a depth of 64, the generated engine
+  // overflowed its stack. check rejects the cycle now (GenOptions::can_through_board_rules).
+  const DiffResult r = run_differential("can_cycle.rules", R"(game "can cycle";
+board 1 x 2;
+players 1;
+state n: 0..3;
+rule small: n < 3;
+phase play {
+  move go
+    requires n < 2;
+  {
+    n := 1;
+    if can(go) { n := 2; }
+  }
+}
+score p = n;
+)", options());
+  INFO(r.message);
+  CHECK(r.kind == DiffResult::CheckFailed);
+  CHECK(r.message.find("can_cycle.rules:11:8: error: can(go) depends on itself") != std::string::npos);
+}
+
+TEST_CASE("found: a block asking can() of an earlier move, with board rules, agrees",
+          "[random][found]") {
+  // Each legality test of take plays its block, which asks can(place) in the state as
+  // assigned so far: nested can() through board rules, the same in both engines.
+  agrees("can_board.rules", R"(game "can board";
+board 2 x 2;
+players 2;
+state owner: Cell -> Player?;
+state extra: 0..4;
+rule some_free: count c in cells where owner[c] == none >= 1;
+phase play {
+  move place(c: Cell)
+    requires owner[c] == none;
+  {
+    owner[c] := mover;
+  }
+  move take(c: Cell)
+    requires owner[c] == mover;
+    requires extra < 4;
+  {
+    owner[c] := none;
+    if can(place) { extra += 1; }
+  }
+}
+end when extra == 4;
+score p = count c in cells where owner[c] == p;
+)");
+}
