@@ -500,7 +500,7 @@ void Emitter::phases() {
   w_.line("Int active = 0;");
   w_.linef("for (Int p = 0; p < kPlayers; ++p) active += !{}[p];", sys(ir::kVarOut));
   w_.linef("const Int passes = {};", passes_value());
-  w_.open("if (passes == active) {");
+  w_.open("if (passes >= active) {  // a stuck block may eliminate players");
   w_.linef("{};", sys_put(ir::kVarOver, "", "1"));
   w_.line("return;");
   w_.close();

@@ -522,6 +522,7 @@ std::string Emitter::quantifier(const ir::Expr& e) {
       binder_spans_.back().second.first == e.span.file)
     ordinal = binder_spans_.back().second.second + 1;
   binder_spans_.push_back({e.span.begin, {e.span.file, ordinal}});
+  const std::string outer = slot_binding(e.slot);
   const std::string var = bind_slot(e.slot, e.span, ordinal);
   std::vector<std::string> lines;
   std::string index;
@@ -608,6 +609,7 @@ std::string Emitter::quantifier(const ir::Expr& e) {
   }
   lines.push_back("}");
   binder_spans_.pop_back();
+  restore_slot(e.slot, outer);
   switch (e.op) {
     case Op::All: case Op::No: lines.push_back("return true;"); break;
     case Op::Some: lines.push_back("return false;"); break;

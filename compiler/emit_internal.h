@@ -361,6 +361,11 @@ class Emitter {
   /// Binds a local to a C++ name: the binder's name in the source at `span` (the
   /// `ordinal`-th binder there) and its slot.
   std::string bind_slot(int slot, dsl::Span span, int ordinal);
+  /// What a slot is bound to now ("" when nothing), and giving it back when a binder's
+  /// scope ends: a binder's domain is lowered before the binder takes its slot, so a set
+  /// filter there may bind the same slot in a scope of its own, inside the binder's.
+  std::string slot_binding(int slot) const;
+  void restore_slot(int slot, std::string name);
   std::string binder_name(dsl::Span span, int ordinal) const;
   /// The member of State holding a variable.
   std::string field_name(int var) const;

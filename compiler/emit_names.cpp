@@ -146,6 +146,14 @@ std::string Emitter::bind_slot(int slot, dsl::Span span, int ordinal) {
   return name;
 }
 
+std::string Emitter::slot_binding(int slot) const {
+  return slot >= 0 && size_t(slot) < slots_.size() ? slots_[size_t(slot)] : std::string();
+}
+
+void Emitter::restore_slot(int slot, std::string name) {
+  if (slot >= 0 && size_t(slot) < slots_.size()) slots_[size_t(slot)] = std::move(name);
+}
+
 std::string Emitter::binder_name(dsl::Span span, int ordinal) const {
   if (span.file >= sources_.size() || span.end <= span.begin) return "";
   const std::string_view t = sources_.text(span);

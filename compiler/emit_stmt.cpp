@@ -33,6 +33,7 @@ void Emitter::stmt(const ir::Stmt& s) {
     case ir::StmtOp::For: {
       // The domain and `where` are evaluated once, before the body runs.
       const ir::Expr& domain = *s.value;
+      const std::string outer = slot_binding(s.slot);
       const std::string var = bind_slot(s.slot, s.span, 0);
       std::vector<std::string> lines;
       std::string index;
@@ -54,6 +55,7 @@ void Emitter::stmt(const ir::Stmt& s) {
         block(s.body);
         --loop_depth_;
         w_.close();
+        restore_slot(s.slot, outer);
         break;
       }
       const int d = domain.type->domain;
@@ -81,6 +83,7 @@ void Emitter::stmt(const ir::Stmt& s) {
       block(s.body);
       --loop_depth_;
       w_.close();
+      restore_slot(s.slot, outer);
       break;
     }
     case ir::StmtOp::Let: {

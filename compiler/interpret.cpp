@@ -281,8 +281,9 @@ void Run::stuck_loop() {
     if (has_legal_move()) return;
     int64_t alive = 0;
     for (int q = 0; q < p_.players; ++q) alive += !get(ir::kVarOut, q);
+    // At least, not equal: a stuck block that eliminates leaves fewer players than passes.
     const int64_t passes = get(ir::kVarPasses);
-    if (passes == alive) {
+    if (passes >= alive) {
       put(ir::kVarOver, 0, 1);
       return;
     }

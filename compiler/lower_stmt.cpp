@@ -196,9 +196,11 @@ void Lowering::assign_whole(int var, std::vector<ir::ExprPtr> keys, ir::ExprPtr 
     out.push_back(std::move(x));
     return;
   }
-  // A whole map or sequence: evaluate it once, then store it key by key.
-  const int saved = frame_->next;
+  // A whole map or sequence: evaluate it once, then store it key by key. The value's slot
+  // lives to the end of the enclosing block, as a `let` does: a generated engine names a
+  // local by its slot, so two whole stores in one block must not share one.
   const int whole = take_slot(nullptr);
+  const int saved = frame_->next;
   ir::TypePtr whole_type = value->type;
   auto let = make_stmt(StmtOp::Let, span);
   let->slot = whole;

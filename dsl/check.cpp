@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "dsl/check_can.h"
 #include "dsl/check_internal.h"
 
 namespace rulebook::dsl {
@@ -772,6 +773,7 @@ Game check_game(LoadedGame loaded, const SourceSet& sources, Diagnostics& diags)
   game.loaded = std::move(loaded);
   if (game.loaded.chain.empty()) return game;
   Checker(game, sources, diags).run();
+  check_can_cycles(game, diags);
   return game;
 }
 

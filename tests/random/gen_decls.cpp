@@ -2,6 +2,8 @@
 // before it: params, board, players, types, setups, states, defines, rules, phases, end.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "tests/random/gen_internal.h"
 
 namespace rulebook::testing::gen {
@@ -125,11 +127,25 @@ GeneratedProgram Gen::run() {
   // ---- the phases and moves, named now: defines and blocks refer to them
   for (int p = 0, n = between(1, 3); p < n; ++p) phase_names_.push_back(fresh("stage"));
   for (int p = 0; p < int(phase_names_.size()); ++p) {
+    auto in_phase = [&](const std::string& name) {
+      return std::any_of(moves_.begin(), moves_.end(),
+                         [&](const MoveDecl& x) { return x.phase == p && x.name == name; });
+    };
     for (int m = 0, n = between(1, 2); m < n; ++m) {
+      // A move of an earlier phase again: one name is one move (the same parameters, which
+      // rules and can() read), and never twice in one phase.
+      if (o_.move_in_two_phases && p > 0 && chance(30)) {
+        MoveDecl again = pick(moves_);
+        if (again.phase < p && !in_phase(again.name)) {
+          again.phase = p;
+          moves_.push_back(again);
+          use("move.in_two_phases");
+          continue;
+        }
+      }
       MoveDecl d;
       d.phase = p;
-      if (o_.move_in_two_phases && p > 0 && chance(30)) d.name = moves_.front().name;
-      else d.name = fresh("mv");
+      d.name = fresh("mv");
       Ctx none;
       for (int k = 0, np = int(below(3)); k < np; ++k) {
         static const std::vector<Ty::K> kinds = {Ty::Cell, Ty::Cell, Ty::Range, Ty::Player, Ty::Bool, Ty::Orient, Ty::Enum};
@@ -142,11 +158,12 @@ GeneratedProgram Gen::run() {
         d.types.push_back(t);
       }
       moves_.push_back(d);
-      if (o_.checked_suffix_moves && chance(20)) {
+      // `m_checked` beside `m`: a fresh name, or none when another declaration has it.
+      if (o_.checked_suffix_moves && chance(20) && taken_.insert(d.name + "_checked").second) {
         MoveDecl e = d;
         e.name = d.name + "_checked";
-        taken_.insert(e.name);
         moves_.push_back(e);
+        use("move.checked_suffix");
       }
     }
   }
@@ -337,7 +354,8 @@ GeneratedProgram Gen::run() {
   // ---- phases
   for (int p = 0; p < int(phase_names_.size()); ++p) {
     s += fmt::format("\nphase {} {{\n", phase_names_[size_t(p)]);
-    for (const MoveDecl& m : moves_) {
+    for (size_t mi = 0; mi < moves_.size(); ++mi) {
+      const MoveDecl& m = moves_[mi];
       if (m.phase != p) continue;
       Ctx c = place(3, true, false);
       std::string params;
@@ -351,7 +369,15 @@ GeneratedProgram Gen::run() {
         s += "    requires " + bool_expr(c, depth) + ";\n";
         use("move.requires");
       }
+      // With board rules, deciding a move plays its block: a block may ask can() only of
+      // moves first declared before its own, so that no legality asks about itself.
       c.can = !board_rules_ || o_.can_through_board_rules;
+      if (board_rules_) {
+        size_t first = 0;
+        while (moves_[first].name != m.name) ++first;
+        c.can_below = int(first);
+        if (first == 0) c.can = false;
+      }
       s += "  " + block(c, Block::Move, 1, depth) + "\n";
     }
     if (chance(50)) {

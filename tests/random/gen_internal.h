@@ -71,6 +71,9 @@ struct Ctx {
   int level = 3;          ///< highest Global::level readable
   bool mover = true;      ///< `mover` and one-argument can
   bool can = false;       ///< can(m, p) at all
+  /// can() only of the moves whose name is first declared before moves_[can_below] (-1:
+  /// any): a move block in a game with board rules, where can() cycles are errors.
+  int can_below = -1;
   std::vector<Local> locals;
   int binders = 0;        ///< quantifier nesting so far
   bool no_filter = false; ///< writing a binder's domain (GenOptions::filter_in_binder_domain)

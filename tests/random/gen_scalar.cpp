@@ -2,6 +2,8 @@
 // with the guards that keep run-time errors to the share the options ask for.
 #include <fmt/core.h>
 
+#include <cctype>
+
 #include "tests/random/gen_internal.h"
 
 namespace rulebook::testing::gen {
@@ -28,6 +30,26 @@ static std::string read_global(Gen& g, const Global& v, Ctx& c, int depth) {
         : v.keys.size() == 2      ? "read.map2"
                                   : "read.map");
   return s;
+}
+
+/// Whether `text` reads a state, a setup or a local: check folds an expression of
+/// literals, params and the board's size, and rejects it when it divides by zero.
+static bool reads_variable(const Gen& g, const std::string& text, const Ctx& c) {
+  auto is_ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (size_t i = 0; i < text.size();) {
+    if (!is_ident(text[i])) {
+      ++i;
+      continue;
+    }
+    const size_t b = i;
+    while (i < text.size() && is_ident(text[i])) ++i;
+    const std::string word = text.substr(b, i - b);
+    for (const Local& l : c.locals)
+      if (l.name == word) return true;
+    for (const Global& v : g.globals_)
+      if (v.name == word && (v.kind == Global::State || v.kind == Global::Setup)) return true;
+  }
+  return false;
 }
 
 /// Reads of every global and local of type t.
@@ -64,8 +86,8 @@ std::string Gen::int_expr(Ctx& c, int depth) {
       const bool div = chance(50);
       use(div ? "int.div" : "int.mod");
       std::string d;
-      if (chance(o_.risk_percent)) {
-        d = int_expr(c, depth - 1);  // may be 0: a run-time error
+      if (chance(o_.risk_percent)) d = int_expr(c, depth - 1);  // may be 0: a run-time error
+      if (!d.empty() && reads_variable(*this, d, c)) {
         use("risk.divisor");
       } else {
         int k = between(1, 4);
@@ -247,9 +269,10 @@ std::string Gen::bool_expr(Ctx& c, int depth) {
     }
     if (c.level >= 2)  // out() changes in play: not in setups and initial values
       ways.push_back([&] { use("builtin.out"); return "out(" + expr(mk(Ty::Player), c, depth - 1) + ")"; });
-    if (c.can && !moves_.empty()) {
+    if (c.can && !moves_.empty() && c.can_below != 0) {
       ways.push_back([&] {
-        const MoveDecl& m = pick(moves_);
+        const MoveDecl& m = c.can_below < 0 ? pick(moves_) : moves_[below(uint64_t(c.can_below))];
+        if (c.can_below > 0) use("builtin.can_board_rules");
         if (c.mover && chance(50)) {
           use("builtin.can1");
           return "can(" + m.name + ")";

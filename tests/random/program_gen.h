@@ -18,13 +18,12 @@ struct GenOptions {
   /// user names got a prefix of their own).
   bool system_names = true;
   /// A move `m` beside a move `m_checked` (did not compile before the naming scheme).
-  /// Off: with it the generator may give a move's name two meanings (a generator bug).
-  bool checked_suffix_moves = false;
+  bool checked_suffix_moves = true;
   /// A define `f` beside a define `f_compute` (did not compile before the naming scheme).
   bool compute_suffix_defines = true;
-  /// One move name in two phases (did not compile before moves were numbered). Off: with
-  /// it the generator may declare a move twice in one phase (a generator bug).
-  bool move_in_two_phases = false;
+  /// One move name in two phases, with the same parameters (did not compile before moves
+  /// were numbered).
+  bool move_in_two_phases = true;
   /// Guards of stores as `lo + e % n` with e negative (the checker folded `/` and `%`
   /// truncating where the engines floor). Off: the guard takes abs(e).
   bool negative_constant_modulo = true;
@@ -34,16 +33,16 @@ struct GenOptions {
   /// still writes it where check folds it and rejects the program).
   bool int64_min_division = false;
   /// A set filter inside the domain of a quantifier, aggregate, filter or `for`
-  /// (`sum k in {x in S | c}: k`): the generated engine reads the filter's binder where
-  /// the outer one is meant, and does not compile (found by this generator).
-  bool filter_in_binder_domain = false;
-  /// can(m) in a move's block when the game has board rules: legality then plays the
-  /// block, which asks can(m) again. The interpreter reports "can(m) depends on itself";
-  /// the generated engine recurses until the stack overflows (found by this generator).
-  bool can_through_board_rules = false;
-  /// Two `state s: seq of T = [...]` declarations: the engine's setup declares the
-  /// locals of both initial values in one scope and does not compile (found here).
-  bool two_initialized_seq_states = false;
+  /// (`sum k in {x in S | c}: k`): the generated engine read the filter's binder where
+  /// the outer one is meant, and did not compile (found by this generator).
+  bool filter_in_binder_domain = true;
+  /// can() in a move's block when the game has board rules: legality then plays the
+  /// block. can(m) of its own move there recursed until the engine's stack overflowed;
+  /// check now rejects such a cycle, so a block asks only of moves declared before it.
+  bool can_through_board_rules = true;
+  /// Two `state s: seq of T = [...]` declarations: the engine's setup declared the
+  /// locals of both initial values in one scope and did not compile (found here).
+  bool two_initialized_seq_states = true;
   /// Map keys and sequence positions that may leave their domain in play: both engines
   /// report the error, the interpreter at the key (`m[k]`: k's column), the generated
   /// engine at the index expression (m's column) (found here).
