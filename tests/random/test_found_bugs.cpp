@@ -166,6 +166,28 @@ score p = a[0] + b[0];
 )");
 }
 
+TEST_CASE("found: a tabled define called outside its parameter's type computes its body", "[random][found]") {
+  // Was "calc: an argument outside 0..2" from the engine alone: a define of params only is
+  // a table indexed by its parameters, and an argument off the table failed where the
+  // interpreter computes the body (random seed 900095).
+  agrees("define_off_table.rules", R"(game "define off table";
+board 2 x 2;
+players 2;
+type small = 0..2;
+state k: small;
+state seen: 0..4;
+define calc(c: small, p: Player) = c >= 1;
+define shifted() = calc(k + 3, p2);
+phase play {
+  move look(u: Cell)
+  {
+    seen := count v in cells where shifted();
+    k := 2;
+  }
+}
+)");
+}
+
 // ---------------------------------------------------------------- open: not fixed yet
 // Hidden ([.open]): each fails today, and passes once its bug is fixed; then drop the
 // hiding tag and turn the generator's option on (tests/random/README.md).
