@@ -185,6 +185,12 @@ class Verifier {
   // ---- property kinds (verify.cpp)
   void one(const ir::Property& prop, Result& r);
   void prove_like(const ir::Property& prop, Result& r);
+  /// The set a property ranges over, as a key: properties with the same key share it.
+  std::string set_key(const ir::Property& prop) const;
+  /// Whether the set of `prop` has an element (nullopt: not shown; `unshown` says why).
+  std::optional<bool> set_has_element(const ir::Property& prop, std::string& unshown);
+  /// Marks the proofs of `out` (of `props`) whose set is empty as vacuous.
+  void settle_vacuity(const std::vector<const ir::Property*>& props, std::vector<Result>& out);
   void find(const ir::Property& prop, Result& r);
   void bound(const ir::Property& prop, Result& r);
   /// A bound's starting point: a find's witness, its value (times the bound's sign) and
@@ -221,6 +227,8 @@ class Verifier {
   /// Finds answered "found" in this run, by name, with the time and units they took: each
   /// is asked once, whether for itself or to seed a bound, and shows the same board.
   std::map<std::string, Result> found_;
+  /// Sets (by set_key) known to have an element (true) or to be empty (false).
+  std::map<std::string, bool> nonempty_;
   /// Whether questions get lemma facts: not while a `find` looks for a witness (implied by
   /// the set, they cannot change a model search's answer, only slow it down).
   bool use_lemmas_ = true;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "compiler/interpret_internal.h"
+#include "compiler/ir_print.h"
 #include "verifier/verifier_internal.h"
 
 namespace rulebook::verifier {
@@ -93,42 +94,6 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
     ++settled;
     for (const std::string& name : rule_names(sc, a.core)) used.push_back(name);
   }
-  // Proved: but a property over an empty set (contradictory board rules, phase, legality
-  // or `where`) holds of nothing, which is no proof. Asked only now, once per move's set,
-  // on a budget of its own so the proof's verdict does not depend on it.
-  bool vacuous = true;
-  std::string unshown;
-  {
-    const Budget proof = budget_;
-    budget_.started = Clock::now();
-    budget_.rlimit_base = rlimit_seen_;
-    budget_.seconds = opt_.timeout_seconds;
-    budget_.rlimit = opt_.rlimit;
-    use_lemmas_ = false;  // implied by the set: no help in finding one of its elements
-    for (const Scope& sc : scopes) {
-      const Answer a = ask(sc, z3_.bool_val(true));
-      if (a.result == z3::sat) {
-        vacuous = false;
-        break;
-      }
-      if (a.result == z3::unknown) unshown = unknown_;
-    }
-    use_lemmas_ = true;
-    budget_.seconds = proof.seconds;
-    budget_.rlimit = proof.rlimit;
-    budget_.started = proof.started;
-    budget_.rlimit_base = proof.rlimit_base;
-  }
-  if (vacuous && !unshown.empty()) {
-    // Unknown whether the set has an element: the proof stands, with that said.
-    vacuous = false;
-    r.detail += (r.detail.empty() ? "" : "; ") + ("the set was not shown to have an element: " + unshown);
-  }
-  if (vacuous) {
-    r.verdict = "vacuous";
-    r.detail = "no state satisfies the conditions of the set (the board rules, the phase, the move's legality, "
-               "the where clause), so the property holds of nothing";
-  }
   if (prop.kind == "lemma" && !prop.over_moves) {
     // A fact for later properties, wherever the rules this proof used hold.
     Scope& sc = scopes[0];
@@ -146,7 +111,81 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
       if (p.lit < 0) lemma.domain_ids.push_back(p.e.id());
     lemmas_.push_back(std::move(lemma));
   }
-  if (!vacuous) r.verdict = "proved";
+  r.verdict = "proved";
+}
+
+std::string Verifier::set_key(const ir::Property& prop) const {
+  std::string key = fmt::format("{}|{}|", prop.over_moves ? "moves" : "boards", prop.phase);
+  if (prop.over_moves)
+    for (int m : prop.moves) key += fmt::format("{},", m);
+  return key + "|" + (prop.where ? compiler::print_expr(p_, *prop.where) : "");
+}
+
+std::optional<bool> Verifier::set_has_element(const ir::Property& prop, std::string& unshown) {
+  // Asked once per move's set, on a budget of its own, without lemmas (implied by the set,
+  // they cannot help find one of its elements).
+  std::vector<Scope> scopes;
+  if (!prop.over_moves) scopes.push_back(scope(prop, 0));
+  else cases(scopes, prop, false);
+  budget_.started = Clock::now();
+  budget_.rlimit_base = rlimit_seen_;
+  budget_.seconds = opt_.timeout_seconds;
+  budget_.rlimit = opt_.rlimit;
+  unknown_.clear();
+  use_lemmas_ = false;
+  bool unknown = false;
+  for (const Scope& sc : scopes) {
+    const Answer a = ask(sc, z3_.bool_val(true));
+    if (a.result == z3::sat) {
+      use_lemmas_ = true;
+      return true;
+    }
+    if (a.result == z3::unknown) {
+      unknown = true;
+      unshown = unknown_;
+    }
+  }
+  use_lemmas_ = true;
+  if (unknown) return std::nullopt;
+  return false;
+}
+
+void Verifier::settle_vacuity(const std::vector<const ir::Property*>& props, std::vector<Result>& out) {
+  // A proof over an empty set (contradictory board rules, phase, legality or `where`) holds
+  // of nothing, which is no proof. Asked after every property, and only of sets no other
+  // property showed an element of (a witness, a counterexample, a bound's board), so the
+  // questions of the properties themselves are the same with or without this check.
+  for (size_t i = 0; i < out.size(); ++i) {
+    Result& r = out[i];
+    if ((r.kind != "prove" && r.kind != "lemma") || r.verdict != "proved") continue;
+    if (opt_.stopped()) {
+      r.detail += (r.detail.empty() ? "" : "; ") + std::string("the set was not shown to have an element: interrupted");
+      continue;
+    }
+    const std::string key = set_key(*props[i]);
+    auto known = nonempty_.find(key);
+    if (known == nonempty_.end()) {
+      std::string unshown;
+      const std::optional<bool> has = set_has_element(*props[i], unshown);
+      if (opt_.progress)
+        opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", r.name,
+                                  !has ? "proved; the set was not shown to have an element"
+                                  : *has ? "proved (the set has an element)" : "vacuous (the set is empty)",
+                                  std::chrono::duration<double>(Clock::now() - budget_.started).count(),
+                                  rlimit_seen_ - budget_.rlimit_base));
+      if (!has) {
+        // Unknown whether the set has an element: the proof stands, with that said.
+        r.detail += (r.detail.empty() ? "" : "; ") + ("the set was not shown to have an element: " + unshown);
+        continue;
+      }
+      known = nonempty_.emplace(key, *has).first;
+    }
+    if (!known->second) {
+      r.verdict = "vacuous";
+      r.detail = "no state satisfies the conditions of the set (the board rules, the phase, the move's legality, "
+                 "the where clause), so the property holds of nothing";
+    }
+  }
 }
 
 void Verifier::find(const ir::Property& prop, Result& r) {
@@ -526,6 +565,7 @@ std::vector<Result> Verifier::run() {
     }
   } join{done, watcher};
   std::vector<Result> out;
+  std::vector<const ir::Property*> props;  ///< the property of each result
   for (const ir::Property& prop : p_.properties) {
     bool wanted = opt_.only.empty() || prop.kind == "lemma";
     for (const std::string& n : opt_.only) wanted = wanted || n == prop.name;
@@ -549,6 +589,7 @@ std::vector<Result> Verifier::run() {
       r.verdict = "interrupted";
       r.detail = "not checked: the run was interrupted before it";
       out.push_back(std::move(r));
+      props.push_back(&prop);
       continue;
     }
     if (opt_.progress) opt_.progress(fmt::format("{} {} ...", prop.kind, shown));
@@ -566,7 +607,9 @@ std::vector<Result> Verifier::run() {
       r.seconds = was.seconds;
       r.rlimit = was.rlimit;
       if (opt_.progress) opt_.progress(fmt::format("  {}: {} (asked before, to seed a bound)", shown, r.verdict));
+      nonempty_.emplace(set_key(prop), true);
       out.push_back(std::move(r));
+      props.push_back(&prop);
       continue;
     }
     try {
@@ -591,11 +634,24 @@ std::vector<Result> Verifier::run() {
     }
     r.seconds = std::chrono::duration<double>(Clock::now() - budget_.started).count();
     r.rlimit = rlimit_seen_ - budget_.rlimit_base;
-    if (opt_.progress)
-      opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", shown, r.verdict, r.seconds, r.rlimit));
+    if (opt_.progress) {
+      // A proof whose set may be empty is settled at the end (settle_vacuity).
+      const bool pending = r.verdict == "proved" && (r.kind == "prove" || r.kind == "lemma") &&
+                           !nonempty_.count(set_key(prop));
+      opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", shown,
+                                pending ? "holds on its set; whether the set is empty is asked last" : r.verdict,
+                                r.seconds, r.rlimit));
+    }
     if (prop.kind == "find" && r.verdict == "found") found_.emplace(prop.name, r);
+    // An element of the set shown (or its emptiness proved) spares the vacuity question.
+    if (r.board && (r.verdict == "found" || r.verdict == "refuted" || r.verdict == "bound" ||
+                    r.verdict == "not-constant"))
+      nonempty_.emplace(set_key(prop), true);
+    if (r.verdict == "empty") nonempty_.emplace(set_key(prop), false);
     out.push_back(std::move(r));
+    props.push_back(&prop);
   }
+  settle_vacuity(props, out);
   return out;
 }
 
