@@ -80,6 +80,8 @@ class Gen {
  public:
   Gen(uint64_t seed, const GenOptions& o) : rng_(seed), o_(o) {}
   GeneratedProgram run();
+  /// A program small enough to enumerate (GenOptions::tiny_for_proofs, gen_tiny.cpp).
+  GeneratedProgram run_tiny();
 
   // ---- randomness
   uint64_t below(uint64_t n) { return n ? rng_.below(n) : 0; }
