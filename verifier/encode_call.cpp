@@ -323,8 +323,12 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     }
   }
   auto body = [&](const std::vector<SymP>& xs) -> SymP {
-    // A pure function reads no state: its value is the same under every overlay.
-    std::vector<int64_t> key{e.function, pure(e.function) ? -2 : overlay_, (regroup ? 1 : 0) + (abstract ? 2 : 0)};
+    // A pure function reads no state: its value is the same under every overlay. Any other
+    // is memoised on the overlay as it is now (its version), since a body stores into it.
+    const bool stateless = pure(e.function);
+    std::vector<int64_t> key{e.function, stateless ? -2 : overlay_,
+                             stateless || overlay_ < 0 ? 0 : int64_t(overlays_[size_t(overlay_)].version),
+                             (regroup ? 1 : 0) + (abstract ? 2 : 0)};
     std::vector<SymP> keep;
     for (const SymP& x : xs) key_of(x, key, keep);
     if (mover_override) key_of(mover_override, key, keep);
