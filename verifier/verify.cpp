@@ -347,16 +347,26 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
 }
 
 void Verifier::derive(const ir::Property& prop, Result& r) {
-  Scope sc = scope(prop, 0);
-  auto [ep, err] = value_pair(sc, *prop.expr);
-  Answer a = ask(sc, !err);
-  if (a.result != z3::sat) {
-    r.verdict = a.result == z3::unsat ? "empty" : "unknown";
-    r.detail = a.result == z3::unsat ? "the set is empty" : unknown_;
+  // Over moves, each move's set is a scope of its own: the value must be the same on all.
+  std::vector<Scope> scopes;
+  for (size_t mi = 0; mi < (prop.over_moves ? prop.moves.size() : 1); ++mi) scopes.push_back(scope(prop, int(mi)));
+  std::optional<int64_t> first;
+  bool unknown = false;
+  for (Scope& sc : scopes) {
+    auto [ep, err] = value_pair(sc, *prop.expr);
+    Answer a = ask(sc, !err);
+    if (a.result == z3::unknown) unknown = true;
+    if (a.result != z3::sat) continue;
+    z3::expr v = a.model->eval(ep, true);
+    first = v.is_bool() ? (v.is_true() ? 1 : 0) : v.get_numeral_int64();
+    break;
+  }
+  if (!first) {
+    r.verdict = unknown ? "unknown" : "empty";
+    r.detail = unknown ? unknown_ : "the set is empty";
     return;
   }
-  z3::expr v = a.model->eval(ep, true);
-  int64_t c = v.is_bool() ? (v.is_true() ? 1 : 0) : v.get_numeral_int64();
+  const int64_t c = *first;
   // Then prove that the value is the same everywhere.
   auto owned = std::make_unique<ir::Expr>();
   owned->op = ir::Op::Const;
@@ -370,19 +380,23 @@ void Verifier::derive(const ir::Property& prop, Result& r) {
   eq.span = prop.expr->span;
   eq.args.push_back(ir::clone_expr(*prop.expr));
   eq.args.push_back(std::move(owned));
-  Answer b = ask(sc, refutation(sc, eq));
   r.value = c;
-  if (b.result == z3::unsat) {
-    r.verdict = "derived";
-    r.detail = fmt::format("{} = {} on every element (proved)", std::string(sources_.text(prop.expr->span)), c);
-  } else if (b.result == z3::sat) {
-    r.verdict = "not-constant";
-    r.board = board(*b.model, sc);
-    r.detail = fmt::format("{} is {} on one board but not on the board below", std::string(sources_.text(prop.expr->span)), c);
-  } else {
-    r.verdict = "unknown";
-    r.detail = unknown_ + fmt::format(" (one value found: {})", c);
+  for (Scope& sc : scopes) {
+    Answer b = ask(sc, refutation(sc, eq));
+    if (b.result == z3::sat) {
+      r.verdict = "not-constant";
+      r.board = board(*b.model, sc);
+      r.detail = fmt::format("{} is {} on one board but not on the board below", std::string(sources_.text(prop.expr->span)), c);
+      return;
+    }
+    if (b.result == z3::unknown) {
+      r.verdict = "unknown";
+      r.detail = unknown_ + fmt::format(" (one value found: {})", c);
+      return;
+    }
   }
+  r.verdict = "derived";
+  r.detail = fmt::format("{} = {} on every element (proved)", std::string(sources_.text(prop.expr->span)), c);
 }
 
 void Verifier::consistent(Result& r, const std::string& drop) {
