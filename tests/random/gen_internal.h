@@ -82,6 +82,8 @@ class Gen {
   GeneratedProgram run();
   /// A program small enough to enumerate (GenOptions::tiny_for_proofs, gen_tiny.cpp).
   GeneratedProgram run_tiny();
+  /// A condition that holds on some states and not on others, mostly (gen_tiny.cpp).
+  std::string satisfiable(Ctx& c, int depth);
 
   // ---- randomness
   uint64_t below(uint64_t n) { return n ? rng_.below(n) : 0; }

@@ -29,6 +29,40 @@ bool mentions(const std::string& text, const std::string& name) {
 
 }  // namespace
 
+std::string Gen::satisfiable(Ctx& c, int depth) {
+  // A variable against one of its values holds on a part of the states; a random
+  // condition, redrawn when it is a constant, on some other part.
+  std::vector<const Global*> scalars;
+  for (const Global& g : globals_)
+    if ((g.kind == Global::State || g.kind == Global::Setup) && g.keys.empty() && !shadowed(c, g.name) &&
+        (is_int(g.type) || g.type->k == Ty::Bool))
+      scalars.push_back(&g);
+  auto atom = [&] {
+    const Global& g = *pick(scalars);
+    use("tiny.condition_value");
+    if (g.type->k == Ty::Bool) return chance(50) ? g.name : "not " + g.name;
+    return fmt::format("{} {} {}", g.name, pick(std::vector<std::string>{"==", "!=", "<=", ">="}),
+                       between(g.type->lo, g.type->hi));
+  };
+  if (!scalars.empty() && chance(40)) return atom();
+  // Redrawn (a few times) until it reads the state: a condition of constants alone holds
+  // everywhere or nowhere.
+  auto reads_state = [&](const std::string& e) {
+    if (mentions(e, "mover") || mentions(e, "out")) return true;
+    for (const Global& g : globals_)
+      if (g.kind != Global::Param && mentions(e, g.name)) return true;
+    return false;
+  };
+  std::string e;
+  for (int tries = 0; tries < 6; ++tries) {
+    e = bool_expr(c, depth + (tries >= 3 ? 1 : 0));
+    if (reads_state(e)) break;
+  }
+  // Or'ed with a value condition now and then, so that it holds somewhere.
+  if (!scalars.empty() && chance(35)) return "(" + e + ") or " + atom();
+  return e;
+}
+
 GeneratedProgram Gen::run_tiny() {
   std::string s = "game \"proofs\";\n\n";
   const int depth = std::min(o_.max_depth, 2);
@@ -260,7 +294,7 @@ GeneratedProgram Gen::run_tiny() {
   // value), some repeat an earlier rule weakened (redundant by construction), rarely one
   // contradicts an earlier one (every set empty).
   std::vector<std::pair<std::string, std::string>> rules;  // name, condition
-  for (int k = 0, n = between(0, 3); k < n; ++k) {
+  for (int k = 0, n = pick(std::vector<int>{0, 1, 1, 2, 2, 3}); k < n; ++k) {
     Ctx c;
     const std::string name = fresh("rule");
     std::string cond;
@@ -276,11 +310,11 @@ GeneratedProgram Gen::run_tiny() {
     } else if (r < 40 && !rules.empty()) {
       cond = fmt::format("({}) or {}", pick(rules).second, bool_expr(c, 1));
       use("tiny.rule_weakened");
-    } else if (r < 45 && !rules.empty()) {
+    } else if (r < 43 && !rules.empty()) {
       cond = fmt::format("not ({})", pick(rules).second);
       use("tiny.rule_contradicts");
     } else {
-      cond = bool_expr(c, depth);
+      cond = satisfiable(c, depth);
     }
     s += fmt::format("rule {}: {};\n", name, cond);
     rules.push_back({name, cond});
@@ -380,7 +414,7 @@ GeneratedProgram Gen::run_tiny() {
     }
     std::string where;
     if (chance(45)) {
-      where = bool_expr(c, 1);
+      where = satisfiable(c, 1);
       set += " where " + where;
       use("tiny.where");
     }
@@ -417,8 +451,19 @@ GeneratedProgram Gen::run_tiny() {
       s += fmt::format("find {} over {}: {};\n", name, set, goal);
       use("tiny.find");
     } else if (kind < 90) {
-      s += fmt::format("bound {} over {}: {} {};\n", name, set, chance(50) ? "max" : "min", int_expr(c, depth));
+      const bool maximize = chance(50);
+      const std::string value = int_expr(c, depth);
+      s += fmt::format("bound {} over {}: {} {};\n", name, set, maximize ? "max" : "min", value);
       use("tiny.bound");
+      // A find over a narrower set (the bound's where and more) seeds the bound with its
+      // witness (docs/verifier.md, Bounds seeded by finds).
+      if (set.rfind("boards", 0) == 0 && chance(40)) {
+        const std::string narrower = where.empty() ? set + " where " + satisfiable(c, 1)
+                                                   : set + " and " + satisfiable(c, 1);
+        s += fmt::format("find {} over {}: ({}) {} {};\n", fresh("seed"), narrower, value, maximize ? ">=" : "<=",
+                         between(-1, 3));
+        use("tiny.bound_seed");
+      }
     } else {
       // derive: a pinned variable has one value on the whole set.
       std::string value = int_expr(c, depth);

@@ -53,6 +53,7 @@ PropertyCheck compare(BruteForce& brute, const ir::Property& prop, const verifie
   c.verifier = verdict_text(r.verdict, r.value);
   c.brute = verdict_text(b.verdict, b.value);
   c.detail = r.detail;
+  c.elements = b.elements;
   const bool unshown = r.verdict == "proved" && r.detail.find("not shown to have an element") != std::string::npos;
   if (b.verdict == "unsupported") c.outcome = PropertyCheck::Unchecked;
   else if (!r.definite() || (unshown && b.verdict == "vacuous")) c.outcome = PropertyCheck::Unknown;

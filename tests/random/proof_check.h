@@ -36,6 +36,7 @@ struct PropertyCheck {
   Outcome outcome = Agree;
   std::string message;
   std::string detail;  ///< the verifier's detail (the reason of an unknown)
+  uint64_t elements = 0;  ///< the set's size, by brute force
 };
 
 struct ProofResult {

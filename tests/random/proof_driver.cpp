@@ -41,7 +41,7 @@ int run_proofs(uint64_t seed, int count, int jobs, const GenOptions& gen, const 
   g.tiny_for_proofs = true;
   const std::string extra = gen_flags(g) + proof_flags(options);
   int agree = 0, generator_bugs = 0, failed = 0, programs_with_unknowns = 0;
-  int props = 0, agreed = 0, unknown = 0, too_large = 0, unchecked = 0, disagreed = 0;
+  int empty_sets = 0, props = 0, agreed = 0, unknown = 0, too_large = 0, unchecked = 0, disagreed = 0;
   double verify_seconds = 0, brute_seconds = 0;
   std::map<std::string, int> verdicts, constructs, programs_using;
   run_proof_batch(seed, count, g, options, jobs, [&](const ProofItem& item) {
@@ -50,8 +50,8 @@ int run_proofs(uint64_t seed, int count, int jobs, const GenOptions& gen, const 
       fmt::print("{}", item.program.text);
       static const char* outcome[] = {"agree", "unknown", "too large", "not compared", "DISAGREE"};
       for (const PropertyCheck& c : r.properties)
-        fmt::print("// {} {}: verifier {}, brute force {}: {}{}\n", c.kind, c.name, c.verifier, c.brute,
-                   outcome[c.outcome], c.outcome == PropertyCheck::Unknown ? " (" + c.detail + ")" : "");
+        fmt::print("// {} {}: verifier {}, brute force {} ({} elements): {}{}\n", c.kind, c.name, c.verifier, c.brute,
+                   c.elements, outcome[c.outcome], c.outcome == PropertyCheck::Unknown ? " (" + c.detail + ")" : "");
     }
     for (const auto& [tag, n] : item.program.constructs) constructs[tag] += n, ++programs_using[tag];
     verify_seconds += r.verify_seconds;
@@ -61,6 +61,7 @@ int run_proofs(uint64_t seed, int count, int jobs, const GenOptions& gen, const 
     programs_with_unknowns += r.unknown > 0;
     for (const PropertyCheck& c : r.properties) {
       ++props;
+      empty_sets += c.elements == 0 && c.kind != "consistent" && c.kind != "redundant";
       if (c.outcome == PropertyCheck::Agree) ++verdicts[c.kind + " " + c.brute.substr(0, c.brute.find(' '))];
     }
     if (!flags.quiet)
@@ -96,9 +97,9 @@ int run_proofs(uint64_t seed, int count, int jobs, const GenOptions& gen, const 
   });
   fmt::print("{} programs from seed {}: {} agree, {} disagree, {} generator bugs; {} with an unknown verdict\n"
              "{} properties: {} agree, {} unknown or unsupported, {} too large to enumerate, {} not compared "
-             "(depends), {} disagree; verifier {:.1f} s, brute force {:.1f} s\n",
+             "(depends), {} disagree; {} over an empty set; verifier {:.1f} s, brute force {:.1f} s\n",
              count, seed, agree, failed - generator_bugs, generator_bugs, programs_with_unknowns, props, agreed,
-             unknown, too_large, unchecked, disagreed, verify_seconds, brute_seconds);
+             unknown, too_large, unchecked, disagreed, empty_sets, verify_seconds, brute_seconds);
   fmt::print("agreed verdicts:");
   for (const auto& [v, n] : verdicts) fmt::print(" {} {};", v, n);
   fmt::print("\n");
