@@ -317,3 +317,51 @@ derive either over moves bump, reset: n;
   proves_as_brute_force("derive_moves.rules", text, "after", "derived 1");
   proves_as_brute_force("derive_moves.rules", text, "either", "not-constant");
 }
+
+TEST_CASE("found: a property over moves reads each shared parameter at its place in every move",
+          "[random][found][proofs]") {
+  // The checker numbers the parameters a property shares by their places in the first move
+  // it names, the lowering by those in the first move declared: over `one, pair` the
+  // verifier crashed (one has no parameter at q's place in pair) and over `swap, pair` q
+  // was read as w (random seed 10246 of random_programs --proofs).
+  proves_as_brute_force("shared_params.rules", R"(game "shared parameters";
+board 1 x 3;
+players 2;
+phase play {
+  move pair(w: Cell, q: Cell)
+    requires x(w) == 0;
+  {
+  }
+  move one(q: Cell)
+    requires x(q) == 0;
+  {
+  }
+  move swap(q: Cell, w: Cell)
+    requires x(w) == 0;
+  {
+  }
+}
+score d = 0;
+winner highest;
+prove crashed over moves one, pair: x(q) == 0;
+prove read_w over moves swap, pair: x(q) == 0;
+bound widest over moves swap, pair where x(q) >= 1: max x(q) - x(w);
+)", "read_w", "refuted");
+  proves_as_brute_force("shared_params.rules", R"(game "shared parameters";
+board 1 x 3;
+players 2;
+phase play {
+  move pair(w: Cell, q: Cell)
+    requires x(w) == 0;
+  {
+  }
+  move swap(q: Cell, w: Cell)
+    requires x(w) == 0;
+  {
+  }
+}
+score d = 0;
+winner highest;
+bound widest over moves swap, pair where x(q) >= 1: max x(q) - x(w);
+)", "widest", "bound 2");
+}
