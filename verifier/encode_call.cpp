@@ -716,13 +716,27 @@ void Encoder::assign(const ir::Stmt& s, Frame& f, const z3::expr& path) {
 }
 
 void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
+  // Where evaluating a value errs, a list's elements included: the statement errs there,
+  // even when nothing reads the value afterwards (a `let`, a loop's domain).
+  std::function<z3::expr(const SymP&)> errs = [&](const SymP& v) {
+    z3::expr e = err_of(v);
+    const SymP r = resolve(v);
+    if (r->k == K::List)
+      for (const SymP& item : r->items) e = e || errs(item);
+    return e;
+  };
   for (const ir::StmtPtr& sp : block) {
     const ir::Stmt& s = *sp;
     if (slice && !slice->count(&s)) continue;
     auto& o = overlays_[size_t(overlay_)];
     switch (s.op) {
       case ir::StmtOp::Assign: assign(s, f, path); break;
-      case ir::StmtOp::Let: f[size_t(s.slot)] = eval(*s.value, f); break;
+      case ir::StmtOp::Let: {
+        SymP v = eval(*s.value, f);
+        o.err = (o.err || (path && errs(v))).simplify();
+        f[size_t(s.slot)] = v;
+        break;
+      }
       case ir::StmtOp::If: {
         SymP c = resolve(eval(*s.value, f));
         o.err = (o.err || (path && err_of(c))).simplify();
@@ -737,6 +751,7 @@ void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
       }
       case ir::StmtOp::For: {
         SymP dom = resolve(eval(*s.value, f));
+        o.err = (o.err || (path && errs(dom))).simplify();
         std::vector<std::pair<SymP, z3::expr>> elems;
         if (dom->k == K::List) {
           for (const SymP& it : dom->items) elems.emplace_back(it, z3_.bool_val(true));

@@ -365,3 +365,43 @@ winner highest;
 bound widest over moves swap, pair where x(q) >= 1: max x(q) - x(w);
 )", "widest", "bound 2");
 }
+
+TEST_CASE("found: a let or a loop's domain that errs makes the move err", "[random][found][proofs]") {
+  // The value of a `let` and the domain of a `for` were evaluated without their error
+  // conditions, so a move that divides by zero in a `let` the rest never reads was in
+  // the set, and a verifier counterexample played it (random seed 20354 with --risk 30).
+  proves_as_brute_force("let_error.rules", R"(game "let error";
+board 1 x 2;
+players 2;
+phase play {
+  move divide(m: 0..2)
+  {
+    let share = 6 / m;
+  }
+}
+score d = 0;
+winner highest;
+prove nonzero over moves divide: m != 0;
+find by_zero over moves divide: m == 0;
+)", "by_zero", "none");
+  proves_as_brute_force("for_error.rules", R"(game "for error";
+board 1 x 2;
+players 2;
+phase play {
+  move walk(m: 0..2)
+  {
+    for k in [m, (max i in (0..2) where i > m + 5: i)] {
+    }
+  }
+  move filter(m: 0..2)
+  {
+    for k in {j in (0..2) | (max i in (0..2) where i > m + 5: i) == j} {
+    }
+  }
+}
+score d = 0;
+winner highest;
+find walked over moves walk: true;
+find filtered over moves filter: true;
+)", "walked", "none");
+}
