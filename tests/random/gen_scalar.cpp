@@ -65,9 +65,12 @@ std::string Gen::int_expr(Ctx& c, int depth) {
       use(div ? "int.div" : "int.mod");
       std::string d;
       if (chance(o_.risk_percent)) {
-        d = int_expr(c, depth - 1);  // may be 0: a run-time error
+        // May be 0: a run-time error. Tiny programs divide by a variable: their few
+        // globals make constant expressions common, and check rejects a constant x / 0.
+        d = o_.tiny_for_proofs ? variable_divisor(c) : int_expr(c, depth - 1);
         use("risk.divisor");
-      } else {
+      }
+      if (d.empty()) {
         int k = between(1, 4);
         if (chance(30)) k = -k;  // floor division and modulo of negatives
         d = k < 0 ? par(std::to_string(k)) : std::to_string(k);

@@ -29,6 +29,19 @@ bool mentions(const std::string& text, const std::string& name) {
 
 }  // namespace
 
+std::string Gen::variable_divisor(const Ctx& c) {
+  std::vector<std::string> names;
+  // Locals first (a move's parameter, a binder): the verifier divides by one value at a
+  // time; a number computed from the state it reports unsupported.
+  for (const Local& l : c.locals)
+    if (is_int(l.type)) names.push_back(l.name);
+  if (!names.empty()) return pick(names);
+  for (const Global& g : globals_)
+    if (g.kind == Global::State && g.keys.empty() && is_int(g.type) && g.level <= c.level && !shadowed(c, g.name))
+      names.push_back(g.name);
+  return names.empty() ? "" : pick(names);
+}
+
 std::string Gen::satisfiable(Ctx& c, int depth) {
   // A variable against one of its values holds on a part of the states; a random
   // condition, redrawn when it is a constant, on some other part.
