@@ -78,7 +78,8 @@ std::string Gen::satisfiable(Ctx& c, int depth) {
 
 GeneratedProgram Gen::run_tiny() {
   std::string s = "game \"proofs\";\n\n";
-  const int depth = std::min(o_.max_depth, 2);
+  // One level shallower than the usual programs (2 by default): the sets are enumerated.
+  const int depth = std::max(1, o_.max_depth - 1);
 
   // ---- the board: 2 to 6 cells
   static const std::vector<std::pair<int, int>> boards = {{1, 2}, {1, 3}, {2, 2}, {2, 2}, {1, 4}, {2, 3},
@@ -378,6 +379,8 @@ GeneratedProgram Gen::run_tiny() {
   // ---- properties of every kind, over every kind of set
   for (int k = 0, n = between(4, 7); k < n; ++k) {
     Ctx c;
+    // can(m) reads the moves' legality (the verifier encodes it in games without board rules).
+    c.can = !board_rules_ || o_.can_through_board_rules;
     const std::string name = fresh("prop");
     const int kind = int(below(100));
     if (kind < 6) {
