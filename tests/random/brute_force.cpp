@@ -108,6 +108,7 @@ struct BruteForce::Impl {
   compiler::interp::Machine machine;
   Run run, after;  // the state before, and after a move's body
   std::vector<uint8_t> base, after_state;
+  std::set<std::string> dropped;  // rules not assumed (depends)
 
   static void reset(Run& r) {
     r.base_ = r.top_ = 0;
@@ -149,7 +150,7 @@ struct BruteForce::Impl {
   /// Whether every board rule (but `skip`) holds without error on the run's state.
   bool rules_hold(Run& r, const std::string& skip = "") {
     for (const ir::Rule& rule : p.rules) {
-      if (!rule.board_rule || rule.name == skip) continue;
+      if (!rule.board_rule || rule.name == skip || dropped.count(rule.name)) continue;
       if (holds(r, *rule.condition, rule.locals) != 1) return false;
     }
     return true;
@@ -229,7 +230,8 @@ struct BruteForce::Impl {
         for (size_t i = 0; i < args.size(); ++i) run.local(int(i)) = scalar_value(args[i]);
         bool ok = true;
         for (const ir::ExprPtr& r : mv.requires_) ok = ok && run.truth(*r);
-        for (const ir::Check& c : mv.checks) ok = ok && run.truth(*c.condition);
+        for (const ir::Check& c : mv.checks)
+          if (!dropped.count(p.rules[size_t(c.rule)].name)) ok = ok && run.truth(*c.condition);
         run.pop_frame(saved, mlocals);
         if (!ok) return el;
       } catch (const RuleError&) {
@@ -346,6 +348,8 @@ BruteForce::BruteForce(const ir::Program& program, const dsl::SourceSet& sources
     : impl_(std::make_unique<Impl>(program, sources, options)) {}
 
 BruteForce::~BruteForce() = default;
+
+void BruteForce::drop_rules(const std::set<std::string>& names) { impl_->dropped = names; }
 
 std::vector<int> BruteForce::enumerated_vars(const ir::Property& prop, int move) const {
   std::set<int> s = impl_->read_set(prop, move);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ class BruteForce {
 
   /// The verdict of `prop` over its whole set.
   BruteVerdict verdict(const ir::Property& prop);
+
+  /// Named rules (board rules and move rules) not assumed from now on, as `depends` drops
+  /// them: the sets, verdicts and elements then ignore them. Empty: every rule holds.
+  void drop_rules(const std::set<std::string>& names);
 
   /// The element a verifier board names: the state (and over moves the move, as
   /// verifier::Board::move writes it, "P plays m(a, b)"). Nullopt when the move text names

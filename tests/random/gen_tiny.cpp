@@ -458,6 +458,11 @@ GeneratedProgram Gen::run_tiny() {
       const bool lemma = chance(30);
       s += fmt::format("{} {} over {}: {};\n", lemma ? "lemma" : "prove", name, set, goal);
       use(lemma ? "tiny.lemma" : "tiny.prove");
+      // Which rules it rests on (answered over boards and over one move).
+      if (over.size() <= 1 && chance(30)) {
+        s += fmt::format("depends {};\n", name);
+        use("tiny.depends");
+      }
     } else if (kind < 75) {
       // find: some none by construction (a board rule's negation), the rest free.
       std::string goal;

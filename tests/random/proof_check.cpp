@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "compiler/lower.h"
@@ -71,6 +72,78 @@ PropertyCheck compare(BruteForce& brute, const ir::Property& prop, const verifie
   return c;
 }
 
+/// `depends S`: with only the needed rules S holds, without any one of them it does not
+/// (the set is minimal), and each rule dropped from all gives the verdict shown.
+PropertyCheck compare_depends(BruteForce& brute, const ir::Program& p, const ir::Property& prop,
+                              const verifier::Result& r) {
+  PropertyCheck c;
+  c.name = r.name;
+  c.kind = r.kind;
+  c.detail = r.detail;
+  c.verifier = r.verdict;
+  for (const std::string& n : r.needs) c.verifier += " " + n;
+  const ir::Property* subject = nullptr;
+  for (const ir::Property& q : p.properties)
+    if (q.name == prop.subject && q.kind != "depends") subject = &q;
+  if (!r.definite() || !subject) {
+    c.outcome = PropertyCheck::Unknown;
+    return c;
+  }
+  std::set<std::string> all;
+  for (const ir::Rule& rule : p.rules) all.insert(rule.name);
+  auto verdict_without = [&](const std::set<std::string>& off) {
+    brute.drop_rules(off);
+    BruteVerdict v = brute.verdict(*subject);
+    brute.drop_rules({});
+    return v;
+  };
+  auto only = [&](const std::set<std::string>& on) {
+    std::set<std::string> off;
+    for (const std::string& n : all)
+      if (!on.count(n)) off.insert(n);
+    return off;
+  };
+  std::string why;
+  bool too_large = false;
+  auto refuted = [&](const std::set<std::string>& off) {
+    const BruteVerdict v = verdict_without(off);
+    too_large = too_large || v.verdict == "too large";
+    return v.verdict == "refuted";
+  };
+  if (r.verdict == "refuted") {
+    if (!refuted({})) why = "the subject is not refuted with every rule";
+  } else if (r.verdict == "depends") {
+    const std::set<std::string> need(r.needs.begin(), r.needs.end());
+    if (refuted(only(need))) why = "with only the needed rules the subject is refuted";
+    for (const std::string& n : need) {
+      std::set<std::string> fewer = need;
+      fewer.erase(n);
+      if (!refuted(only(fewer))) why = "not minimal: the subject holds without " + n;
+    }
+    for (const verifier::RuleDrop& d : r.drops) {
+      if ((d.verdict == "refuted") != refuted({d.rule}) && d.verdict != "unknown")
+        why = "without " + d.rule + " the verifier says " + d.verdict + ", brute force the opposite";
+      if (d.verdict == "refuted" && d.board) {
+        brute.drop_rules({d.rule});
+        const std::optional<Element> el = brute.element(*subject, d.board->state, d.board->move);
+        brute.drop_rules({});
+        if (!el || !el->in_set || (!el->err && el->value.scalar != 0))
+          why = "the board shown without " + d.rule + " is not a counterexample in that set";
+      }
+    }
+  } else {
+    why = "an unexpected verdict";
+  }
+  c.brute = why.empty() ? r.verdict : "no";
+  if (too_large) c.outcome = PropertyCheck::TooLarge;
+  else if (!why.empty()) {
+    c.outcome = PropertyCheck::Disagree;
+    c.message = fmt::format("depends {}: {}: verifier says {}\n{}", prop.subject, why, c.verifier,
+                            verifier::result_text(r, false));
+  }
+  return c;
+}
+
 }  // namespace
 
 ProofResult run_proof_check(const std::string& name, const std::string& text, const ProofOptions& options) {
@@ -103,7 +176,8 @@ ProofResult run_proof_check(const std::string& name, const std::string& text, co
         ++out.disagreed;
         continue;
       }
-      PropertyCheck c = compare(brute, prop, *r, brute.verdict(prop));
+      PropertyCheck c = prop.kind == "depends" ? compare_depends(brute, *program, prop, *r)
+                                               : compare(brute, prop, *r, brute.verdict(prop));
       switch (c.outcome) {
         case PropertyCheck::Agree: ++out.agreed; break;
         case PropertyCheck::Unknown: ++out.unknown; break;
