@@ -160,7 +160,7 @@ TEST_CASE("random proofs: the verifier agrees with brute force", "[random][proof
   for (const char* v : {"prove proved", "prove refuted", "prove vacuous", "lemma proved", "lemma refuted", "find found",
                         "find none", "bound bound", "bound empty", "derive derived", "derive not-constant",
                         "derive empty", "consistent consistent", "consistent inconsistent", "redundant redundant",
-                        "redundant not-redundant"}) {
+                        "redundant not-redundant", "depends depends", "depends refuted"}) {
     INFO(v);
     CHECK(verdicts.count(v) == 1);
   }
