@@ -206,10 +206,28 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
     r.detail = why + (best ? fmt::format(" (reached {} so far", *best * sign) : " (nothing reached yet") +
                (cs.size() > 1 ? fmt::format("; {} of {} cases settled)", settled, cs.size()) : ")");
   };
-  for (const Case& c : cs) {
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const Case& c = cs[i];
     // Nothing in this case (and, sorted, in any later one) can beat the best by the shape
-    // of its value: proved without a solver.
+    // of its value; but the value may still err there: those errors are asked together,
+    // once per move's set.
     if (best && reach(c) <= *best) {
+      std::map<size_t, std::vector<z3::expr>> errs;
+      for (size_t j = i; j < cs.size(); ++j)
+        for (const Piece& pc : cs[j].pieces)
+          if (!pc.err.is_false()) errs[cs[j].scope].push_back(pc.guard && pc.err);
+      for (const auto& [scope, es] : errs) {
+        z3::expr_vector any(z3_);
+        for (const z3::expr& e : es) any.push_back(e);
+        Answer a = ask(scopes[scope], z3::mk_or(any));
+        if (a.result == z3::sat) {
+          r.verdict = "error";
+          r.detail = "the expression cannot be evaluated on this board";
+          r.board = board(*a.model, scopes[scope]);
+          return;
+        }
+        if (a.result == z3::unknown) return give_up(unknown_);
+      }
       pruned = cs.size() - settled;
       settled = cs.size();
       break;

@@ -405,3 +405,24 @@ find walked over moves walk: true;
 find filtered over moves filter: true;
 )", "walked", "none");
 }
+
+TEST_CASE("found: a bound's cases settled by the range of their value are still asked for errors",
+          "[random][found][proofs]") {
+  // split(1) reaches 6, so the other cases (3, and 6 / 0) were settled by their ranges
+  // without a question, and the bound was 6 though its value cannot be evaluated after
+  // split(0) (random seeds 60573, 60579, 60583 with --risk 20).
+  proves_as_brute_force("bound_cases.rules", R"(game "a bound settled by ranges";
+board 1 x 2;
+players 2;
+phase play {
+  move split(k: 0..2)
+  {
+  }
+}
+score d = 0;
+winner highest;
+bound most over moves split: max 6 / k;
+bound least over moves split: min 6 / k;
+bound safe over moves split where k != 0: max 6 / k;
+)", "most", "error");
+}
