@@ -297,6 +297,15 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     if (e.args[i]->type->kind == ir::Type::Kind::Set) x = convert_set(x, e.args[i]->type->domain, fn.params[i]->domain);
     args.push_back(x);
   }
+  // The arguments are evaluated before the body runs: where one errs, the call errs, even
+  // when the body never reads that parameter.
+  // (Built only when an argument can err: calls are many, inside expanded quantifiers.)
+  std::optional<z3::expr> arg_err;
+  for (const SymP& x : args) {
+    if (x->k == K::Err) return x;
+    if (x->err) arg_err = arg_err ? (*arg_err || *x->err) : *x->err;
+  }
+  auto checked = [&](const SymP& r) { return arg_err ? with_err(r, arg_err->simplify()) : r; };
   // A pure function of concrete arguments is a constant: memoised on the values alone
   // (the common case inside expanded quantifiers, so the key is cheap to build).
   if (pure(e.function)) {
@@ -394,7 +403,7 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
                   e.args[i]->type->kind == ir::Type::Kind::Scalar;
     product *= args[i]->k == K::Table ? args[i]->items.size() : args[i]->cases.size();
   }
-  if (open.empty() || !scalar_only || (open.size() > 1 && product > 256)) return body(args);
+  if (open.empty() || !scalar_only || (open.size() > 1 && product > 256)) return checked(body(args));
   std::function<SymP(size_t)> go = [&](size_t j) -> SymP {
     if (j == open.size()) return body(args);
     const size_t i = open[j];
@@ -407,7 +416,7 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     args[i] = saved;
     return r;
   };
-  return go(0);
+  return checked(go(0));
 }
 
 SymP Encoder::can(int m, const SymP& player) {

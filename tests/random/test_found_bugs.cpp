@@ -426,3 +426,28 @@ bound least over moves split: min 6 / k;
 bound safe over moves split where k != 0: max 6 / k;
 )", "most", "error");
 }
+
+TEST_CASE("found: a call errs where one of its arguments errs, read by its body or not",
+          "[random][found][proofs]") {
+  // Arguments are evaluated before the body runs, but the encoding took a call's error
+  // from its body alone: a define that ignores its parameter hid the error of its
+  // argument (here the max of nothing, inner_points being empty on one row), so a prove
+  // was proved and a depends needed no rule (random seeds 90278, 90669 with --risk 15
+  // --depth 5).
+  proves_as_brute_force("argument_error.rules", R"(game "an argument that errs";
+board 1 x 3;
+players 2;
+state n: 0..2;
+define ignore(i: int): bool = n >= 0;
+phase play {
+  move pass
+  {
+  }
+}
+score d = 0;
+winner highest;
+prove holds over boards: ignore(max c in inner_points: 1);
+find some_n over boards: ignore(6 / n);
+find zero over boards where n == 0: ignore(6 / n);
+)", "holds", "refuted");
+}
