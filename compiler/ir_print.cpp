@@ -346,8 +346,14 @@ std::string print_program(const ir::Program& p, const dsl::SourceSet& sources) {
       std::vector<std::string> moves;
       for (int m : prop.moves) moves.push_back(p.moves[size_t(m)].name);
       out += fmt::format("    over moves {}\n", fmt::join(moves, ", "));
-      if (!prop.moves.empty())
-        for (const auto& mp : p.moves[size_t(prop.moves.front())].params) pr.names_.push_back(mp.name);
+      // Slot s is the parameter move_params[i][s] of each move i (-1 where it has none).
+      const size_t slots = prop.move_params.empty() ? 0 : prop.move_params.front().size();
+      for (size_t s = 0; s < slots; ++s) {
+        std::string name = "?";
+        for (size_t i = 0; i < prop.moves.size() && name == "?"; ++i)
+          if (const int at = prop.move_params[i][s]; at >= 0) name = p.moves[size_t(prop.moves[i])].params[size_t(at)].name;
+        pr.names_.push_back(name);
+      }
     } else if (prop.expr) {
       out += fmt::format("    over boards{}\n", prop.phase >= 0 ? fmt::format(" of {}", p.phases[size_t(prop.phase)].name) : std::string());
     }

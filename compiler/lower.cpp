@@ -383,7 +383,16 @@ void Lowering::lower_properties() {
           if (named) ip.moves.push_back(int(i));
         }
         if (!ip.moves.empty()) {
-          const ir::Move& first = prog_.moves[size_t(ip.moves.front())];
+          // The checker numbers the shared parameters by their places in the first move
+          // the property names (not the first declared): the same move here.
+          int first_index = ip.moves.front();
+          if (!p->over.move_names.empty())
+            for (int m : ip.moves)
+              if (prog_.moves[size_t(m)].name == p->over.move_names.front().name) {
+                first_index = m;
+                break;
+              }
+          const ir::Move& first = prog_.moves[size_t(first_index)];
           params = int(first.params.size());
           param_types_.assign(first.params.size(), nullptr);
           for (int m : ip.moves) {

@@ -297,6 +297,15 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     if (e.args[i]->type->kind == ir::Type::Kind::Set) x = convert_set(x, e.args[i]->type->domain, fn.params[i]->domain);
     args.push_back(x);
   }
+  // The arguments are evaluated before the body runs: where one errs, the call errs, even
+  // when the body never reads that parameter.
+  // (Built only when an argument can err: calls are many, inside expanded quantifiers.)
+  std::optional<z3::expr> arg_err;
+  for (const SymP& x : args) {
+    if (x->k == K::Err) return x;
+    if (x->err) arg_err = arg_err ? (*arg_err || *x->err) : *x->err;
+  }
+  auto checked = [&](const SymP& r) { return arg_err ? with_err(r, arg_err->simplify()) : r; };
   // A pure function of concrete arguments is a constant: memoised on the values alone
   // (the common case inside expanded quantifiers, so the key is cheap to build).
   if (pure(e.function)) {
@@ -323,8 +332,12 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     }
   }
   auto body = [&](const std::vector<SymP>& xs) -> SymP {
-    // A pure function reads no state: its value is the same under every overlay.
-    std::vector<int64_t> key{e.function, pure(e.function) ? -2 : overlay_, (regroup ? 1 : 0) + (abstract ? 2 : 0)};
+    // A pure function reads no state: its value is the same under every overlay. Any other
+    // is memoised on the overlay as it is now (its version), since a body stores into it.
+    const bool stateless = pure(e.function);
+    std::vector<int64_t> key{e.function, stateless ? -2 : overlay_,
+                             stateless || overlay_ < 0 ? 0 : int64_t(overlays_[size_t(overlay_)].version),
+                             (regroup ? 1 : 0) + (abstract ? 2 : 0)};
     std::vector<SymP> keep;
     for (const SymP& x : xs) key_of(x, key, keep);
     if (mover_override) key_of(mover_override, key, keep);
@@ -390,7 +403,7 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
                   e.args[i]->type->kind == ir::Type::Kind::Scalar;
     product *= args[i]->k == K::Table ? args[i]->items.size() : args[i]->cases.size();
   }
-  if (open.empty() || !scalar_only || (open.size() > 1 && product > 256)) return body(args);
+  if (open.empty() || !scalar_only || (open.size() > 1 && product > 256)) return checked(body(args));
   std::function<SymP(size_t)> go = [&](size_t j) -> SymP {
     if (j == open.size()) return body(args);
     const size_t i = open[j];
@@ -403,7 +416,7 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
     args[i] = saved;
     return r;
   };
-  return go(0);
+  return checked(go(0));
 }
 
 SymP Encoder::can(int m, const SymP& player) {
@@ -712,13 +725,27 @@ void Encoder::assign(const ir::Stmt& s, Frame& f, const z3::expr& path) {
 }
 
 void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
+  // Where evaluating a value errs, a list's elements included: the statement errs there,
+  // even when nothing reads the value afterwards (a `let`, a loop's domain).
+  std::function<z3::expr(const SymP&)> errs = [&](const SymP& v) {
+    z3::expr e = err_of(v);
+    const SymP r = resolve(v);
+    if (r->k == K::List)
+      for (const SymP& item : r->items) e = e || errs(item);
+    return e;
+  };
   for (const ir::StmtPtr& sp : block) {
     const ir::Stmt& s = *sp;
     if (slice && !slice->count(&s)) continue;
     auto& o = overlays_[size_t(overlay_)];
     switch (s.op) {
       case ir::StmtOp::Assign: assign(s, f, path); break;
-      case ir::StmtOp::Let: f[size_t(s.slot)] = eval(*s.value, f); break;
+      case ir::StmtOp::Let: {
+        SymP v = eval(*s.value, f);
+        o.err = (o.err || (path && errs(v))).simplify();
+        f[size_t(s.slot)] = v;
+        break;
+      }
       case ir::StmtOp::If: {
         SymP c = resolve(eval(*s.value, f));
         o.err = (o.err || (path && err_of(c))).simplify();
@@ -733,6 +760,7 @@ void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
       }
       case ir::StmtOp::For: {
         SymP dom = resolve(eval(*s.value, f));
+        o.err = (o.err || (path && errs(dom))).simplify();
         std::vector<std::pair<SymP, z3::expr>> elems;
         if (dom->k == K::List) {
           for (const SymP& it : dom->items) elems.emplace_back(it, z3_.bool_val(true));

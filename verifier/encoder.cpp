@@ -526,7 +526,7 @@ SymP Encoder::identity(int s) {
 }
 
 int Encoder::new_overlay() {
-  overlays_.push_back(Overlay{{}, z3_.bool_val(false)});
+  overlays_.push_back(Overlay{{}, z3_.bool_val(false), 0});
   return int(overlays_.size()) - 1;
 }
 
@@ -564,6 +564,7 @@ void Encoder::store_slot(int var, uint32_t element, SymP value, const z3::expr& 
   auto& o = overlays_[size_t(overlay_)];
   o.err = (o.err || (guard && err_of(checked))).simplify();
   o.slots[{var, element}] = now;
+  ++o.version;
 }
 
 }  // namespace rulebook::verifier

@@ -103,6 +103,9 @@ class Encoder {
   struct Overlay {
     std::map<std::pair<int, uint32_t>, SymP> slots;
     z3::expr err;
+    /// Stores so far: a call memoised under an overlay holds only while nothing has been
+    /// stored into it since (a move's body changes its overlay as it runs).
+    uint64_t version = 0;
   };
   int new_overlay();
   void use_overlay(int o) { overlay_ = o; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -62,7 +63,26 @@ uint64_t rlimit_count(z3::solver& s) {
   return 0;
 }
 
-Range term_range(const z3::expr& e) {
+namespace {
+
+/// Values computed once per node: the terms share subterms (a loop's stores nest
+/// if-then-else over the same parts), so a walk without memo is exponential in their depth.
+struct Memo {
+  std::unordered_map<unsigned, Range> ranges;
+  std::unordered_map<unsigned, int> truths;
+};
+
+Range range_rec(const z3::expr& e, Memo& m);
+int truth_rec(const z3::expr& b, Memo& m);
+
+Range range_of(const z3::expr& e, Memo& m) {
+  if (auto it = m.ranges.find(e.id()); it != m.ranges.end()) return it->second;
+  Range r = range_rec(e, m);
+  m.ranges.emplace(e.id(), r);
+  return r;
+}
+
+Range range_rec(const z3::expr& e, Memo& m) {
   int64_t v;
   if (e.is_numeral_i64(v)) return Range{{v, v}};
   if (!e.is_app()) return {};
@@ -70,7 +90,7 @@ Range term_range(const z3::expr& e) {
   const unsigned n = e.num_args();
   switch (k) {
     case Z3_OP_ITE: {
-      Range a = term_range(e.arg(1)), b = term_range(e.arg(2));
+      Range a = range_of(e.arg(1), m), b = range_of(e.arg(2), m);
       if (!a || !b) return {};
       return Range{{std::min(a->first, b->first), std::max(a->second, b->second)}};
     }
@@ -79,7 +99,7 @@ Range term_range(const z3::expr& e) {
       // A bound that leaves 64 bits is no bound (the terms are unbounded integers).
       Range acc;
       for (unsigned i = 0; i < n; ++i) {
-        Range a = term_range(e.arg(i));
+        Range a = range_of(e.arg(i), m);
         if (!a) return {};
         if (i == 0) {
           acc = a;
@@ -96,14 +116,14 @@ Range term_range(const z3::expr& e) {
       return acc;
     }
     case Z3_OP_UMINUS: {
-      Range a = term_range(e.arg(0));
+      Range a = range_of(e.arg(0), m);
       if (!a || a->first == INT64_MIN) return {};
       return Range{{-a->second, -a->first}};
     }
     case Z3_OP_MUL: {
       Range acc{{1, 1}};
       for (unsigned i = 0; i < n; ++i) {
-        Range a = term_range(e.arg(i));
+        Range a = range_of(e.arg(i), m);
         if (!a) return {};
         int64_t c[4];
         if (__builtin_mul_overflow(acc->first, a->first, &c[0]) ||
@@ -119,33 +139,40 @@ Range term_range(const z3::expr& e) {
   }
 }
 
-int truth(const z3::expr& b) {
+int truth_of(const z3::expr& b, Memo& m) {
+  if (auto it = m.truths.find(b.id()); it != m.truths.end()) return it->second;
+  const int t = truth_rec(b, m);
+  m.truths.emplace(b.id(), t);
+  return t;
+}
+
+int truth_rec(const z3::expr& b, Memo& m) {
   if (b.is_true()) return 1;
   if (b.is_false()) return -1;
   if (!b.is_app()) return 0;
   const auto k = b.decl().decl_kind();
   const unsigned n = b.num_args();
   switch (k) {
-    case Z3_OP_NOT: return -truth(b.arg(0));
+    case Z3_OP_NOT: return -truth_of(b.arg(0), m);
     case Z3_OP_AND:
     case Z3_OP_OR: {
       // and: false if any is false, true if all are true (or dually).
       const int stop = k == Z3_OP_AND ? -1 : 1;
       bool all = true;
       for (unsigned i = 0; i < n; ++i) {
-        const int t = truth(b.arg(i));
+        const int t = truth_of(b.arg(i), m);
         if (t == stop) return stop;
         all = all && t == -stop;
       }
       return all ? -stop : 0;
     }
     case Z3_OP_IMPLIES: {
-      const int a = truth(b.arg(0)), c = truth(b.arg(1));
+      const int a = truth_of(b.arg(0), m), c = truth_of(b.arg(1), m);
       return a == -1 || c == 1 ? 1 : a == 1 && c == -1 ? -1 : 0;
     }
     case Z3_OP_EQ: case Z3_OP_LE: case Z3_OP_GE: case Z3_OP_LT: case Z3_OP_GT: {
       if (n != 2 || !b.arg(0).is_int()) return 0;
-      const Range x = term_range(b.arg(0)), y = term_range(b.arg(1));
+      const Range x = range_of(b.arg(0), m), y = range_of(b.arg(1), m);
       if (!x || !y) return 0;
       const auto [xl, xh] = *x;
       const auto [yl, yh] = *y;
@@ -159,6 +186,18 @@ int truth(const z3::expr& b) {
     }
     default: return 0;
   }
+}
+
+}  // namespace
+
+Range term_range(const z3::expr& e) {
+  Memo m;
+  return range_of(e, m);
+}
+
+int truth(const z3::expr& b) {
+  Memo m;
+  return truth_of(b, m);
 }
 
 int Verifier::instance_of_part(const Scope& sc, const Part& part) {

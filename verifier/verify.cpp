@@ -245,10 +245,28 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
     r.detail = why + (best ? fmt::format(" (reached {} so far", *best * sign) : " (nothing reached yet") +
                (cs.size() > 1 ? fmt::format("; {} of {} cases settled)", settled, cs.size()) : ")");
   };
-  for (const Case& c : cs) {
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const Case& c = cs[i];
     // Nothing in this case (and, sorted, in any later one) can beat the best by the shape
-    // of its value: proved without a solver.
+    // of its value; but the value may still err there: those errors are asked together,
+    // once per move's set.
     if (best && reach(c) <= *best) {
+      std::map<size_t, std::vector<z3::expr>> errs;
+      for (size_t j = i; j < cs.size(); ++j)
+        for (const Piece& pc : cs[j].pieces)
+          if (!pc.err.is_false()) errs[cs[j].scope].push_back(pc.guard && pc.err);
+      for (const auto& [scope, es] : errs) {
+        z3::expr_vector any(z3_);
+        for (const z3::expr& e : es) any.push_back(e);
+        Answer a = ask(scopes[scope], z3::mk_or(any));
+        if (a.result == z3::sat) {
+          r.verdict = "error";
+          r.detail = "the expression cannot be evaluated on this board";
+          r.board = board(*a.model, scopes[scope]);
+          return;
+        }
+        if (a.result == z3::unknown) return give_up(unknown_);
+      }
       pruned = cs.size() - settled;
       settled = cs.size();
       break;
@@ -386,16 +404,26 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
 }
 
 void Verifier::derive(const ir::Property& prop, Result& r) {
-  Scope sc = scope(prop, 0);
-  auto [ep, err] = value_pair(sc, *prop.expr);
-  Answer a = ask(sc, !err);
-  if (a.result != z3::sat) {
-    r.verdict = a.result == z3::unsat ? "empty" : "unknown";
-    r.detail = a.result == z3::unsat ? "the set is empty" : unknown_;
+  // Over moves, each move's set is a scope of its own: the value must be the same on all.
+  std::vector<Scope> scopes;
+  for (size_t mi = 0; mi < (prop.over_moves ? prop.moves.size() : 1); ++mi) scopes.push_back(scope(prop, int(mi)));
+  std::optional<int64_t> first;
+  bool unknown = false;
+  for (Scope& sc : scopes) {
+    auto [ep, err] = value_pair(sc, *prop.expr);
+    Answer a = ask(sc, !err);
+    if (a.result == z3::unknown) unknown = true;
+    if (a.result != z3::sat) continue;
+    z3::expr v = a.model->eval(ep, true);
+    first = v.is_bool() ? (v.is_true() ? 1 : 0) : v.get_numeral_int64();
+    break;
+  }
+  if (!first) {
+    r.verdict = unknown ? "unknown" : "empty";
+    r.detail = unknown ? unknown_ : "the set is empty";
     return;
   }
-  z3::expr v = a.model->eval(ep, true);
-  int64_t c = v.is_bool() ? (v.is_true() ? 1 : 0) : v.get_numeral_int64();
+  const int64_t c = *first;
   // Then prove that the value is the same everywhere.
   auto owned = std::make_unique<ir::Expr>();
   owned->op = ir::Op::Const;
@@ -409,19 +437,23 @@ void Verifier::derive(const ir::Property& prop, Result& r) {
   eq.span = prop.expr->span;
   eq.args.push_back(ir::clone_expr(*prop.expr));
   eq.args.push_back(std::move(owned));
-  Answer b = ask(sc, refutation(sc, eq));
   r.value = c;
-  if (b.result == z3::unsat) {
-    r.verdict = "derived";
-    r.detail = fmt::format("{} = {} on every element (proved)", std::string(sources_.text(prop.expr->span)), c);
-  } else if (b.result == z3::sat) {
-    r.verdict = "not-constant";
-    r.board = board(*b.model, sc);
-    r.detail = fmt::format("{} is {} on one board but not on the board below", std::string(sources_.text(prop.expr->span)), c);
-  } else {
-    r.verdict = "unknown";
-    r.detail = unknown_ + fmt::format(" (one value found: {})", c);
+  for (Scope& sc : scopes) {
+    Answer b = ask(sc, refutation(sc, eq));
+    if (b.result == z3::sat) {
+      r.verdict = "not-constant";
+      r.board = board(*b.model, sc);
+      r.detail = fmt::format("{} is {} on one board but not on the board below", std::string(sources_.text(prop.expr->span)), c);
+      return;
+    }
+    if (b.result == z3::unknown) {
+      r.verdict = "unknown";
+      r.detail = unknown_ + fmt::format(" (one value found: {})", c);
+      return;
+    }
   }
+  r.verdict = "derived";
+  r.detail = fmt::format("{} = {} on every element (proved)", std::string(sources_.text(prop.expr->span)), c);
 }
 
 void Verifier::consistent(Result& r, const std::string& drop) {

@@ -83,6 +83,12 @@ class Gen {
  public:
   Gen(uint64_t seed, const GenOptions& o) : rng_(seed), o_(o) {}
   GeneratedProgram run();
+  /// A program small enough to enumerate (GenOptions::tiny_for_proofs, gen_tiny.cpp).
+  GeneratedProgram run_tiny();
+  /// A condition that holds on some states and not on others, mostly (gen_tiny.cpp).
+  std::string satisfiable(Ctx& c, int depth);
+  /// An int variable or local in scope (may be 0 in play), or "" when there is none.
+  std::string variable_divisor(const Ctx& c);
 
   // ---- randomness
   uint64_t below(uint64_t n) { return n ? rng_.below(n) : 0; }

@@ -86,8 +86,12 @@ std::string Gen::int_expr(Ctx& c, int depth) {
       const bool div = chance(50);
       use(div ? "int.div" : "int.mod");
       std::string d;
-      if (chance(o_.risk_percent)) d = int_expr(c, depth - 1);  // may be 0: a run-time error
-      if (!d.empty() && reads_variable(*this, d, c)) {
+      if (chance(o_.risk_percent)) {
+        // May be 0: a run-time error. Tiny programs divide by a variable: their few
+        // globals make constant expressions common, and check rejects a constant x / 0.
+        d = o_.tiny_for_proofs ? variable_divisor(c) : int_expr(c, depth - 1);
+      }
+      if (!d.empty() && (o_.tiny_for_proofs || reads_variable(*this, d, c))) {
         use("risk.divisor");
       } else {
         int k = between(1, 4);

@@ -89,7 +89,7 @@ std::string Gen::type_text(const T& t) const {
 
 GeneratedProgram generate_program(uint64_t seed, const GenOptions& options) {
   gen::Gen g(seed * 0x9e3779b97f4a7c15ull + 1, options);
-  GeneratedProgram p = g.run();
+  GeneratedProgram p = options.tiny_for_proofs ? g.run_tiny() : g.run();
   p.text = fmt::format("// generated program, seed {}\n", seed) + p.text;
   return p;
 }

@@ -49,6 +49,10 @@ struct GenOptions {
   bool key_errors = false;
 
   // ---- choices
+  /// Programs small enough to enumerate, with properties of every kind (gen_tiny.cpp):
+  /// the verifier's verdicts are checked against brute force (proof_check.h). Off, the
+  /// generator writes what it always wrote.
+  bool tiny_for_proofs = false;
   /// Out of 100: how often a value is left unguarded, so that play may hit a run-time
   /// error (a store out of range, a division by zero, a field of none, ...).
   int risk_percent = 8;

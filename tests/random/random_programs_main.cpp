@@ -4,6 +4,8 @@
 //   random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]
 //                   [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG]
 //                   [--cache DIR] [--coverage] [--quiet] [--exact-errors] [--text-only]
+//   random_programs --proofs --seed S --count N [--rlimit N] [--max-states N] ...: tiny
+//                   programs, the verifier's verdicts against brute force
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 
 #include "compiler/lower.h"
 #include "tests/random/batch.h"
+#include "tests/random/proof_driver.h"
 
 using namespace rulebook::testing;
 namespace fs = std::filesystem;
@@ -26,7 +29,8 @@ int usage(const std::string& why) {
   fmt::print(stderr,
              "usage: random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]\n"
              "       [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG] [--cache DIR]\n"
-             "       [--coverage] [--quiet] [--exact-errors] [--text-only]\nfeatures:");
+             "       [--coverage] [--quiet] [--exact-errors] [--text-only]\n"
+             "       random_programs --proofs [--rlimit N] [--max-states N] (and the options above)\nfeatures:");
   for (const auto& f : gen_features()) fmt::print(stderr, " {}", f.first);
   fmt::print(stderr, "\n");
   return 2;
@@ -47,7 +51,8 @@ const char* kind_name(DiffResult::Kind k) {
 int main(int argc, char** argv) {
   uint64_t seed = 1;
   int count = 1, jobs = 2;
-  bool print = false, reduce = false, coverage = false, quiet = false, text_only = false;
+  bool print = false, reduce = false, coverage = false, quiet = false, text_only = false, proofs = false;
+  ProofOptions proof;
   std::string keep = "random-failures", opt = "-O0";
   GenOptions gen;
   DiffOptions diff;
@@ -63,6 +68,9 @@ int main(int argc, char** argv) {
     else if (a == "--coverage") coverage = true;
     else if (a == "--quiet") quiet = true;
     else if (a == "--text-only") text_only = true;
+    else if (a == "--proofs") proofs = gen.tiny_for_proofs = true;
+    else if (a == "--rlimit") proof.rlimit = std::strtoull(value().c_str(), nullptr, 10);
+    else if (a == "--max-states") proof.brute.max_states = std::strtoull(value().c_str(), nullptr, 10);
     else if (a == "--exact-errors") diff.exact_error_texts = true;
     else if (a == "--risk") gen.risk_percent = std::atoi(value().c_str());
     else if (a == "--depth") gen.max_depth = std::atoi(value().c_str());
@@ -94,6 +102,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string self = argc > 0 ? argv[0] : "random_programs";
+  if (proofs) {
+    ProofDriverFlags f;
+    f.print = print, f.reduce = reduce, f.quiet = quiet, f.coverage = coverage, f.keep = keep, f.self = self;
+    return run_proofs(seed, count, jobs, gen, proof, f);
+  }
   const std::string extra = gen_flags(gen) + (opt != "-O0" ? " --opt " + opt : "") +
                             (diff.exact_error_texts ? " --exact-errors" : "");
 
