@@ -30,7 +30,7 @@ int run_tree(const TreeVerbOptions& opt) {
   if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
   explorer::GameEnd g = explorer::seeded_game(*game.engine, opt.seed, opt.plies);
   if (!g.status.ok) {
-    fmt::print(stderr, "{}: error: {}\n", opt.file, g.status.message);
+    fmt::print(stderr, "{}\n", engine_error_line(opt.file, g.status.message));
     return kExitInputError;
   }
   explorer::GameTree t = explorer::build_tree(*game.engine, g.after.data(), opt.tree);

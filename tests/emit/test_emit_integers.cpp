@@ -117,7 +117,7 @@ TEST_CASE("x += v that overflows fails alike in the interpreter and an engine", 
     const engine::Status st = e->apply(s.data(), moves[0]);
     CHECK_FALSE(st.ok);
     // Not "value none is outside 0..3": 1 + INT64_MAX is not wrapped to INT64_MIN.
-    CHECK(st.message == "test.rules:7:5: integer overflow in '+'");
+    CHECK(st.message == "test.rules:7:5: error: integer overflow in '+'");
   }
 }
 
