@@ -28,11 +28,14 @@ struct GenOptions {
   /// Guards of stores as `lo + e % n` with e negative (the checker folded `/` and `%`
   /// truncating where the engines floor). Off: the guard takes abs(e).
   bool negative_constant_modulo = true;
+  /// `INT64_MIN / (v - lo - 1)` with v a setup or state value: -1 or 0 in play, an error
+  /// there (it was written constant, and check rejected the program).
+  bool int64_min_division = true;
+  /// Map keys and sequence positions that may leave their domain in play (the engines
+  /// reported the error at different columns, in different words).
+  bool key_errors = true;
 
   // ---- known bugs, excluded until fixed
-  /// Arithmetic that can reach INT64_MIN / -1 (an error in every backend now; the generator
-  /// still writes it where check folds it and rejects the program).
-  bool int64_min_division = false;
   /// A set filter inside the domain of a quantifier, aggregate, filter or `for`
   /// (`sum k in {x in S | c}: k`): the generated engine reads the filter's binder where
   /// the outer one is meant, and does not compile (found by this generator).
@@ -44,10 +47,6 @@ struct GenOptions {
   /// Two `state s: seq of T = [...]` declarations: the engine's setup declares the
   /// locals of both initial values in one scope and does not compile (found here).
   bool two_initialized_seq_states = false;
-  /// Map keys and sequence positions that may leave their domain in play: both engines
-  /// report the error, the interpreter at the key (`m[k]`: k's column), the generated
-  /// engine at the index expression (m's column) (found here).
-  bool key_errors = false;
 
   // ---- choices
   /// Out of 100: how often a value is left unguarded, so that play may hit a run-time

@@ -3,7 +3,7 @@
 //
 //   random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]
 //                   [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG]
-//                   [--cache DIR] [--coverage] [--quiet] [--exact-errors] [--text-only]
+//                   [--cache DIR] [--coverage] [--quiet] [--text-only]
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -26,7 +26,7 @@ int usage(const std::string& why) {
   fmt::print(stderr,
              "usage: random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]\n"
              "       [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG] [--cache DIR]\n"
-             "       [--coverage] [--quiet] [--exact-errors] [--text-only]\nfeatures:");
+             "       [--coverage] [--quiet] [--text-only]\nfeatures:");
   for (const auto& f : gen_features()) fmt::print(stderr, " {}", f.first);
   fmt::print(stderr, "\n");
   return 2;
@@ -63,7 +63,6 @@ int main(int argc, char** argv) {
     else if (a == "--coverage") coverage = true;
     else if (a == "--quiet") quiet = true;
     else if (a == "--text-only") text_only = true;
-    else if (a == "--exact-errors") diff.exact_error_texts = true;
     else if (a == "--risk") gen.risk_percent = std::atoi(value().c_str());
     else if (a == "--depth") gen.max_depth = std::atoi(value().c_str());
     else if (a == "--opt") opt = value();
@@ -94,8 +93,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string self = argc > 0 ? argv[0] : "random_programs";
-  const std::string extra = gen_flags(gen) + (opt != "-O0" ? " --opt " + opt : "") +
-                            (diff.exact_error_texts ? " --exact-errors" : "");
+  const std::string extra = gen_flags(gen) + (opt != "-O0" ? " --opt " + opt : "");
 
   std::map<int, int> kinds;
   std::map<std::string, int> constructs, programs_using;
