@@ -128,9 +128,9 @@ void Emitter::functions() {
     for (size_t i = 0; i < F.params.size(); ++i) {
       const int d = F.params[i]->domain;
       w_.linef("const Int i{} = idx_d{}({});", i, d, slots_[i]);
-      w_.linef("if (i{} < 0) fail_value({}, {}, {}{});", i, where(F.span),
-               quote(run_errors::argument_outside(run_errors::kHole1, dom(d).name, F.name)), slots_[i],
-               run_errors::holds_none(program_.domains, *F.params[i]) ? ", true" : "");
+      // An argument outside the table is computed as the interpreter computes it: the
+      // table is a cache, not a check.
+      w_.linef("if (i{} < 0) return compute_{}(g{});", i, fn_base(int(f)), names);
       index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
     }
     w_.linef("const Int at = {};", index);

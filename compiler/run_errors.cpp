@@ -44,11 +44,6 @@ std::string field_value_outside(std::string_view value, std::string_view domain,
   return fmt::format("value {} is outside {} (field '{}' of {})", value, domain, field, record);
 }
 
-std::string argument_outside(std::string_view value, std::string_view domain,
-                             std::string_view function) {
-  return fmt::format("argument {} is outside {} (a parameter of '{}')", value, domain, function);
-}
-
 std::string not_a(std::string_view value, std::string_view what) {
   return fmt::format("{} is not a {}", value, what);
 }

@@ -34,8 +34,6 @@ std::string element_outside(std::string_view value, std::string_view domain);
 std::string range_element_outside(std::string_view value, std::string_view domain);
 std::string field_value_outside(std::string_view value, std::string_view domain,
                                 std::string_view field, std::string_view record);
-std::string argument_outside(std::string_view value, std::string_view domain,
-                             std::string_view function);
 /// `what` is "cell", "point", "player" or "team".
 std::string not_a(std::string_view value, std::string_view what);
 std::string eliminate_not_a_player(std::string_view value);

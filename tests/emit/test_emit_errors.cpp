@@ -110,3 +110,11 @@ TEST_CASE("an error in a base file names it as the loader did, in both engines",
   CHECK(base.find("base.rules") != std::string::npos);
   CHECK(both(std::move(p), sources) == base + ":7:5: error: value 2 is outside 0..1 (stored in 'n')");
 }
+
+TEST_CASE("an argument outside a define's parameter type is computed, as the interpreter does",
+          "[emit][errors]") {
+  // A define of one small parameter is tabulated in an engine; an argument outside the
+  // table failed there ("an argument outside 0..3") where the interpreter computes it.
+  CHECK(run("state n: 0..3;\ndefine f(x: 0..3): int = x * 2;\n", "    n := f(n + 5);\n") ==
+        "test.rules:8:5: error: value 10 is outside 0..3 (stored in 'n')");
+}
