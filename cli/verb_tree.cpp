@@ -8,6 +8,7 @@
 
 #include "cli/open_game.h"
 #include "cli/verbs.h"
+#include "dsl/diagnostics.h"
 #include "explorer/metrics.h"
 #include "explorer/tree.h"
 
@@ -36,7 +37,10 @@ int run_tree(const TreeVerbOptions& opt) {
   explorer::GameTree t = explorer::build_tree(*game.engine, g.after.data(), opt.tree);
   if (!t.status.ok) {
     // The partial tree is still written; the message says why it stopped.
-    fmt::print(stderr, "{}: {}: {}\n", opt.file, t.truncated ? "warning" : "error", t.status.message);
+    if (t.truncated)
+      fmt::print(stderr, "{}: warning: {}\n", dsl::escape_for_terminal(opt.file), dsl::escape_for_terminal(t.status.message));
+    else
+      fmt::print(stderr, "{}\n", engine_error_line(opt.file, t.status.message));
     if (!t.truncated) return kExitInputError;
   }
   fmt::print(stderr, "tree: {} nodes, {} edges\n", boost::num_vertices(t.graph), boost::num_edges(t.graph));
