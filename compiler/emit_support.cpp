@@ -125,11 +125,12 @@ struct RuleError {
   char message[400];
 };
 
-/// `where: error: what`, the located form of compiler/run_errors.h. `where` names the
-/// rules file by its index (`@0:12:5`); the loader puts back the file's name.
+/// `where: error: what`, the located form of compiler/run_errors.h, `what` cut at its
+/// kMaxText (300) bytes. `where` names the rules file by its index (`@0:12:5`); the
+/// loader puts back the file's name.
 [[noreturn, gnu::cold, gnu::noinline]] void fail(const char* where, const char* what) {
   RuleError e;
-  std::snprintf(e.message, sizeof e.message, "%s: error: %s", where, what);
+  std::snprintf(e.message, sizeof e.message, "%s: error: %.300s", where, what);
   throw e;
 }
 

@@ -20,7 +20,7 @@ bool holds_none(const std::vector<ir::Domain>& domains, const ir::Type& t) {
 }
 
 std::string located(std::string_view where, std::string_view text) {
-  return fmt::format("{}: error: {}", where, text);
+  return fmt::format("{}: error: {}", where, text.substr(0, kMaxText));
 }
 
 std::string stored_outside(std::string_view value, std::string_view domain, std::string_view var) {

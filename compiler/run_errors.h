@@ -24,7 +24,11 @@ bool may_be_none(const std::vector<ir::Domain>& domains, int d);
 /// Whether the scalars of `t` (itself, a set's elements, a list's elements) may be none.
 bool holds_none(const std::vector<ir::Domain>& domains, const ir::Type& t);
 
-/// `where: error: text`, the located form of every run-time error.
+/// The longest text of an error, in bytes; a longer one (long names) is cut there, in
+/// every engine alike (a generated engine's messages live in fixed buffers).
+inline constexpr size_t kMaxText = 300;
+
+/// `where: error: text`, the located form of every run-time error (text cut at kMaxText).
 std::string located(std::string_view where, std::string_view text);
 
 // ---- a value outside a domain: `value` is value_text's (or a hole)

@@ -118,3 +118,12 @@ TEST_CASE("an argument outside a define's parameter type is computed, as the int
   CHECK(run("state n: 0..3;\ndefine f(x: 0..3): int = x * 2;\n", "    n := f(n + 5);\n") ==
         "test.rules:8:5: error: value 10 is outside 0..3 (stored in 'n')");
 }
+
+TEST_CASE("an error naming a long variable is cut at the same byte in both engines",
+          "[emit][errors]") {
+  const std::string name = "v" + std::string(400, 'x');
+  const std::string error = run("state " + name + ": 0..1;\n", "    " + name + " += 1;\n");
+  const std::string head = "test.rules:7:5: error: value 2 is outside 0..1 (stored in '";
+  REQUIRE(error.size() == std::string("test.rules:7:5: error: ").size() + 300);
+  CHECK(error == head + name.substr(0, error.size() - head.size()));
+}
