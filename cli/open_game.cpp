@@ -33,15 +33,18 @@ int open_game(const std::string& path, const std::string& engine_kind, OpenedGam
     return kExitOk;
   }
   compiler::LoadedEngine loaded = compiler::load_engine(out.program, out.sources);
-  if (!loaded.note.empty()) fmt::print(stderr, "{}\n", loaded.note);
+  // The notes and messages quote paths, compiler output and the rules' own names.
+  if (!loaded.note.empty()) fmt::print(stderr, "{}\n", dsl::escape_for_terminal(loaded.note));
   if (loaded.cache_error) {
     // The cache directory or the disk is at fault, not the rules nor the generated code.
-    fmt::print(stderr, "{}: error: {}\n", path, loaded.status.message);
+    fmt::print(stderr, "{}: error: {}\n", dsl::escape_for_terminal(path),
+               dsl::escape_for_terminal(loaded.status.message));
     return kExitInputError;
   }
   if (!loaded.engine) {
     // Generated code that does not compile is rulebook's bug, not the user's.
-    fmt::print(stderr, "{}: internal error: {}\n", path, loaded.status.message);
+    fmt::print(stderr, "{}: internal error: {}\n", dsl::escape_for_terminal(path),
+               dsl::escape_for_terminal(loaded.status.message));
     return kExitInternal;
   }
   out.engine_note = loaded.linked     ? "compiled (linked into rulebook)"
@@ -67,10 +70,15 @@ int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::st
   state.assign(game.engine->info().state_bytes, 0);
   engine::Status st = game.engine->setup(state.data(), setup);
   if (!st.ok) {
-    fmt::print(stderr, "error: {}\n", st.message);
+    fmt::print(stderr, "{}\n", engine_error_line(game.program->source_path, st.message));
     return kExitInputError;
   }
   return kExitOk;
+}
+
+std::string engine_error_line(const std::string& path, const std::string& message) {
+  if (message.find(": error: ") != std::string::npos) return dsl::escape_for_terminal(message);
+  return dsl::escape_for_terminal(path) + ": error: " + dsl::escape_for_terminal(message);
 }
 
 int write_output(const std::string& path, const std::string& text) {

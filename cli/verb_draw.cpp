@@ -56,7 +56,7 @@ int run_draw(const DrawVerbOptions& opt) {
   const int plies = opt.to_end ? std::numeric_limits<int>::max() : opt.plies;
   explorer::GameEnd g = explorer::seeded_game(*game.engine, opt.seed, plies, setup);
   if (!g.status.ok) {
-    fmt::print(stderr, "{}: error: {}\n", opt.file, g.status.message);
+    fmt::print(stderr, "{}\n", engine_error_line(opt.file, g.status.message));
     return kExitInputError;
   }
   render::Annotations notes;

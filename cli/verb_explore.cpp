@@ -134,7 +134,8 @@ int run_explore(const ExploreOptions& opt) {
     fmt::print("\ntotal distinct states: {}\n", r.total_distinct);
     if (r.stopped.empty()) fmt::print("every reachable state was explored\n");
     else if (r.stopped == "depth") fmt::print("stopped at the depth bound\n");
-    else if (r.stopped == "error") fmt::print("stopped by an engine error: {}\n", r.status.message);
+    else if (r.stopped == "error")
+      fmt::print("stopped by an engine error: {}\n", dsl::escape_for_terminal(r.status.message));
     else fmt::print("stopped ({}) while building depth {}; the depths above are complete\n", r.stopped,
                     r.depths.size());
   }

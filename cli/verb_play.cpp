@@ -108,7 +108,8 @@ int run_play(const RunOptions& opt) {
     engine::Status st = e.legal_moves(state.data(), moves);
     if (st.ok && moves.empty()) st = engine::Status::Error("a live state has no legal move");
     if (!st.ok) {
-      fmt::print(stderr, "{}: error at move {}: {}\n", shown(opt.file), ply + 1, shown(st.message));
+      fmt::print(stderr, "{}\n{}: note: while listing the moves for move {}\n",
+                 engine_error_line(opt.file, st.message), shown(opt.file), ply + 1);
       return kExitInputError;
     }
     const engine::Move m = moves[rng.below(moves.size())];
@@ -117,7 +118,9 @@ int run_play(const RunOptions& opt) {
     before = state;
     st = e.apply(state.data(), m);
     if (!st.ok) {
-      fmt::print(stderr, "{}: error at move {}: {}\n", shown(opt.file), ply + 1, shown(st.message));
+      fmt::print(stderr, "{}\n{}: note: at move {}, {} {}\n", engine_error_line(opt.file, st.message),
+                 shown(opt.file), ply + 1, shown(info.player_names[static_cast<size_t>(mover)]),
+                 shown(e.move_text(m)));
       return kExitInputError;
     }
     std::vector<std::string> effects = side_effects(*game.program, m, before.data(), state.data());
@@ -143,7 +146,8 @@ int run_play(const RunOptions& opt) {
   std::vector<int64_t> scores;
   engine::Status st = e.scores(state.data(), scores);
   if (!st.ok) {
-    fmt::print(stderr, "{}: error in the score: {}\n", shown(opt.file), shown(st.message));
+    fmt::print(stderr, "{}\n{}: note: in the score after {} moves\n", engine_error_line(opt.file, st.message),
+               shown(opt.file), ply);
     return kExitInputError;
   }
   const bool over = e.terminal(state.data());
@@ -203,7 +207,7 @@ int run_perft(const RunOptions& opt) {
     std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st, po);
     const bool interrupted = !st.ok && interrupt.stopped();
     if (!st.ok && !interrupted) {
-      fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
+      fmt::print(stderr, "{}\n", engine_error_line(opt.file, st.message));
       return kExitInputError;
     }
     uint64_t total = 0;
@@ -211,7 +215,7 @@ int run_perft(const RunOptions& opt) {
     for (const explorer::DivideEntry& en : entries) {
       total += en.paths;
       if (opt.json) d.push_back({{"move", e.move_text(en.move)}, {"paths", en.paths}});
-      else fmt::print("{}: {}\n", e.move_text(en.move), en.paths);
+      else fmt::print("{}: {}\n", shown(e.move_text(en.move)), en.paths);
     }
     if (opt.json) {
       j["divide"] = d;
@@ -230,7 +234,7 @@ int run_perft(const RunOptions& opt) {
   }
   explorer::PerftResult r = explorer::perft(e, state.data(), opt.depth, po);
   if (!r.status.ok) {
-    fmt::print(stderr, "{}: error: {}\n", opt.file, r.status.message);
+    fmt::print(stderr, "{}\n", engine_error_line(opt.file, r.status.message));
     return kExitInputError;
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -8,6 +8,7 @@
 
 #include "cli/open_game.h"
 #include "cli/verbs.h"
+#include "dsl/diagnostics.h"
 #include "explorer/metrics.h"
 #include "explorer/tree.h"
 
@@ -30,13 +31,16 @@ int run_tree(const TreeVerbOptions& opt) {
   if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
   explorer::GameEnd g = explorer::seeded_game(*game.engine, opt.seed, opt.plies);
   if (!g.status.ok) {
-    fmt::print(stderr, "{}: error: {}\n", opt.file, g.status.message);
+    fmt::print(stderr, "{}\n", engine_error_line(opt.file, g.status.message));
     return kExitInputError;
   }
   explorer::GameTree t = explorer::build_tree(*game.engine, g.after.data(), opt.tree);
   if (!t.status.ok) {
     // The partial tree is still written; the message says why it stopped.
-    fmt::print(stderr, "{}: {}: {}\n", opt.file, t.truncated ? "warning" : "error", t.status.message);
+    if (t.truncated)
+      fmt::print(stderr, "{}: warning: {}\n", dsl::escape_for_terminal(opt.file), dsl::escape_for_terminal(t.status.message));
+    else
+      fmt::print(stderr, "{}\n", engine_error_line(opt.file, t.status.message));
     if (!t.truncated) return kExitInputError;
   }
   fmt::print(stderr, "tree: {} nodes, {} edges\n", boost::num_vertices(t.graph), boost::num_edges(t.graph));

@@ -26,10 +26,11 @@ void Emitter::take_each_bit(bool always_inline) {
 
 void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
   const ir::StateVar& V = program_.vars[size_t(var)];
-  const std::string what = fmt::format("{} := a value outside {}", V.name, dom(V.domain).name);
+  const std::string what = quote(run_errors::stored_outside(run_errors::kHole1, dom(V.domain).name, V.name));
+  const std::string none = holds_none(value) ? ", true" : "";
   if (V.keys.empty()) {
-    w_.line(store(var, "", fmt::format("chk_d{}({}, {}, {})", V.domain, expr(value),
-                                       where(span), quote(what))) + ";");
+    w_.line(store(var, "", fmt::format("chk_d{}({}, {}, {}{})", V.domain, expr(value),
+                                       where(span), what, none)) + ";");
     return;
   }
   if (value.type->kind == ir::Type::Kind::Set) {
@@ -43,10 +44,10 @@ void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
   if (value.type->kind == ir::Type::Kind::List) {
     w_.open("{");
     w_.linef("const auto value = {};", expr(value));
-    w_.linef("if (value.n != {}) fail({}, {});", V.count, where(span),
-             quote(fmt::format("{}: {} values expected", V.name, V.count)));
+    w_.linef("if (value.n != {}) fail_value({}, {}, value.n);", V.count, where(span),
+             quote(run_errors::values_count(V.name, std::to_string(V.count), run_errors::kHole1)));
     w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
-             store(var, "i", fmt::format("chk_d{}(value.a[i], {}, {})", V.domain, where(span), quote(what))));
+             store(var, "i", fmt::format("chk_d{}(value.a[i], {}, {}{})", V.domain, where(span), what, none)));
     w_.close();
     return;
   }
@@ -71,7 +72,7 @@ void Emitter::setup_and_init() {
     w_.open(fmt::format("if (overrides && overrides[{}]) {{", i));
     w_.linef("for (Int i = 0; i < {}; ++i) {{", V.count);
     w_.linef("  if (overrides[{}][i] >= {}u) fail({}, {});", i, dom(V.domain).size, where(S.span),
-             quote(fmt::format("setup {}: a value outside {}", S.name, dom(V.domain).name)));
+             quote(run_errors::given_outside(S.name, dom(V.domain).name)));
     w_.linef("  {};", store(S.var, V.keys.empty() ? "" : "i", fmt::format("overrides[{}][i]", i)));
     w_.line("}");
     w_.reopen("} else {");
@@ -101,8 +102,8 @@ void Emitter::setup_and_init() {
           break;
         }
         w_.linef("const Int k = {};", random ? expr(*S.value) : std::string("n"));
-        w_.linef("if (k < 0 || k > n) fail_value({}, \"random: more elements drawn than there are\", k);",
-                 where(S.span));
+        w_.linef("if (k < 0 || k > n) fail_value({}, {}, k, false, n);", where(S.span),
+                 quote(run_errors::random_too_many(run_errors::kHole1, run_errors::kHole2)));
         w_.open("for (Int i = 0; i < k; ++i) {");
         w_.line("const Int j = i + Int(rng.next() % uint64_t(n - i));");
         w_.line("const Int t = a[i];");
@@ -116,17 +117,18 @@ void Emitter::setup_and_init() {
           }
           const int key = V.keys.back();
           w_.linef("Bits<{}> chosen{{}};", words(key));
-          w_.linef("for (Int i = 0; i < k; ++i) chosen.set(chk_d{}(a[i], {}, {}));", key, where(S.span),
-                   quote(fmt::format("setup {}: a value drawn out of its range", S.name)));
+          w_.linef("for (Int i = 0; i < k; ++i) chosen.set(chk_d{}(a[i], {}, {}{}));", key, where(S.span),
+                   quote(run_errors::drawn_outside(run_errors::kHole1, dom(key).name, S.name)),
+                   run_errors::holds_none(program_.domains, *src.type) ? ", true" : "");
           w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count, store(S.var, "i", "chosen.has(i) ? 1 : 0"));
         } else {
-          w_.linef("if (n != {}) fail({}, {});", V.count, where(S.span),
-                   quote(fmt::format("setup {}: {} values needed", S.name, V.count)));
+          w_.linef("if (n != {}) fail_value({}, {}, n);", V.count, where(S.span),
+                   quote(run_errors::values_count(V.name, std::to_string(V.count), run_errors::kHole1)));
           w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
                    store(S.var, V.keys.empty() ? "" : "i",
-                         fmt::format("chk_d{}(a[i], {}, {})", V.domain, where(S.span),
-                                     quote(fmt::format("setup {}: a value outside {}", S.name,
-                                                       dom(V.domain).name)))));
+                         fmt::format("chk_d{}(a[i], {}, {}{})", V.domain, where(S.span),
+                                     quote(run_errors::stored_outside(run_errors::kHole1, dom(V.domain).name, V.name)),
+                                     run_errors::holds_none(program_.domains, *src.type) ? ", true" : "")));
         }
         break;
       }

@@ -98,25 +98,25 @@ std::string Emitter::builtin(const ir::Expr& e) {
     case B::Rows: case B::Columns: case B::Lines:
     case B::Edge: case B::CornerCells: case B::InnerPoints: case B::RimPoints:
       return geometry_constant(e);
-    case B::Row: return fmt::format("kRow[{}]", cell_arg(*a[0], e.span));
-    case B::Column: return fmt::format("kColumn[{}]", cell_arg(*a[0], e.span));
-    case B::Orth: return fmt::format("kOrth[{}]", cell_arg(*a[0], e.span));
-    case B::Diag: return fmt::format("kDiag[{}]", cell_arg(*a[0], e.span));
-    case B::King: return fmt::format("kKing[{}]", cell_arg(*a[0], e.span));
-    case B::Corners: return fmt::format("kCorners[{}]", cell_arg(*a[0], e.span));
+    case B::Row: return fmt::format("kRow[{}]", cell_arg(*a[0]));
+    case B::Column: return fmt::format("kColumn[{}]", cell_arg(*a[0]));
+    case B::Orth: return fmt::format("kOrth[{}]", cell_arg(*a[0]));
+    case B::Diag: return fmt::format("kDiag[{}]", cell_arg(*a[0]));
+    case B::King: return fmt::format("kKing[{}]", cell_arg(*a[0]));
+    case B::Corners: return fmt::format("kCorners[{}]", cell_arg(*a[0]));
     case B::Around:
-      return fmt::format("kAround[{}]", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"));
+      return fmt::format("kAround[{}]", arg_index(ir::kPointDomain, *a[0], "point"));
     case B::X:
-      return is_point(0) ? fmt::format("({} % {})", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"), W + 1)
-                         : fmt::format("({} % {})", cell_arg(*a[0], e.span), W);
+      return is_point(0) ? fmt::format("({} % {})", arg_index(ir::kPointDomain, *a[0], "point"), W + 1)
+                         : fmt::format("({} % {})", cell_arg(*a[0]), W);
     case B::Y:
-      return is_point(0) ? fmt::format("({} / {})", checked_index(ir::kPointDomain, *a[0], e.span, "not a point"), W + 1)
-                         : fmt::format("({} / {})", cell_arg(*a[0], e.span), W);
+      return is_point(0) ? fmt::format("({} / {})", arg_index(ir::kPointDomain, *a[0], "point"), W + 1)
+                         : fmt::format("({} / {})", cell_arg(*a[0]), W);
     case B::CellAt: return fmt::format("cell_at({}, {})", arg(0), arg(1));
     case B::Segment:
-      return fmt::format("segment({}, {}, {})", cell_arg(*a[0], e.span), arg(1), arg(2));
+      return fmt::format("segment({}, {}, {})", cell_arg(*a[0]), arg(1), arg(2));
     case B::Ends:
-      return fmt::format("ends({}, {}, {})", cell_arg(*a[0], e.span), arg(1), arg(2));
+      return fmt::format("ends({}, {}, {})", cell_arg(*a[0]), arg(1), arg(2));
     case B::Size:
       if (is_list(*a[0]->type)) return fmt::format("Int({}.n)", paren(arg(0)));
       return fmt::format("{}.count()", paren(arg(0)));
@@ -129,18 +129,18 @@ std::string Emitter::builtin(const ir::Expr& e) {
       return fmt::format("abs_chk({}, {})", arg(0), where(e.span));
     case B::Min: return fmt::format("min_of({}, {})", arg(0), arg(1));
     case B::Max: return fmt::format("max_of({}, {})", arg(0), arg(1));
-    case B::Seat: return fmt::format("({} + 1)", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"));
+    case B::Seat: return fmt::format("({} + 1)", arg_index(ir::kPlayerDomain, *a[0], "player"));
     case B::Next:
-      return fmt::format("(({} + 1) % {})", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"),
+      return fmt::format("(({} + 1) % {})", arg_index(ir::kPlayerDomain, *a[0], "player"),
                          program_.players);
     case B::Out:
       return fmt::format("(g.s.{}[{}] != 0)", field_name(ir::kVarOut),
-                         checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"));
+                         arg_index(ir::kPlayerDomain, *a[0], "player"));
     case B::TeamOf:
-      return fmt::format("team_of({}, {})", checked_index(ir::kPlayerDomain, *a[0], e.span, "not a player"),
+      return fmt::format("team_of({}, {})", arg_index(ir::kPlayerDomain, *a[0], "player"),
                          where(e.span));
     case B::Members:
-      return fmt::format("kMembers[{}]", checked_index(ir::kTeamDomain, *a[0], e.span, "not a team"));
+      return fmt::format("kMembers[{}]", arg_index(ir::kTeamDomain, *a[0], "team"));
     case B::Mover: return "g.mover_";
     case B::Horizontal: return "0";
     case B::Vertical: return "1";
@@ -150,8 +150,8 @@ std::string Emitter::builtin(const ir::Expr& e) {
   return "0";
 }
 
-std::string Emitter::cell_arg(const ir::Expr& x, dsl::Span span) {
-  return checked_index(ir::kCellDomain, x, span, "not a cell");
+std::string Emitter::arg_index(int d, const ir::Expr& x, std::string_view what) {
+  return checked_index(d, x, x.span, run_errors::not_a(run_errors::kHole1, what));
 }
 
 std::string Emitter::geometry_constant(const ir::Expr& e) {

@@ -195,9 +195,9 @@ void Emitter::domains() {
         w_.linef("constexpr Int val_d{}(Int i) {{ return i; }}", d);
         break;
     }
-    w_.linef("inline Int chk_d{}(Int v, const char* where, const char* what) {{", d);
+    w_.linef("inline Int chk_d{}(Int v, const char* where, const char* what, bool none = false) {{", d);
     w_.linef("  const Int i = idx_d{}(v);", d);
-    w_.line("  if (i < 0) fail_value(where, what, v);");
+    w_.line("  if (i < 0) fail_value(where, what, v, none);");
     w_.line("  return i;");
     w_.line("}");
     std::vector<uint64_t> all(size_t(words(int(d))), 0);
@@ -570,8 +570,14 @@ void Emitter::geometry_tables() {
     w_.linef("/// team_of(p): each player's team");
     w_.linef("constexpr Int kTeamOf[{}] = {{{}}};", std::max(program_.players, 1),
              list.empty() ? "0" : list);
+    w_.linef("constexpr const char* kNoTeam[{}] = {{", std::max(program_.players, 1));
+    for (int p = 0; p < std::max(program_.players, 1); ++p)
+      w_.linef("  {},", quote(run_errors::in_no_team(size_t(p) < program_.player_names.size()
+                                                          ? program_.player_names[size_t(p)]
+                                                          : std::string())));
+    w_.line("};");
     w_.line("inline Int team_of(Int p, const char* where) {");
-    w_.line("  if (kTeamOf[p] == kNone) fail_value(where, \"a player in no team\", p);");
+    w_.line("  if (kTeamOf[p] == kNone) fail(where, kNoTeam[p]);");
     w_.line("  return kTeamOf[p];");
     w_.line("}");
   }
@@ -582,6 +588,14 @@ void Emitter::geometry_tables() {
 
 void Emitter::begin_frame(int locals) {
   slots_.assign(size_t(std::max(locals, 0)) + 64, std::string());
+}
+
+std::string Emitter::where(dsl::Span span) const {
+  // The file by its index in the source set, not its name: one engine then serves the
+  // same rules wherever they lie, and the loader writes the name the user gave.
+  if (span.file >= sources_.size()) return quote("<unknown>");
+  const dsl::Position pos = sources_.position(span.file, span.begin);
+  return quote(fmt::format("@{}:{}:{}", span.file, pos.line, pos.column));
 }
 
 std::string Emitter::where_text(dsl::Span span) const {

@@ -89,7 +89,9 @@ std::string Emitter::expr_as(const ir::Expr& e, const ir::Type& want, bool stric
     def += fmt::format("    const Int j = idx_d{}(v);\n", to);
     def += "    if (j >= 0) out.set(j);\n";
     if (strict) {
-      def += fmt::format("    else fail_value(where, {}, v);\n", quote(fmt::format("not a value of {}", dom(to).name)));
+      def += fmt::format("    else fail_value(where, {}, v{});\n",
+                         quote(run_errors::element_outside(run_errors::kHole1, dom(to).name)),
+                         run_errors::may_be_none(program_.domains, from) ? ", true" : "");
     }
     def += "  }\n  return out;\n}";
     constant_defs_.push_back(def);
@@ -220,7 +222,11 @@ std::string Emitter::lambda(const std::string& type, const std::vector<std::stri
 
 // ---------------------------------------------------------------- state reads
 
-std::string Emitter::checked_index(int d, const ir::Expr& v, dsl::Span span, const char* what) {
+bool Emitter::holds_none(const ir::Expr& e) const {
+  return e.type && run_errors::holds_none(program_.domains, *e.type);
+}
+
+std::string Emitter::checked_index(int d, const ir::Expr& v, dsl::Span span, const std::string& what) {
   if (v.type && is_scalar(*v.type) && v.type->domain == d && identity_domain(d) &&
       dom(d).kind != ir::Domain::Kind::Record) {
     return expr(v);  // a value of the domain itself is its own index
@@ -229,16 +235,19 @@ std::string Emitter::checked_index(int d, const ir::Expr& v, dsl::Span span, con
     const int64_t i = ir::domain_index(program_.domains, d, v.value);
     if (i >= 0) return std::to_string(i);
   }
-  return fmt::format("chk_d{}({}, {}, {})", d, expr(v), where(span), quote(what));
+  return fmt::format("chk_d{}({}, {}, {}{})", d, expr(v), where(span), quote(what),
+                     holds_none(v) ? ", true" : "");
 }
 
 std::string Emitter::element_index(int var, const std::vector<const ir::Expr*>& keys,
-                                   dsl::Span span) {
+                                   dsl::Span) {
   const ir::StateVar& V = program_.vars[size_t(var)];
   if (keys.empty()) return "";
   std::string flat;
   for (size_t i = 0; i < keys.size(); ++i) {
-    const std::string k = checked_index(V.keys[i], *keys[i], span, "key outside its domain");
+    // At the key itself, as the interpreter reports it.
+    const std::string k = checked_index(V.keys[i], *keys[i], keys[i]->span,
+                                        run_errors::key_outside(run_errors::kHole1, dom(V.keys[i]).name, V.name));
     if (i == 0) {
       flat = k;
     } else {
@@ -402,7 +411,7 @@ std::string Emitter::set_literal(const ir::Expr& e) {
   const int d = e.type->domain;
   body.push_back(fmt::format("Bits<{}> out{{}};", words(d)));
   for (const auto& x : e.args) {
-    body.push_back(fmt::format("out.set({});", checked_index(d, *x, x->span, "an element outside the set's domain")));
+    body.push_back(fmt::format("out.set({});", checked_index(d, *x, x->span, run_errors::element_outside(run_errors::kHole1, dom(d).name))));
   }
   body.push_back("return out;");
   return lambda(cpp_type(*e.type), body);
@@ -413,8 +422,8 @@ std::string Emitter::range_set(const ir::Expr& e) {
   std::vector<std::string> body = {
       fmt::format("Bits<{}> out{{}};", words(d)),
       fmt::format("const Int hi = {};", expr(*e.args[1])),
-      fmt::format("for (Int v = {}; v <= hi; ++v) out.set(chk_d{}(v, {}, \"a value outside the range's domain\"));",
-                  expr(*e.args[0]), d, where(e.span)),
+      fmt::format("for (Int v = {}; v <= hi; ++v) out.set(chk_d{}(v, {}, {}));", expr(*e.args[0]), d,
+                  where(e.span), quote(run_errors::range_element_outside(run_errors::kHole1, dom(d).name))),
       "return out;"};
   return lambda(cpp_type(*e.type), body);
 }
@@ -425,7 +434,8 @@ std::string Emitter::record_literal(const ir::Expr& e) {
   std::string sum;
   for (size_t f = 0; f < e.args.size() && f < D.fields.size(); ++f) {
     std::string term = checked_index(D.fields[f], *e.args[f], e.args[f]->span,
-                                     "a field value outside its domain");
+                                     run_errors::field_value_outside(run_errors::kHole1, dom(D.fields[f]).name,
+                                                                     D.field_names[f], D.name));
     if (D.strides[f] != 1) term = fmt::format("{} * {}", paren(term), D.strides[f]);
     sum += (sum.empty() ? "" : " + ") + term;
   }
@@ -444,14 +454,15 @@ std::string Emitter::field(const ir::Expr& e) {
   const ir::Domain& D = dom(d);
   const size_t f = size_t(e.field);
   const int fd = D.fields[f];
-  std::string idx = fmt::format("field_index({}, {}, {}, {})", expr(r), D.strides[f], dom(fd).size,
-                                where(e.span));
+  std::string idx = fmt::format("field_index({}, {}, {}, {}, {})", expr(r), D.strides[f], dom(fd).size,
+                                where(e.span), quote(run_errors::field_of_none(D.field_names[f])));
   return identity_domain(fd) ? idx : fmt::format("val_d{}({})", fd, idx);
 }
 
 std::string Emitter::at(const ir::Expr& e) {
   const ir::Expr& list = *e.args[0];
   const ir::Expr& key = *e.args[1];
+  const std::string index_text = quote(run_errors::index_outside(run_errors::kHole1, run_errors::kHole2));
   if (list.op == Op::ConstList) {
     const std::string table = constant_table(list);
     const size_t n = list.args.size();
@@ -460,10 +471,10 @@ std::string Emitter::at(const ir::Expr& e) {
         identity_domain(key.type->domain) && dom(key.type->domain).size <= n) {
       return fmt::format("{}[{}]", table, expr(key));
     }
-    return fmt::format("{}[at_index({}, {}, {})]", table, expr(key), n, where(e.span));
+    return fmt::format("{}[at_index({}, {}, {}, {})]", table, expr(key), n, where(e.span), index_text);
   }
   const std::string l = expr(list);
-  return fmt::format("list_at({}, {}, {})", l, expr(key), where(e.span));
+  return fmt::format("list_at({}, {}, {}, {})", l, expr(key), where(e.span), index_text);
 }
 
 // ---------------------------------------------------------------- binders
@@ -615,8 +626,8 @@ std::string Emitter::quantifier(const ir::Expr& e) {
     case Op::Some: lines.push_back("return false;"); break;
     case Op::Count: case Op::Sum: lines.push_back("return acc;"); break;
     case Op::Max: case Op::Min:
-      lines.push_back(fmt::format("if (!any) fail({}, \"{} over nothing\");", where(e.span),
-                                  e.op == Op::Max ? "max" : "min"));
+      lines.push_back(fmt::format("if (!any) fail({}, {});", where(e.span),
+                                  quote(run_errors::over_nothing(e.op == Op::Max ? "max" : "min"))));
       lines.push_back("return acc;");
       break;
     case Op::Filter: lines.push_back("return out;"); break;

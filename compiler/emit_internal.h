@@ -19,6 +19,7 @@
 
 #include "compiler/emit_cpp.h"
 #include "compiler/ir.h"
+#include "compiler/run_errors.h"
 
 namespace rulebook::compiler::emit {
 
@@ -330,7 +331,10 @@ class Emitter {
   /// elements, planes, unions and remembered values it can change (emit_restore.cpp).
   void restore_functions();
   std::string geometry_constant(const ir::Expr& e);
-  std::string cell_arg(const ir::Expr& x, dsl::Span span);
+  /// The index of argument `x` of a built-in in domain `d`, failing at `x` when it is not a
+  /// `what` (cell, point, player, team).
+  std::string arg_index(int d, const ir::Expr& x, std::string_view what);
+  std::string cell_arg(const ir::Expr& x) { return arg_index(ir::kCellDomain, x, "cell"); }
   std::string call(const ir::Expr& e);
   std::string constant_set(const ir::Expr& e);
   std::string constant_item(const ir::Expr& e);
@@ -340,8 +344,11 @@ class Emitter {
   std::string constant_list(const ir::Expr& e);
   /// The flat element index of `var[keys]`, with the key checks its domains need.
   std::string element_index(int var, const std::vector<const ir::Expr*>& keys, dsl::Span span);
-  /// The index of value `v` in domain `d`, failing at `span` with `what` when outside.
-  std::string checked_index(int d, const ir::Expr& v, dsl::Span span, const char* what);
+  /// The index of value `v` in domain `d`, failing at `span` with `what` when outside:
+  /// a message of run_errors with a hole (kHole1) where v's value goes.
+  std::string checked_index(int d, const ir::Expr& v, dsl::Span span, const std::string& what);
+  /// Whether a value of `e` may be none (its errors print kNone as `none`).
+  bool holds_none(const ir::Expr& e) const;
   /// Lines of a loop over a set or list expression binding each element to `var`; the
   /// first line opens the loop, the others are indented by two. `index_name` receives the
   /// name of the element's index (sets only).

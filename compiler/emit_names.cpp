@@ -32,7 +32,6 @@ std::string cpp_string(std::string_view s) {
 
 std::string Emitter::quote(std::string_view s) const { return cpp_string(s); }
 
-std::string Emitter::where(dsl::Span span) const { return cpp_string(where_text(span)); }
 
 std::string Emitter::line_of(dsl::Span span) const {
   // Comments say where in the rules a piece of code comes from by line only: a file name

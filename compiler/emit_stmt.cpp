@@ -97,7 +97,7 @@ void Emitter::stmt(const ir::Stmt& s) {
       break;
     case ir::StmtOp::Eliminate:
       w_.linef("{};  // eliminate - {}",
-               sys_put(ir::kVarOut, checked_index(ir::kPlayerDomain, *s.value, s.span, "not a player"), "1"),
+               sys_put(ir::kVarOut, checked_index(ir::kPlayerDomain, *s.value, s.span, run_errors::eliminate_not_a_player(run_errors::kHole1)), "1"),
                line_of(s.span));
       break;
     case ir::StmtOp::Goto:
@@ -136,8 +136,9 @@ void Emitter::assign(const ir::Stmt& s) {
     value = fmt::format("{}_chk({}, {}, {})", s.assign > 0 ? "add" : "sub",
                         element_value(s.var, element(s.var, flat)), value, where(s.span));
   }
-  std::string index = fmt::format("chk_d{}({}, {}, {})", V.domain, value, where(s.span),
-                                  quote(fmt::format("{} := a value outside {}", V.name, dom(V.domain).name)));
+  std::string index = fmt::format("chk_d{}({}, {}, {}{})", V.domain, value, where(s.span),
+                                  quote(run_errors::stored_outside(run_errors::kHole1, dom(V.domain).name, V.name)),
+                                  s.assign == 0 && holds_none(*s.value) ? ", true" : "");
   // A value of the variable's own domain (or of the inner domain of an optional one) is
   // its own index (one more): nothing to check, as checked_index says.
   const ir::Expr& v = *s.value;
@@ -274,12 +275,13 @@ void Emitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>
     w_.close();
   } else if (s.value->type->kind == ir::Type::Kind::List) {
     w_.linef("const auto value = {};", expr(*s.value));
-    w_.linef("if (value.n != {}) fail({}, {});", n, where(s.span),
-             quote(fmt::format("'{}' needs {} values here", V.name, n)));
+    w_.linef("if (value.n != {}) fail_value({}, {}, value.n);", n, where(s.span),
+             quote(run_errors::values_count(V.name, std::to_string(n), run_errors::kHole1)));
     w_.linef("for (Int i = 0; i < {}; ++i) {};", n,
              store(s.var, "base + i",
-                   fmt::format("chk_d{}(value.a[i], {}, {})", V.domain, where(s.span),
-                               quote(fmt::format("{} := a value outside {}", V.name, dom(V.domain).name)))));
+                   fmt::format("chk_d{}(value.a[i], {}, {}{})", V.domain, where(s.span),
+                               quote(run_errors::stored_outside(run_errors::kHole1, dom(V.domain).name, V.name)),
+                               holds_none(*s.value) ? ", true" : "")));
   } else {
     errors_.push_back(fmt::format("{}: cannot assign this value to {}", where_text(s.span), V.name));
   }

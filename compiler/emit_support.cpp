@@ -125,20 +125,36 @@ struct RuleError {
   char message[400];
 };
 
+/// `where: error: what`, the located form of compiler/run_errors.h, `what` cut at its
+/// kMaxText (300) bytes. `where` names the rules file by its index (`@0:12:5`); the
+/// loader puts back the file's name.
 [[noreturn, gnu::cold, gnu::noinline]] void fail(const char* where, const char* what) {
   RuleError e;
-  std::snprintf(e.message, sizeof e.message, "%s: %s", where, what);
+  std::snprintf(e.message, sizeof e.message, "%s: error: %.300s", where, what);
   throw e;
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] void fail_value(const char* where, const char* what, Int v) {
-  RuleError e;
-  if (v == kNone) {
-    std::snprintf(e.message, sizeof e.message, "%s: %s (none)", where, what);
-  } else {
-    std::snprintf(e.message, sizeof e.message, "%s: %s (%lld)", where, what, (long long)v);
+/// A message of compiler/run_errors.h with its run-time values put into its holes: byte 1
+/// becomes `a`, byte 2 `b`, each a number, or `none` for a kNone where `none` says the
+/// value's type admits none (a computed INT64_MIN stays a number).
+[[noreturn, gnu::cold, gnu::noinline]] void fail_value(const char* where, const char* what, Int a,
+                                                       bool none = false, Int b = 0) {
+  char text[sizeof(RuleError::message)];
+  size_t n = 0;
+  for (const char* p = what; *p && n + 1 < sizeof text; ++p) {
+    if (*p != '\001' && *p != '\002') {
+      text[n++] = *p;
+      continue;
+    }
+    const Int v = *p == '\001' ? a : b;
+    const int k = none && *p == '\001' && v == kNone
+                      ? std::snprintf(text + n, sizeof text - n, "none")
+                      : std::snprintf(text + n, sizeof text - n, "%lld", (long long)v);
+    if (k < 0) break;
+    n = n + size_t(k) < sizeof text ? n + size_t(k) : sizeof text - 1;
   }
-  throw e;
+  text[n] = 0;
+  fail(where, text);
 }
 
 /// The integer arithmetic of docs/semantics.md ("Integers"): 64 bits, floor division and
@@ -369,19 +385,20 @@ constexpr Bits<W> plane_at(const Bits<W> (&planes)[N], Int i) {
 }
 
 /// The index of a record's field (the mixed radix of ir::Domain); `none` has no fields.
-inline Int field_index(Int v, Int stride, Int size, const char* where) {
-  if (v == kNone) fail(where, "a field of none");
+inline Int field_index(Int v, Int stride, Int size, const char* where, const char* what) {
+  if (v == kNone) fail(where, what);
   return (v / stride) % size;
 }
 
-inline Int at_index(Int k, Int n, const char* where) {
-  if (k < 0 || k >= n) fail_value(where, "an index outside the list", k);
+/// `what` has holes for the index and the last index.
+inline Int at_index(Int k, Int n, const char* where, const char* what) {
+  if (k < 0 || k >= n) fail_value(where, what, k, false, n - 1);
   return k;
 }
 
 template <class T, int N>
-T list_at(const List<T, N>& l, Int k, const char* where) {
-  return l.a[at_index(k, l.n, where)];
+T list_at(const List<T, N>& l, Int k, const char* where, const char* what) {
+  return l.a[at_index(k, l.n, where, what)];
 }
 
 /// Lists standing for sets of sets: union keeps the first list's order, then the new

@@ -8,6 +8,7 @@
 
 #include "compiler/interpret_internal.h"
 #include "compiler/random.h"
+#include "compiler/run_errors.h"
 #include "compiler/text.h"
 #include "dsl/integers.h"
 
@@ -23,19 +24,18 @@ Run::Run(const Machine& m, uint8_t* state) : m_(m), p_(m.p), state_(state) {
 
 // ------------------------------------------------------------------ statements
 
-void Run::store(const ir::StateVar& v, int64_t element, int64_t value, dsl::Span span) {
+void Run::store(const ir::StateVar& v, int64_t element, int64_t value, dsl::Span span, bool none) {
   int64_t idx = ir::domain_index(p_.domains, v.domain, value);
   if (idx < 0)
-    m_.fail(span, fmt::format("value {} is outside {} (stored in '{}')",
-                              value == ir::kNone ? "none" : std::to_string(value),
-                              p_.domains[size_t(v.domain)].name, v.name));
+    m_.fail(span, run_errors::stored_outside(run_errors::value_text(value, none),
+                                             p_.domains[size_t(v.domain)].name, v.name));
   ir::store_index(state_, v, uint32_t(element), uint32_t(idx));
 }
 
 void Run::store_whole(const ir::StateVar& v, int64_t base, size_t key, const Value& value,
-                      dsl::Span span) {
+                      dsl::Span span, bool none) {
   if (key == v.keys.size()) {
-    store(v, base, value.scalar, span);
+    store(v, base, value.scalar, span, none);
     return;
   }
   const uint32_t n = m_.domain_size(v.keys[key]);
@@ -46,8 +46,8 @@ void Run::store_whole(const ir::StateVar& v, int64_t base, size_t key, const Val
     return;
   }
   if (value.list.size() != n)
-    m_.fail(span, fmt::format("'{}' needs {} values here, found {}", v.name, n, value.list.size()));
-  for (uint32_t i = 0; i < n; ++i) store_whole(v, base * n + i, key + 1, value.list[i], span);
+    m_.fail(span, run_errors::values_count(v.name, std::to_string(n), std::to_string(value.list.size())));
+  for (uint32_t i = 0; i < n; ++i) store_whole(v, base * n + i, key + 1, value.list[i], span, none);
 }
 
 void Run::exec(const ir::Block& block) {
@@ -65,7 +65,7 @@ void Run::exec(const ir::Block& block) {
             const char* failure = s.assign > 0 ? integers::add(old, x, x) : integers::sub(old, x, x);
             if (failure) m_.fail(s.span, failure);
           }
-          store(v, at, x, s.span);
+          store(v, at, x, s.span, s.assign == 0 && run_errors::may_be_none(p_.domains, s.value->type->domain));
         } else if (v.is_set && k + 1 == v.keys.size()) {
           Bits b;
           set_in(*s.value, v.keys.back(), b);
@@ -79,7 +79,7 @@ void Run::exec(const ir::Block& block) {
             ir::store_index(state_, v, el, now);
           }
         } else {
-          store_whole(v, at, k, value(*s.value), s.span);
+          store_whole(v, at, k, value(*s.value), s.span, run_errors::holds_none(p_.domains, *s.value->type));
         }
         break;
       }
@@ -108,7 +108,9 @@ void Run::exec(const ir::Block& block) {
         break;
       case ir::StmtOp::Eliminate: {
         int64_t q = scalar(*s.value);
-        if (q < 0 || q >= p_.players) m_.fail(s.span, "eliminate: not a player");
+        if (q < 0 || q >= p_.players)
+          m_.fail(s.span, run_errors::eliminate_not_a_player(
+                              run_errors::value_text(q, run_errors::may_be_none(p_.domains, s.value->type->domain))));
         put(ir::kVarOut, q, 1);
         break;
       }
@@ -364,10 +366,10 @@ engine::Status Interpreter::setup_indices(uint8_t* state, uint64_t seed,
       if (!given && sv.source == ir::SetupVar::Source::Entries) given = &sv.entries[size_t(sv.default_entry)];
       if (given) {
         if (given->size() != v.count)
-          machine_->fail(sv.span, fmt::format("'{}' needs {} values, {} given", sv.name, v.count, given->size()));
+          machine_->fail(sv.span, run_errors::values_count(sv.name, std::to_string(v.count), std::to_string(given->size())));
         for (uint32_t k = 0; k < v.count; ++k) {
           if ((*given)[k] >= machine_->domain_size(v.domain))
-            machine_->fail(sv.span, fmt::format("a value given for '{}' is out of range", sv.name));
+            machine_->fail(sv.span, run_errors::given_outside(sv.name, p.domains[size_t(v.domain)].name));
           ir::store_index(state, v, k, (*given)[k]);
         }
         continue;
@@ -380,7 +382,7 @@ engine::Status Interpreter::setup_indices(uint8_t* state, uint64_t seed,
           r.set_in(*sv.value, v.keys.back(), b);
           val.set = b;
         }
-        r.store_whole(v, 0, 0, val, sv.span);
+        r.store_whole(v, 0, 0, val, sv.span, run_errors::holds_none(p.domains, *sv.value->type));
       } else {
         // random k of S / shuffle L: elements in ascending index (or list) order, then a
         // partial Fisher-Yates shuffle drawing from the stream.
@@ -401,7 +403,7 @@ engine::Status Interpreter::setup_indices(uint8_t* state, uint64_t seed,
         const int64_t n = int64_t(items.size());
         const int64_t k = sv.source == ir::SetupVar::Source::Random ? r.scalar(*sv.value) : n;
         if (k < 0 || k > n)
-          machine_->fail(sv.span, fmt::format("random {} of a set of {}", k, n));
+          machine_->fail(sv.span, run_errors::random_too_many(std::to_string(k), std::to_string(n)));
         for (int64_t j = 0; j < k; ++j) std::swap(items[size_t(j)], items[size_t(j + int64_t(rng.below(uint64_t(n - j))))]);
         if (sv.source == ir::SetupVar::Source::Random) {
           interp::Value chosen;
@@ -409,14 +411,18 @@ engine::Status Interpreter::setup_indices(uint8_t* state, uint64_t seed,
           chosen.set.assign(interp::words(machine_->domain_size(d)), 0);
           for (int64_t j = 0; j < k; ++j) {
             int64_t idx = ir::domain_index(p.domains, d, items[size_t(j)].scalar);
-            if (idx < 0) machine_->fail(sv.span, fmt::format("a value drawn for '{}' is out of its range", sv.name));
+            if (idx < 0)
+              machine_->fail(sv.span, run_errors::drawn_outside(
+                                          run_errors::value_text(items[size_t(j)].scalar,
+                                                                 run_errors::holds_none(p.domains, *src.type)),
+                                          p.domains[size_t(d)].name, sv.name));
             interp::set_bit(chosen.set, idx);
           }
           r.store_whole(v, 0, 0, chosen, sv.span);
         } else {
           interp::Value seq;
           seq.list = std::move(items);
-          r.store_whole(v, 0, 0, seq, sv.span);
+          r.store_whole(v, 0, 0, seq, sv.span, run_errors::holds_none(p.domains, *src.type));
         }
       }
       r.pop_frame(frame, sv.locals);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/interpret_internal.h"
+#include "compiler/run_errors.h"
 #include "dsl/integers.h"
 
 namespace rulebook::compiler::interp {
@@ -84,7 +85,11 @@ Machine::Machine(const ir::Program& program, const dsl::SourceSet& source_set)
 }
 
 void Machine::fail(dsl::Span span, const std::string& message) const {
-  throw RuleError{ir::location(sources, span) + ": " + message};
+  throw RuleError{run_errors::located(ir::location(sources, span), message)};
+}
+
+std::string Run::none_text(const ir::Expr& e, int64_t v) const {
+  return run_errors::value_text(v, run_errors::holds_none(p_.domains, *e.type));
 }
 
 namespace {
@@ -123,12 +128,12 @@ int64_t Run::builtin_scalar(const ir::Expr& e) {
   const auto& a = e.args;
   auto cell_arg = [&](size_t i) {
     int64_t c = scalar(*a[i]);
-    if (c < 0 || c >= m_.cells) m_.fail(a[i]->span, fmt::format("{} is not a cell", ir::value_text(p_.domains, ir::kCellDomain, c)));
+    if (c < 0 || c >= m_.cells) m_.fail(a[i]->span, run_errors::not_a(none_text(*a[i], c), "cell"));
     return c;
   };
   auto player_arg = [&](size_t i) {
     int64_t q = scalar(*a[i]);
-    if (q < 0 || q >= p_.players) m_.fail(a[i]->span, fmt::format("{} is not a player", q == ir::kNone ? "none" : std::to_string(q)));
+    if (q < 0 || q >= p_.players) m_.fail(a[i]->span, run_errors::not_a(none_text(*a[i], q), "player"));
     return q;
   };
   switch (e.builtin) {
@@ -138,7 +143,7 @@ int64_t Run::builtin_scalar(const ir::Expr& e) {
     case B::Y: {
       if (a[0]->type->domain == ir::kPointDomain) {
         int64_t pt = scalar(*a[0]);
-        if (pt < 0 || pt >= m_.points) m_.fail(a[0]->span, "not a point");
+        if (pt < 0 || pt >= m_.points) m_.fail(a[0]->span, run_errors::not_a(none_text(*a[0], pt), "point"));
         return e.builtin == B::X ? pt % (m_.width + 1) : pt / (m_.width + 1);
       }
       int64_t c = cell_arg(0);
@@ -177,7 +182,7 @@ int64_t Run::builtin_scalar(const ir::Expr& e) {
       for (size_t t = 0; t < p_.geometry.teams.size(); ++t)
         for (int member : p_.geometry.teams[t])
           if (member == q) return int64_t(t);
-      m_.fail(e.span, fmt::format("{} is in no team", p_.player_names[size_t(q)]));
+      m_.fail(e.span, run_errors::in_no_team(p_.player_names[size_t(q)]));
     }
     case B::Mover: return mover_;
     case B::Horizontal: return 0;
@@ -191,7 +196,7 @@ void Run::builtin_set(const ir::Expr& e, Bits& out) {
   const auto& a = e.args;
   auto cell_arg = [&](size_t i) {
     int64_t c = scalar(*a[i]);
-    if (c < 0 || c >= m_.cells) m_.fail(a[i]->span, fmt::format("{} is not a cell", ir::value_text(p_.domains, ir::kCellDomain, c)));
+    if (c < 0 || c >= m_.cells) m_.fail(a[i]->span, run_errors::not_a(none_text(*a[i], c), "cell"));
     return size_t(c);
   };
   switch (e.builtin) {
@@ -219,7 +224,7 @@ void Run::builtin_set(const ir::Expr& e, Bits& out) {
     case B::Corners: out = m_.corners[cell_arg(0)]; return;
     case B::Around: {
       int64_t pt = scalar(*a[0]);
-      if (pt < 0 || pt >= m_.points) m_.fail(a[0]->span, "not a point");
+      if (pt < 0 || pt >= m_.points) m_.fail(a[0]->span, run_errors::not_a(none_text(*a[0], pt), "point"));
       out = m_.around[size_t(pt)];
       return;
     }
@@ -240,7 +245,7 @@ void Run::builtin_set(const ir::Expr& e, Bits& out) {
     }
     case B::Members: {
       int64_t t = scalar(*a[0]);
-      if (t < 0 || size_t(t) >= p_.geometry.teams.size()) m_.fail(a[0]->span, "not a team");
+      if (t < 0 || size_t(t) >= p_.geometry.teams.size()) m_.fail(a[0]->span, run_errors::not_a(none_text(*a[0], t), "team"));
       out.assign(words(uint32_t(p_.players)), 0);
       for (int q : p_.geometry.teams[size_t(t)]) set_bit(out, q);
       return;

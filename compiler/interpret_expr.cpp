@@ -4,18 +4,13 @@
 #include <fmt/format.h>
 
 #include "compiler/interpret_internal.h"
+#include "compiler/run_errors.h"
 #include "dsl/integers.h"
 #include "compiler/lower_internal.h"
 
 namespace rulebook::compiler::interp {
 
 using ir::Op;
-
-namespace {
-
-std::string text(const ir::Program& p, int d, int64_t v) { return ir::value_text(p.domains, d, v); }
-
-}  // namespace
 
 int64_t count(const Bits& b) {
   int64_t n = 0;
@@ -69,8 +64,7 @@ int64_t Run::element(const ir::StateVar& v, const std::vector<ir::ExprPtr>& keys
     int64_t k = scalar(*keys[i]);
     int64_t idx = ir::domain_index(p_.domains, d, k);
     if (idx < 0)
-      m_.fail(keys[i]->span, fmt::format("key {} is outside {} (in '{}')", text(p_, d, k),
-                                         p_.domains[size_t(d)].name, v.name));
+      m_.fail(keys[i]->span, run_errors::key_outside(none_text(*keys[i], k), p_.domains[size_t(d)].name, v.name));
     at = at * m_.domain_size(d) + idx;
   }
   (void)span;
@@ -229,7 +223,7 @@ int64_t Run::aggregate(const ir::Expr& e) {
         any = true;
         return true;
       });
-      if (!any && e.op != Op::Sum) m_.fail(e.span, e.op == Op::Max ? "max over nothing" : "min over nothing");
+      if (!any && e.op != Op::Sum) m_.fail(e.span, run_errors::over_nothing(e.op == Op::Max ? "max" : "min"));
       return acc;
     }
   }
@@ -269,9 +263,8 @@ int64_t Run::scalar_rest(const ir::Expr& e) {
         int64_t v = scalar(*a[f]);
         int64_t i = ir::domain_index(p_.domains, d.fields[f], v);
         if (i < 0)
-          m_.fail(a[f]->span, fmt::format("value {} is outside {} (field '{}' of {})",
-                                          text(p_, a[f]->type->domain, v),
-                                          p_.domains[size_t(d.fields[f])].name, d.field_names[f], d.name));
+          m_.fail(a[f]->span, run_errors::field_value_outside(none_text(*a[f], v), p_.domains[size_t(d.fields[f])].name,
+                                                              d.field_names[f], d.name));
         index += i * d.strides[f];
       }
       return index;
@@ -282,7 +275,7 @@ int64_t Run::scalar_rest(const ir::Expr& e) {
       if (p_.domains[size_t(d)].kind == ir::Domain::Kind::Optional) d = p_.domains[size_t(d)].inner;
       const ir::Domain& rd = p_.domains[size_t(d)];
       if (v == ir::kNone)
-        m_.fail(e.span, fmt::format("field '{}' of none", rd.field_names[size_t(e.field)]));
+        m_.fail(e.span, run_errors::field_of_none(rd.field_names[size_t(e.field)]));
       int fd = rd.fields[size_t(e.field)];
       return ir::domain_value(p_.domains, fd, (v / rd.strides[size_t(e.field)]) % m_.domain_size(fd));
     }
@@ -290,12 +283,12 @@ int64_t Run::scalar_rest(const ir::Expr& e) {
       int64_t i = scalar(*a[1]);
       if (a[0]->op == Op::ConstList) {
         if (i < 0 || size_t(i) >= a[0]->args.size())
-          m_.fail(e.span, fmt::format("index {} is outside 0..{}", i, int64_t(a[0]->args.size()) - 1));
+          m_.fail(e.span, run_errors::index_outside(std::to_string(i), std::to_string(int64_t(a[0]->args.size()) - 1)));
         return scalar(*a[0]->args[size_t(i)]);
       }
       std::vector<Value> items = list(*a[0]);
       if (i < 0 || size_t(i) >= items.size())
-        m_.fail(e.span, fmt::format("index {} is outside 0..{}", i, int64_t(items.size()) - 1));
+        m_.fail(e.span, run_errors::index_outside(std::to_string(i), std::to_string(int64_t(items.size()) - 1)));
       return items[size_t(i)].scalar;
     }
     default:
@@ -313,7 +306,8 @@ void Run::convert(const Bits& in, int from, int to, Bits& out, dsl::Span span, b
       int64_t j = ir::domain_index(p_.domains, to, v);
       if (j >= 0) set_bit(out, j);
       else if (strict)
-        m_.fail(span, fmt::format("{} is not a value of {}", text(p_, from, v), p_.domains[size_t(to)].name));
+        m_.fail(span, run_errors::element_outside(run_errors::value_text(v, run_errors::may_be_none(p_.domains, from)),
+                                                  p_.domains[size_t(to)].name));
     }
   }
 }
@@ -365,7 +359,7 @@ void Run::set(const ir::Expr& e, Bits& out) {
       for (const auto& x : a) {
         int64_t v = scalar(*x);
         int64_t i = ir::domain_index(p_.domains, d, v);
-        if (i < 0) m_.fail(x->span, fmt::format("{} is not a value of {}", text(p_, x->type->domain, v), p_.domains[size_t(d)].name));
+        if (i < 0) m_.fail(x->span, run_errors::element_outside(none_text(*x, v), p_.domains[size_t(d)].name));
         set_bit(out, i);
       }
       return;
@@ -375,7 +369,7 @@ void Run::set(const ir::Expr& e, Bits& out) {
       out.assign(words(m_.domain_size(d)), 0);
       for (int64_t v = lo; v <= hi; ++v) {
         int64_t i = ir::domain_index(p_.domains, d, v);
-        if (i < 0) m_.fail(e.span, fmt::format("{} is outside {}", v, p_.domains[size_t(d)].name));
+        if (i < 0) m_.fail(e.span, run_errors::range_element_outside(std::to_string(v), p_.domains[size_t(d)].name));
         set_bit(out, i);
       }
       return;
@@ -404,13 +398,13 @@ void Run::set(const ir::Expr& e, Bits& out) {
       int64_t i = scalar(*a[1]);
       if (a[0]->op == Op::ConstList) {
         if (i < 0 || size_t(i) >= a[0]->args.size())
-          m_.fail(e.span, fmt::format("index {} is outside 0..{}", i, int64_t(a[0]->args.size()) - 1));
+          m_.fail(e.span, run_errors::index_outside(std::to_string(i), std::to_string(int64_t(a[0]->args.size()) - 1)));
         set(*a[0]->args[size_t(i)], out);
         return;
       }
       std::vector<Value> items = list(*a[0]);
       if (i < 0 || size_t(i) >= items.size())
-        m_.fail(e.span, fmt::format("index {} is outside 0..{}", i, int64_t(items.size()) - 1));
+        m_.fail(e.span, run_errors::index_outside(std::to_string(i), std::to_string(int64_t(items.size()) - 1)));
       out = std::move(items[size_t(i)].set);
       return;
     }
@@ -475,7 +469,7 @@ std::vector<Value> Run::list(const ir::Expr& e) {
       int64_t i = scalar(*a[1]);
       std::vector<Value> items = list(*a[0]);
       if (i < 0 || size_t(i) >= items.size())
-        m_.fail(e.span, fmt::format("index {} is outside 0..{}", i, int64_t(items.size()) - 1));
+        m_.fail(e.span, run_errors::index_outside(std::to_string(i), std::to_string(int64_t(items.size()) - 1)));
       return std::move(items[size_t(i)].list);
     }
     default:

@@ -158,9 +158,10 @@ class Run {
 
   // ------------------------------------------------ statements and play (interpret.cpp)
   void exec(const ir::Block& b);
-  void store(const ir::StateVar& v, int64_t element, int64_t value, dsl::Span span);
+  /// `none`: the value's type admits none (an error then prints kNone as `none`).
+  void store(const ir::StateVar& v, int64_t element, int64_t value, dsl::Span span, bool none = false);
   void store_whole(const ir::StateVar& v, int64_t base, size_t key, const Value& value,
-                   dsl::Span span);
+                   dsl::Span span, bool none = false);
   bool can(int move, int64_t player);
   /// Calls `emit(args)` for each legal instance of `move` for the current mover; stops
   /// when it returns false. Returns false when stopped.
@@ -171,6 +172,8 @@ class Run {
   bool has_legal_move();
   void after_move();
   void stuck_loop();
+  /// `v`, a value of `e`, as an error prints it (run_errors::value_text).
+  std::string none_text(const ir::Expr& e, int64_t v) const;
   int64_t get(int var, int64_t i = 0) const;
   void put(int var, int64_t i, int64_t value);
 

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -28,8 +29,17 @@ Registry& registry() {
   return r;
 }
 
-std::string error_text(const rb_error& e) {
-  return e.message[0] ? std::string(e.message) : std::string("engine error");
+/// The engine's message with its file named as the interpreter names it: a generated
+/// engine writes `@N:line:col` (file N of the source set, so that one compiled engine
+/// serves the rules wherever they lie); the name is the one the user gave.
+std::string error_text(const rb_error& e, const std::vector<std::string>& files) {
+  if (!e.message[0]) return "engine error";
+  const std::string m(e.message, strnlen(e.message, sizeof e.message));
+  if (m.size() < 2 || m[0] != '@') return m;
+  size_t i = 1, file = 0;
+  while (i < m.size() && i < 8 && m[i] >= '0' && m[i] <= '9') file = file * 10 + size_t(m[i++] - '0');
+  if (i == 1 || i >= m.size() || m[i] != ':' || file >= files.size()) return m;
+  return files[file] + m.substr(i);
 }
 
 }  // namespace
@@ -127,14 +137,17 @@ LoadedEngine load_engine(std::shared_ptr<const ir::Program> program, const dsl::
     result.status = engine::Status::Error("internal error: the engine's state size differs from the rules'");
     return result;
   }
-  result.engine = std::make_unique<CompiledEngine>(table, std::move(program));
+  std::vector<std::string> files;
+  for (size_t f = 0; f < sources.size(); ++f) files.push_back(sources.file(uint32_t(f)).name);
+  result.engine = std::make_unique<CompiledEngine>(table, std::move(program), std::move(files));
   return result;
 }
 
 // ---------------------------------------------------------------- the Engine over the ABI
 
-CompiledEngine::CompiledEngine(const rb_engine* table, std::shared_ptr<const ir::Program> program)
-    : table_(table), program_(std::move(program)) {
+CompiledEngine::CompiledEngine(const rb_engine* table, std::shared_ptr<const ir::Program> program,
+                               std::vector<std::string> files)
+    : table_(table), program_(std::move(program)), files_(std::move(files)) {
   info_.title = table->title;
   info_.state_bytes = table->state_bytes;
   info_.players = table->players;
@@ -166,7 +179,7 @@ engine::Status CompiledEngine::setup_indices(
   err.code = RB_OK;
   err.message[0] = 0;
   if (table_->setup(state, seed, given.data(), &err) != RB_OK) {
-    return engine::Status::Error(error_text(err));
+    return engine::Status::Error(error_text(err, files_));
   }
   return engine::Status::Ok();
 }
@@ -196,7 +209,7 @@ engine::Status CompiledEngine::legal_moves(const uint8_t* state,
       buffer.resize(count);
       continue;
     }
-    if (rc != RB_OK) return engine::Status::Error(error_text(err));
+    if (rc != RB_OK) return engine::Status::Error(error_text(err, files_));
     out.insert(out.end(), buffer.begin(), buffer.begin() + count);
     return engine::Status::Ok();
   }
@@ -222,7 +235,7 @@ engine::Status CompiledEngine::children(const uint8_t* state, std::vector<engine
       move_buffer.resize(count);
       continue;
     }
-    if (rc != RB_OK) return engine::Status::Error(error_text(err));
+    if (rc != RB_OK) return engine::Status::Error(error_text(err, files_));
     moves.assign(move_buffer.begin(), move_buffer.begin() + count);
     states.assign(state_buffer.begin(), state_buffer.begin() + ptrdiff_t(count * n));
     return engine::Status::Ok();
@@ -234,7 +247,7 @@ engine::Status CompiledEngine::apply(uint8_t* state, const engine::Move& move) c
   err.code = RB_OK;
   err.message[0] = 0;
   if (table_->apply(state, reinterpret_cast<const rb_move*>(&move), &err) != RB_OK) {
-    return engine::Status::Error(error_text(err));
+    return engine::Status::Error(error_text(err, files_));
   }
   return engine::Status::Ok();
 }
@@ -245,7 +258,7 @@ engine::Status CompiledEngine::scores(const uint8_t* state, std::vector<int64_t>
   err.code = RB_OK;
   err.message[0] = 0;
   if (table_->scores(state, out.data(), &err) != RB_OK) {
-    return engine::Status::Error(error_text(err));
+    return engine::Status::Error(error_text(err, files_));
   }
   return engine::Status::Ok();
 }
@@ -259,7 +272,7 @@ engine::Status CompiledEngine::metric(const uint8_t* state, int index, bool& rec
   recorded = false;
   value = 0;
   if (table_->metric(state, index, &rec, &value, &err) != RB_OK) {
-    return engine::Status::Error(error_text(err));
+    return engine::Status::Error(error_text(err, files_));
   }
   recorded = rec != 0;
   return engine::Status::Ok();
@@ -270,7 +283,7 @@ engine::Status CompiledEngine::count_moves(const uint8_t* state, uint64_t& count
   err.code = RB_OK;
   err.message[0] = 0;
   if (table_->count_moves(state, &count, &err) != RB_OK) {
-    return engine::Status::Error(error_text(err));
+    return engine::Status::Error(error_text(err, files_));
   }
   return engine::Status::Ok();
 }
@@ -280,7 +293,7 @@ engine::Status CompiledEngine::perft(const uint8_t* state, int depth, uint64_t& 
   err.code = RB_OK;
   err.message[0] = 0;
   if (table_->perft(state, depth, &count, &err) != RB_OK) {
-    return engine::Status::Error(error_text(err));
+    return engine::Status::Error(error_text(err, files_));
   }
   return engine::Status::Ok();
 }
@@ -292,7 +305,7 @@ engine::Status CompiledEngine::playout(uint8_t* state, uint64_t& rng, uint64_t m
   err.message[0] = 0;
   plies = 0;
   if (table_->playout(state, &rng, max_plies, same_phase ? 1 : 0, &plies, &err) != RB_OK) {
-    return engine::Status::Error(error_text(err));
+    return engine::Status::Error(error_text(err, files_));
   }
   return engine::Status::Ok();
 }

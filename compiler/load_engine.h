@@ -67,7 +67,10 @@ std::vector<uint64_t> linked_engine_hashes();
 /// engine::Engine over an ABI table. Move and board texts come from the program.
 class CompiledEngine : public engine::Engine {
  public:
-  CompiledEngine(const rb_engine* table, std::shared_ptr<const ir::Program> program);
+  /// `files`: the rules files' names in the order of their source set, for the locations
+  /// of errors (without them an error names a file by its index, `@0:12:5`).
+  CompiledEngine(const rb_engine* table, std::shared_ptr<const ir::Program> program,
+                 std::vector<std::string> files = {});
 
   const engine::Info& info() const override { return info_; }
   engine::Status setup(uint8_t* state, const engine::Setup& setup) const override;
@@ -106,6 +109,7 @@ class CompiledEngine : public engine::Engine {
  private:
   const rb_engine* table_;
   std::shared_ptr<const ir::Program> program_;
+  std::vector<std::string> files_;
   engine::Info info_;
 };
 

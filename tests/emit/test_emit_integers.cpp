@@ -73,20 +73,20 @@ std::string error_of(const std::string& cond) {
 
 TEST_CASE("an overflow at run time is the same located error in the interpreter and an engine",
           "[emit][integers]") {
-  CHECK(error_of("4611686018427387904 * (n + 2) > 0") == "test.rules:7:19: integer overflow in '*'");
-  CHECK(error_of("9223372036854775807 + (n + 1) > 0") == "test.rules:7:19: integer overflow in '+'");
-  CHECK(error_of("-9223372036854775807 - (n + 2) < 0") == "test.rules:7:19: integer overflow in '-'");
-  CHECK(error_of("-(-9223372036854775807 + k) > 0") == "test.rules:7:19: integer overflow in unary '-'");
-  CHECK(error_of("abs(-9223372036854775807 + k) > 0") == "test.rules:7:19: integer overflow in 'abs'");
+  CHECK(error_of("4611686018427387904 * (n + 2) > 0") == "test.rules:7:19: error: integer overflow in '*'");
+  CHECK(error_of("9223372036854775807 + (n + 1) > 0") == "test.rules:7:19: error: integer overflow in '+'");
+  CHECK(error_of("-9223372036854775807 - (n + 2) < 0") == "test.rules:7:19: error: integer overflow in '-'");
+  CHECK(error_of("-(-9223372036854775807 + k) > 0") == "test.rules:7:19: error: integer overflow in unary '-'");
+  CHECK(error_of("abs(-9223372036854775807 + k) > 0") == "test.rules:7:19: error: integer overflow in 'abs'");
   CHECK(error_of("(sum c in cells: 4611686018427387904 + n) > 0") ==
-        "test.rules:7:19: integer overflow in 'sum'");
+        "test.rules:7:19: error: integer overflow in 'sum'");
 }
 
 TEST_CASE("INT64_MIN / -1 overflows, INT64_MIN % -1 is 0, by zero is an error, alike in both",
           "[emit][integers]") {
-  CHECK(error_of("(-9223372036854775807 - 1) / k > 0") == "test.rules:7:19: integer overflow in '/'");
-  CHECK(error_of("(-9223372036854775807 - 1) / (k + 1) > 0") == "test.rules:7:19: division by zero");
-  CHECK(error_of("(-9223372036854775807 - 1) % (k + 1) > 0") == "test.rules:7:19: '%' by zero");
+  CHECK(error_of("(-9223372036854775807 - 1) / k > 0") == "test.rules:7:19: error: integer overflow in '/'");
+  CHECK(error_of("(-9223372036854775807 - 1) / (k + 1) > 0") == "test.rules:7:19: error: division by zero");
+  CHECK(error_of("(-9223372036854775807 - 1) % (k + 1) > 0") == "test.rules:7:19: error: '%' by zero");
   const Outcome mod = both(game("(-9223372036854775807 - 1) % k == 0"));
   CHECK(mod.ok);
   CHECK(mod.moves == 1);
@@ -117,7 +117,7 @@ TEST_CASE("x += v that overflows fails alike in the interpreter and an engine", 
     const engine::Status st = e->apply(s.data(), moves[0]);
     CHECK_FALSE(st.ok);
     // Not "value none is outside 0..3": 1 + INT64_MAX is not wrapped to INT64_MIN.
-    CHECK(st.message == "test.rules:7:5: integer overflow in '+'");
+    CHECK(st.message == "test.rules:7:5: error: integer overflow in '+'");
   }
 }
 

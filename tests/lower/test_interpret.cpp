@@ -385,28 +385,28 @@ TEST_CASE("run-time errors name the rule's file, line and column") {
   const std::string head = "game \"e\";\nboard 1 x 3;\nplayers 1;\n";
   // A value stored outside its state's range.
   CHECK(run_error(head + "state n: 0..2;\nphase p {\n  move bump {\n    n += 1;\n  }\n}\n", 3) ==
-        "test.rules:7:5: value 3 is outside 0..2 (stored in 'n')");
+        "test.rules:7:5: error: value 3 is outside 0..2 (stored in 'n')");
   // Division by zero in a condition.
   CHECK(run_error(head + "state n: 0..2;\nphase p {\n  move m requires 6 / n > 0; { n := 1; }\n}\n", 0) ==
-        "test.rules:6:19: division by zero");
+        "test.rules:6:19: error: division by zero");
   // A key that is none.
   CHECK(run_error(head + "state s: 0..2 -> bool;\nstate n: 0..9 = 5;\n"
                          "phase p {\n  move m requires s[n]; { }\n}\n", 0) ==
-        "test.rules:7:21: key 5 is outside 0..2 (in 's')");
+        "test.rules:7:21: error: key 5 is outside 0..2 (a key of 's')");
   // A field of none.
   CHECK(run_error(head + "type R = {a: 0..3, b: bool};\nstate r: R?;\n"
                          "phase p {\n  move m requires r.a == 0; { }\n}\n", 0) ==
-        "test.rules:7:19: field 'a' of none");
+        "test.rules:7:19: error: field 'a' of none");
   // max over nothing.
   CHECK(run_error(head + "define top: int = max c in cells where x(c) > 5: x(c);\n"
                          "phase p {\n  move m requires top > 0; { }\n}\n", 0) ==
-        "test.rules:4:19: max over nothing");
+        "test.rules:4:19: error: max over nothing");
   // A move whose legality asks about itself: rejected before play, at the can().
   CHECK(load_text(head + "phase p {\n  move m requires not can(m); { }\n}\n")->errors().find(
             "test.rules:5:23: error: can(m) depends on itself") != std::string::npos);
   // random k of S with k > |S|.
   CHECK(run_error(head + "setup two: set of Cell = random 4 of cells;\nphase p {\n  move m { }\n}\n", 0) ==
-        "test.rules:4:7: random 4 of a set of 3");
+        "test.rules:4:7: error: random 4 of a set of 3");
 }
 
 TEST_CASE("texts of moves, boards and scores") {

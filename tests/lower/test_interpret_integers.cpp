@@ -36,7 +36,7 @@ TEST_CASE("an assignment that overflows is a located error", "[interp][integers]
   // n += 9223372036854775807 with n = 1: the sum does not fit (not "outside 0..3").
   const auto st = run(kHead + "state n: 0..3 = 1;\nphase p {\n  move bump {\n    n += 9223372036854775807;\n  }\n}\n", 1);
   CHECK_FALSE(st.ok);
-  CHECK(st.message == "test.rules:7:5: integer overflow in '+'");
+  CHECK(st.message == "test.rules:7:5: error: integer overflow in '+'");
 }
 
 TEST_CASE("an overflow that inlining makes constant fails only where it runs", "[interp][integers]") {
@@ -49,5 +49,5 @@ TEST_CASE("an overflow that inlining makes constant fails only where it runs", "
   auto loud = run(kHead + define + "state n: 0..3;\nphase p {\n"
                   "  move m requires huge(4) > 0; { n := 1; }\n}\n", 0);
   CHECK_FALSE(loud.ok);
-  CHECK(loud.message == "test.rules:4:28: integer overflow in '*'");
+  CHECK(loud.message == "test.rules:4:28: error: integer overflow in '*'");
 }

@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <memory>
-#include <regex>
 
 #include "compiler/interpret.h"
 #include "compiler/load_engine.h"
@@ -22,17 +21,9 @@ using engine::Status;
 
 std::string status_text(const Status& s) { return s.ok ? "ok" : "error '" + s.message + "'"; }
 
-/// `file:line:col` at the start of an error message (the whole message when it has none).
-std::string location_of(const std::string& message) {
-  static const std::regex at(R"(^[^:\s]+:\d+:\d+)");
-  std::smatch m;
-  return std::regex_search(message, m, at) ? m.str() : message;
-}
-
-/// "" when both calls said the same, else the difference in words.
-std::string differ_status(const std::string& what, const Status& want, const Status& got, bool exact) {
+/// "" when both calls said the same, text of an error included, else the difference.
+std::string differ_status(const std::string& what, const Status& want, const Status& got) {
   if (want.ok == got.ok && want.message == got.message) return "";
-  if (!exact && want.ok == got.ok && location_of(want.message) == location_of(got.message)) return "";
   return fmt::format("{}: interpreter {}, generated {}", what, status_text(want), status_text(got));
 }
 
@@ -58,7 +49,7 @@ class Comparison {
 
  private:
   std::string differ(const std::string& what, const Status& want, const Status& got) const {
-    return differ_status(what, want, got, o_.exact_error_texts);
+    return differ_status(what, want, got);
   }
 
   std::string perft() {

@@ -1,5 +1,6 @@
 // One rules text run by the interpreter and by its generated engine compiled at run time:
-// perft, seeded games move by move, errors and their texts must all be the same.
+// perft, seeded games move by move, errors and their texts must all be the same (both
+// engines word an error through compiler/run_errors.h).
 #pragma once
 
 #include <cstdint>
@@ -15,12 +16,6 @@ struct DiffOptions {
   int games = 4;        ///< seeded games (setup seed = move seed = 1..games)
   int max_plies = 60;   ///< per game
   std::string cache_dir;  ///< where engines are compiled (empty: the usual cache)
-  /// Errors must have the same text; otherwise only the same location (file:line:col).
-  /// Off by default until the engines word their run-time errors alike: today a store out
-  /// of range reads "value 4 is outside 0..2 (stored in 'v')" in the interpreter and
-  /// "v := a value outside 0..2 (4)" in generated engines (and so on for keys, division,
-  /// fields of none...).
-  bool exact_error_texts = false;
   /// The compiler flags of the engines: no optimisation by default, since compiling
   /// dominates and the behaviour must not depend on it.
   std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared"};

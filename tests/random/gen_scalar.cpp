@@ -102,10 +102,19 @@ std::string Gen::int_expr(Ctx& c, int depth) {
     });
     ways.push_back([&] { use("int.neg"); return par(std::string("-") + int_expr(c, depth - 1)); });
     if (o_.int64_min_division) {
-      ways.push_back([&] {
-        use("risk.int64_min_division");
-        return par("(-9223372036854775807 - 1) / " + par(std::string("-") + std::to_string(between(1, 1))));
-      });
+      // The divisor reads a setup or state value, so that check cannot fold the division:
+      // it is -1 (the quotient 2^63 does not fit) when the value is its range's least,
+      // and 0 one above, both errors of play that the engines must word alike.
+      for (const Global& v : globals_) {
+        if (v.kind == Global::Param || v.kind == Global::Define || v.level < 1 || v.level > c.level ||
+            !v.keys.empty() || v.type->k != Ty::Range || shadowed(c, v.name))
+          continue;
+        ways.push_back([&, name = v.name, lo = v.type->lo] {
+          use("risk.int64_min_division");
+          return par("(-9223372036854775807 - 1) / " + par(name + " - " + par(std::to_string(lo)) + " - 1"));
+        });
+        break;
+      }
     }
     ways.push_back([&] {
       const int k = int(below(3));

@@ -27,11 +27,14 @@ struct GenOptions {
   /// Guards of stores as `lo + e % n` with e negative (the checker folded `/` and `%`
   /// truncating where the engines floor). Off: the guard takes abs(e).
   bool negative_constant_modulo = true;
+  /// `INT64_MIN / (v - lo - 1)` with v a setup or state value: -1 or 0 in play, an error
+  /// there (it was written constant, and check rejected the program).
+  bool int64_min_division = true;
+  /// Map keys and sequence positions that may leave their domain in play (the engines
+  /// reported the error at different columns, in different words).
+  bool key_errors = true;
 
   // ---- known bugs, excluded until fixed
-  /// Arithmetic that can reach INT64_MIN / -1 (an error in every backend now; the generator
-  /// still writes it where check folds it and rejects the program).
-  bool int64_min_division = false;
   /// A set filter inside the domain of a quantifier, aggregate, filter or `for`
   /// (`sum k in {x in S | c}: k`): the generated engine read the filter's binder where
   /// the outer one is meant, and did not compile (found by this generator).
@@ -43,10 +46,6 @@ struct GenOptions {
   /// Two `state s: seq of T = [...]` declarations: the engine's setup declared the
   /// locals of both initial values in one scope and did not compile (found here).
   bool two_initialized_seq_states = true;
-  /// Map keys and sequence positions that may leave their domain in play: both engines
-  /// report the error, the interpreter at the key (`m[k]`: k's column), the generated
-  /// engine at the index expression (m's column) (found here).
-  bool key_errors = false;
 
   // ---- choices
   /// Programs small enough to enumerate, with properties of every kind (gen_tiny.cpp):

@@ -3,7 +3,7 @@
 //
 //   random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]
 //                   [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG]
-//                   [--cache DIR] [--coverage] [--quiet] [--exact-errors] [--text-only]
+//                   [--cache DIR] [--coverage] [--quiet] [--text-only]
 //   random_programs --proofs --seed S --count N [--rlimit N] [--max-states N] ...: tiny
 //                   programs, the verifier's verdicts against brute force
 #include <fmt/core.h>
@@ -29,7 +29,7 @@ int usage(const std::string& why) {
   fmt::print(stderr,
              "usage: random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]\n"
              "       [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG] [--cache DIR]\n"
-             "       [--coverage] [--quiet] [--exact-errors] [--text-only]\n"
+             "       [--coverage] [--quiet] [--text-only]\n"
              "       random_programs --proofs [--rlimit N] [--max-states N] (and the options above)\nfeatures:");
   for (const auto& f : gen_features()) fmt::print(stderr, " {}", f.first);
   fmt::print(stderr, "\n");
@@ -71,7 +71,6 @@ int main(int argc, char** argv) {
     else if (a == "--proofs") proofs = gen.tiny_for_proofs = true;
     else if (a == "--rlimit") proof.rlimit = std::strtoull(value().c_str(), nullptr, 10);
     else if (a == "--max-states") proof.brute.max_states = std::strtoull(value().c_str(), nullptr, 10);
-    else if (a == "--exact-errors") diff.exact_error_texts = true;
     else if (a == "--risk") gen.risk_percent = std::atoi(value().c_str());
     else if (a == "--depth") gen.max_depth = std::atoi(value().c_str());
     else if (a == "--opt") opt = value();
@@ -107,8 +106,7 @@ int main(int argc, char** argv) {
     f.print = print, f.reduce = reduce, f.quiet = quiet, f.coverage = coverage, f.keep = keep, f.self = self;
     return run_proofs(seed, count, jobs, gen, proof, f);
   }
-  const std::string extra = gen_flags(gen) + (opt != "-O0" ? " --opt " + opt : "") +
-                            (diff.exact_error_texts ? " --exact-errors" : "");
+  const std::string extra = gen_flags(gen) + (opt != "-O0" ? " --opt " + opt : "");
 
   std::map<int, int> kinds;
   std::map<std::string, int> constructs, programs_using;
