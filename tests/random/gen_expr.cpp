@@ -224,14 +224,19 @@ std::string Gen::set_expr(const T& elem, Ctx& c, int depth) {
       });
       break;
     case Ty::Enum: {
-      ways.push_back([&] {
-        const EnumDecl& e = enums_[size_t(elem->id)];
-        std::string s = "{";
-        for (size_t i = 0; i < e.members.size(); ++i)
-          if (i == 0 || chance(60)) s += (s.size() > 1 ? ", " : "") + e.members[i];
-        use("literal.set");
-        return s + "}";
-      });
+      // Only the members no local shadows (a parameter `class` beside a member `class`
+      // names the parameter there).
+      std::vector<std::string> members;
+      for (const std::string& m : enums_[size_t(elem->id)].members)
+        if (!shadowed(c, m)) members.push_back(m);
+      if (!members.empty())
+        ways.push_back([&, members] {
+          std::string s = "{";
+          for (size_t i = 0; i < members.size(); ++i)
+            if (i == 0 || chance(60)) s += (s.size() > 1 ? ", " : "") + members[i];
+          use("literal.set");
+          return s + "}";
+        });
       break;
     }
     case Ty::Orient:
