@@ -28,8 +28,11 @@ void run_batch(uint64_t first, int count, const GenOptions& gen, const DiffOptio
     }
   };
   std::vector<std::thread> threads;
-  for (int j = 1; j < std::max(1, jobs); ++j) threads.emplace_back(worker);
-  if (jobs <= 1) worker();
+  // One job runs here; more run on as many threads, this one collecting their reports.
+  if (jobs > 1)
+    for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  else
+    worker();
   // Reports come back in seed order, whichever thread finished first.
   for (int i = 0; i < count; ++i) {
     std::unique_lock<std::mutex> lock(mutex);
