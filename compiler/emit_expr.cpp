@@ -131,12 +131,12 @@ std::string Emitter::expr_inner(const ir::Expr& e) {
       if (cannot_overflow(program_, e))
         return fmt::format("({} {} {})", expr(*a[0]),
                            e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : "*", expr(*a[1]));
-      return fmt::format("{}_chk({}, {}, {})", e.op == Op::Add ? "add" : e.op == Op::Sub ? "sub" : "mul",
+      return fmt::format("{}_chk({{{}, {}}}, {})", e.op == Op::Add ? "add" : e.op == Op::Sub ? "sub" : "mul",
                          expr(*a[0]), expr(*a[1]), where(e.span));
     case Op::Div:
-      return fmt::format("floor_div({}, {}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
+      return fmt::format("floor_div({{{}, {}}}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
     case Op::Mod:
-      return fmt::format("floor_mod({}, {}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
+      return fmt::format("floor_mod({{{}, {}}}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
     case Op::Eq:
     case Op::Ne:
     case Op::Lt:

@@ -206,6 +206,17 @@ inline Int abs_chk(Int a, const char* where) {
   if (a == INT64_MIN) [[unlikely]] fail(where, "integer overflow in 'abs'");
   return a < 0 ? -a : a;
 }
+/// Two operands evaluated left to right: a braced list is sequenced where a call's
+/// arguments are not, so that of two failing operands the left one reports its error,
+/// as in the interpreter.
+struct Ops {
+  Int a, b;
+};
+inline Int add_chk(Ops o, const char* where) { return add_chk(o.a, o.b, where); }
+inline Int sub_chk(Ops o, const char* where) { return sub_chk(o.a, o.b, where); }
+inline Int mul_chk(Ops o, const char* where) { return mul_chk(o.a, o.b, where); }
+inline Int floor_div(Ops o, const char* where) { return floor_div(o.a, o.b, where); }
+inline Int floor_mod(Ops o, const char* where) { return floor_mod(o.a, o.b, where); }
 inline Int min_of(Int a, Int b) { return a < b ? a : b; }
 inline Int max_of(Int a, Int b) { return a > b ? a : b; }
 

@@ -170,6 +170,26 @@ score p = a[0] + b[0];
 )");
 }
 
+TEST_CASE("found: of two failing operands the left one reports, in both engines", "[random][found]") {
+  // The engine passed both operands of a checked + to one call, whose arguments C++
+  // evaluates in no set order: the right division's overflow was reported where the
+  // interpreter reports the left one's (random seed 901826).
+  const DiffResult r = run_differential("left_first.rules", R"(game "left first";
+board 2 x 2;
+players 2;
+setup z: 0..2 = 0;
+phase play {
+  move pass(p: Player)
+  {
+  }
+}
+score entry = ((-9223372036854775807 - 1) / (z - 1)) + ((-9223372036854775807 - 1) / (z - 1)) + 6;
+)", options());
+  INFO(r.message);
+  CHECK(r.kind == DiffResult::Agree);
+  CHECK(r.runtime_error);
+}
+
 TEST_CASE("found: a tabled define called outside its parameter's type computes its body", "[random][found]") {
   // Was "calc: an argument outside 0..2" from the engine alone: a define of params only is
   // a table indexed by its parameters, and an argument off the table failed where the
