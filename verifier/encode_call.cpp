@@ -1,5 +1,7 @@
 // The encoder's calls, built-ins, `can`, connectivity and the statements of move bodies.
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <limits>
 
 #include <fmt/format.h>
@@ -44,6 +46,33 @@ bool Encoder::pure(int function) {
     known = reads_state(*p_.functions[size_t(function)].body, [&](int g) { return !pure(g); }) ? 0 : 1;
   }
   return known == 1;
+}
+
+const std::vector<int>* Encoder::read_vars(int function) {
+  if (read_vars_known_.empty()) {
+    read_vars_known_.assign(p_.functions.size(), false);
+    read_vars_.assign(p_.functions.size(), std::nullopt);
+  }
+  if (!read_vars_known_[size_t(function)]) {
+    read_vars_known_[size_t(function)] = true;  // while being computed (no recursion)
+    std::set<int> vars;
+    bool all = false;
+    std::function<void(const ir::Expr&)> walk = [&](const ir::Expr& e) {
+      if (e.op == Op::Read) vars.insert(e.var);
+      if (e.op == Op::Phase) vars.insert(ir::kVarPhase);
+      if (e.op == Op::Can || (e.op == Op::Builtin && (e.builtin == B::Out || e.builtin == B::Can))) all = true;
+      if (e.op == Op::Call) {
+        const std::vector<int>* inner = read_vars(e.function);
+        if (!inner) all = true;
+        else vars.insert(inner->begin(), inner->end());
+      }
+      for (const auto& a : e.args)
+        if (a) walk(*a);
+    };
+    walk(*p_.functions[size_t(function)].body);
+    if (!all) read_vars_[size_t(function)] = std::vector<int>(vars.begin(), vars.end());
+  }
+  return read_vars_[size_t(function)] ? &*read_vars_[size_t(function)] : nullptr;
 }
 
 SymP Encoder::builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args) {
@@ -333,11 +362,21 @@ SymP Encoder::call(const ir::Expr& e, Frame& f) {
   }
   auto body = [&](const std::vector<SymP>& xs) -> SymP {
     // A pure function reads no state: its value is the same under every overlay. Any other
-    // is memoised on the overlay as it is now (its version), since a body stores into it.
+    // is memoised on the overlay as it is now, since a body stores into it: on the stores
+    // so far into the variables it reads (into any, when it reads more than variables).
     const bool stateless = pure(e.function);
-    std::vector<int64_t> key{e.function, stateless ? -2 : overlay_,
-                             stateless || overlay_ < 0 ? 0 : int64_t(overlays_[size_t(overlay_)].version),
-                             (regroup ? 1 : 0) + (abstract ? 2 : 0)};
+    std::vector<int64_t> key{e.function, stateless ? -2 : overlay_, (regroup ? 1 : 0) + (abstract ? 2 : 0)};
+    if (!stateless && overlay_ >= 0) {
+      const Overlay& o = overlays_[size_t(overlay_)];
+      if (const std::vector<int>* vars = read_vars(e.function)) {
+        for (int v : *vars) {
+          auto it = o.var_versions.find(v);
+          key.push_back(it == o.var_versions.end() ? 0 : int64_t(it->second));
+        }
+      } else {
+        key.push_back(int64_t(o.version));
+      }
+    }
     std::vector<SymP> keep;
     for (const SymP& x : xs) key_of(x, key, keep);
     if (mover_override) key_of(mover_override, key, keep);

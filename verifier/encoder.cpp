@@ -565,6 +565,7 @@ void Encoder::store_slot(int var, uint32_t element, SymP value, const z3::expr& 
   o.err = (o.err || (guard && err_of(checked))).simplify();
   o.slots[{var, element}] = now;
   ++o.version;
+  ++o.var_versions[var];
 }
 
 }  // namespace rulebook::verifier

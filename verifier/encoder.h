@@ -103,9 +103,10 @@ class Encoder {
   struct Overlay {
     std::map<std::pair<int, uint32_t>, SymP> slots;
     z3::expr err;
-    /// Stores so far: a call memoised under an overlay holds only while nothing has been
-    /// stored into it since (a move's body changes its overlay as it runs).
+    /// Stores so far: a call memoised under an overlay holds only while nothing it reads
+    /// has been stored into it since (a move's body changes its overlay as it runs).
     uint64_t version = 0;
+    std::map<int, uint64_t> var_versions;  ///< stores so far, per variable
   };
   int new_overlay();
   void use_overlay(int o) { overlay_ = o; }
@@ -318,6 +319,11 @@ class Encoder {
   std::vector<int>* touched_ = nullptr;
   std::vector<int> pure_;          ///< per function: 1 when it reads no state, -1 unknown
   bool pure(int function);
+  /// The state variables a function reads, through its calls (sorted), or null when it
+  /// reads more than variables (can, out): its memo then keys on every store.
+  const std::vector<int>* read_vars(int function);
+  std::vector<std::optional<std::vector<int>>> read_vars_;
+  std::vector<bool> read_vars_known_;
   std::map<std::vector<int64_t>, z3::expr> atoms_;         ///< selector, kind, entries -> atom
   std::unordered_map<unsigned, z3::expr> atom_facts_;      ///< atom id -> its fact
   std::vector<SymP> small_;
