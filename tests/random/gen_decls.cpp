@@ -369,15 +369,7 @@ GeneratedProgram Gen::run() {
         s += "    requires " + bool_expr(c, depth) + ";\n";
         use("move.requires");
       }
-      // With board rules, deciding a move plays its block: a block may ask can() only of
-      // moves first declared before its own, so that no legality asks about itself.
-      c.can = !board_rules_ || o_.can_through_board_rules;
-      if (board_rules_) {
-        size_t first = 0;
-        while (moves_[first].name != m.name) ++first;
-        c.can_below = int(first);
-        if (first == 0) c.can = false;
-      }
+      allow_can_in_block(c, m.name);
       s += "  " + block(c, Block::Move, 1, depth) + "\n";
     }
     if (chance(50)) {
@@ -440,6 +432,15 @@ GeneratedProgram Gen::run() {
   }
   out_.text = s;
   return out_;
+}
+
+void Gen::allow_can_in_block(Ctx& c, const std::string& move) const {
+  c.can = !board_rules_ || o_.can_through_board_rules;
+  if (!board_rules_) return;
+  size_t first = 0;
+  while (moves_[first].name != move) ++first;
+  c.can_below = int(first);
+  if (first == 0) c.can = false;
 }
 
 }  // namespace rulebook::testing::gen

@@ -110,6 +110,10 @@ class Gen {
 
   // ---- statements (gen_expr.cpp)
   enum class Block { Init, Move, Stuck };
+  /// Lets a move block's context ask can(): with board rules, deciding a move plays its
+  /// block, so it may ask only of moves first declared before `move` (check rejects a
+  /// legality that asks about itself).
+  void allow_can_in_block(Ctx& c, const std::string& move) const;
   std::string block(Ctx& c, Block kind, int indent, int depth);
   std::string statement(Ctx& c, Block kind, int indent, int depth);
 

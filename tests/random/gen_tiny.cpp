@@ -362,15 +362,7 @@ GeneratedProgram Gen::run_tiny() {
       }
       s += fmt::format("  move {}{}\n", m.name, m.params.empty() ? "" : "(" + params + ")");
       if (chance(40)) s += "    requires " + bool_expr(c, depth) + ";\n";
-      // With board rules, deciding a move plays its block: it may ask can() only of moves
-      // first declared before it, so that no legality asks about itself (check rejects it).
-      c.can = !board_rules_ || o_.can_through_board_rules;
-      if (board_rules_) {
-        size_t first = 0;
-        while (moves_[first].name != m.name) ++first;
-        c.can_below = int(first);
-        if (first == 0) c.can = false;
-      }
+      allow_can_in_block(c, m.name);
       s += "  " + block(c, Block::Move, 1, depth) + "\n";
     }
     s += "}\n";
