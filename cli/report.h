@@ -36,6 +36,9 @@ struct ReportPlan {
   /// Seconds per property, a safety net only: a property that hits it is "unknown
   /// (timeout)", and the page then depends on the machine; keep it above the rlimit's time.
   double prove_timeout = 120;
+  /// What begins each progress line of this variant, e.g. "[3/21]" (variants may be
+  /// analysed side by side, so every line names its own).
+  std::string label;
 };
 
 /// A section of a variant's page computed by another analysis: the JSON behind it, its

@@ -29,7 +29,7 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
   const ir::Program& p = *game.program;
   const engine::Engine& e = *game.engine;
   if (!plan.explore) return s;
-  fmt::print(stderr, "report:   states to {} (at most {} per depth)\n",
+  fmt::print(stderr, "report: {} states to {} (at most {} per depth)\n", plan.label,
              plan.explore_depth < 0 ? std::string("the end") : fmt::format("depth {}", plan.explore_depth),
              plan.explore_states);
   explorer::SurveyOptions so;
@@ -102,11 +102,11 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     }
     return s;
   }
-  fmt::print(stderr, "report:   {} properties\n", p.properties.size());
+  fmt::print(stderr, "report: {} {} properties\n", plan.label, p.properties.size());
   verifier::Options vo;
   vo.timeout_seconds = plan.prove_timeout;
   vo.rlimit = plan.prove_rlimit;
-  vo.progress = [](const std::string& line) { fmt::print(stderr, "report:   {}\n", line); };
+  vo.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   vo.stop = stop;
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
 

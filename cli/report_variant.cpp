@@ -265,7 +265,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
                             {"end_board", render::board_text(p, end.after.data(), de)}};
 
   // The opening tree, small enough to read.
-  fmt::print(stderr, "report:   opening tree (depth {}, breadth {})\n", plan.tree_depth, plan.tree_breadth);
+  fmt::print(stderr, "report: {} opening tree (depth {}, breadth {})\n", plan.label, plan.tree_depth, plan.tree_breadth);
   explorer::TreeOptions to;
   to.depth = plan.tree_depth;
   to.breadth = plan.tree_breadth;
@@ -291,10 +291,10 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   pp.max_plies = plan.max_plies;
   pp.threads = plan.threads;
   pp.stop = stop;
-  pp.progress = [](int done, int total) {
-    if (done == total || done % 50 == 0) fmt::print(stderr, "report:   {} of {} games\n", done, total);
+  pp.progress = [&plan](int done, int total) {
+    if (done == total || done % 50 == 0) fmt::print(stderr, "report: {} {} of {} games\n", plan.label, done, total);
   };
-  fmt::print(stderr, "report:   {} random games\n", pp.games);
+  fmt::print(stderr, "report: {} {} random games\n", plan.label, pp.games);
   explorer::PlayoutStats random = explorer::play_games(e, p, pp);
   a.json["random_playouts"] = stats_json(random, "random");
   a.html += "<h2 id=\"playouts\">Random playouts</h2>\n" + stats_html(random, "every move chosen uniformly at random");
@@ -302,7 +302,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   const bool scored = p.score.value != nullptr && info.score_subjects > 0;
   if (scored && plan.greedy_games > 0) {
     pp.games = plan.greedy_games;
-    fmt::print(stderr, "report:   {} greedy games\n", pp.games);
+    fmt::print(stderr, "report: {} {} greedy games\n", plan.label, pp.games);
     pp.policy = explorer::Policy::Greedy;
     explorer::PlayoutStats greedy = explorer::play_games(e, p, pp);
     a.json["greedy_playouts"] = stats_json(greedy, "greedy");

@@ -3,14 +3,17 @@
 // formatted rules (cli/report_variant.cpp computes them); a configuration file tunes the
 // analysis per game (docs/report.md).
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <thread>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/interrupt.h"
@@ -34,6 +37,7 @@ struct ReportOptions {
   std::string output = "reports";
   std::string config;     ///< JSON configuration (docs/report.md); empty: defaults
   bool rules_only = false;  ///< summary and rules only, no playouts or diagrams
+  int jobs = 0;             ///< variants analysed at once; 0: one per hardware thread
 };
 
 /// Reads the plan fields present in `j` over `plan`; false (and `error`) on a bad value.
@@ -144,27 +148,42 @@ int run_report(const ReportOptions& opt) {
     return kExitInputError;
   }
   std::sort(files.begin(), files.end());
-  int result = kExitOk;
-  std::vector<Entry> entries;
-  // Ctrl-C: the pages finished so far stay (each whole), the one in progress is not
-  // written, and neither is the index (it would drop the variants not reached).
-  auto stop_here = [&](size_t i) {
-    fmt::print(stderr, "report: interrupted at [{}/{}] {}: {} pages written before it, this page and the index "
-                       "not written\n", i + 1, files.size(), files[i].generic_string(), i);
-    return kExitInterrupted;
-  };
-  for (size_t i = 0; i < files.size(); ++i) {
+  const size_t n = files.size();
+  // Every variant's plan first: a bad configuration stops the run before any work.
+  std::vector<ReportPlan> plans(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::string error;
+    if (!plan_for(config, files[i].parent_path().filename().string(), files[i].stem().string(), plans[i], error)) {
+      fmt::print(stderr, "{}: error: {}\n", opt.config, error);
+      return kExitInputError;
+    }
+    plans[i].label = fmt::format("[{}/{}]", i + 1, n);
+  }
+
+  // Variants are analysed side by side, `jobs` at a time, each page written as soon as it
+  // is finished. A page depends only on its variant (budgets are counts and resource units),
+  // so the pages and the index are the same bytes whatever the number of jobs.
+  enum class Outcome { Pending, Written, Failed, Stopped };
+  std::vector<Entry> entries(n);
+  std::vector<Outcome> outcomes(n, Outcome::Pending);
+  std::vector<int> codes(n, kExitOk);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};  // a page could not be written: start no other
+  auto analyse = [&](size_t i) {
     const fs::path& file = files[i];
-    if (interrupt.stopped()) return stop_here(i);
-    fmt::print(stderr, "report: [{}/{}] {}\n", i + 1, files.size(), file.generic_string());
-    Entry e;
+    fmt::print(stderr, "report: {} {}\n", plans[i].label, file.generic_string());
+    Entry& e = entries[i];
     e.game = file.parent_path().filename().string();
     e.stem = file.stem().string();
     dsl::SourceSet sources;
     dsl::Diagnostics diags;
     dsl::Game game = dsl::check_file(file.generic_string(), sources, diags);
     e.ok = !diags.has_errors();
-    if (!e.ok) result = kExitInputError;
+    if (!e.ok) {
+      // The page shows them too, but a run that exits 1 says why where it runs.
+      fmt::print(stderr, "{}", diags.render(sources));
+      codes[i] = kExitInputError;
+    }
     std::string summary = e.ok ? dsl::describe(game) : std::string();
     std::string formatted;
     if (e.ok) {
@@ -181,16 +200,10 @@ int run_report(const ReportOptions& opt) {
                                    html_escape(e.stem), html_escape(e.title), html_escape(file.generic_string()));
     std::optional<VariantAnalysis> analysis;
     if (e.ok && !opt.rules_only) {
-      ReportPlan plan;
-      std::string error;
-      if (!plan_for(config, e.game, e.stem, plan, error)) {
-        fmt::print(stderr, "{}: error: {}\n", opt.config, error);
-        return kExitInputError;
-      }
-      analysis = analyse_variant(file.generic_string(), plan, interrupt.flag());
+      analysis = analyse_variant(file.generic_string(), plans[i], interrupt.flag());
       if (!analysis->ok) {
         fmt::print(stderr, "{}: error: {}\n", file.generic_string(), analysis->error);
-        result = kExitInputError;
+        codes[i] = kExitInputError;
       }
       e.figures = analysis->key_figures;
     }
@@ -201,7 +214,8 @@ int run_report(const ReportOptions& opt) {
       if (analysis) body += analysis->html;
       body += "<h2 id=\"rules\">Rules</h2>\n<pre>" + html_escape(formatted) + "</pre>\n";
     }
-    if (interrupt.stopped()) return stop_here(i);
+    // Ctrl-C: the page in progress is cut short, so it is not written.
+    if (interrupt.stopped()) return Outcome::Stopped;
     fs::path base = fs::path(opt.output) / e.game / e.stem;
     nlohmann::json j;
     j["file"] = file.generic_string();
@@ -214,10 +228,39 @@ int run_report(const ReportOptions& opt) {
     if (error.empty()) error = write_file(base.string() + ".json", j.dump(2) + "\n");
     if (!error.empty()) {
       fmt::print(stderr, "{}\n", error);
-      return kExitInputError;
+      return Outcome::Failed;
     }
-    entries.push_back(std::move(e));
+    fmt::print(stderr, "report: {} written: {}.html\n", plans[i].label, base.generic_string());
+    return Outcome::Written;
+  };
+  auto worker = [&] {
+    for (size_t i; !interrupt.stopped() && !failed.load() && (i = next.fetch_add(1)) < n;) {
+      outcomes[i] = analyse(i);
+      if (outcomes[i] == Outcome::Failed) failed = true;
+    }
+  };
+  const size_t jobs = std::min<size_t>(n, opt.jobs > 0 ? opt.jobs : std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < jobs; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+
+  if (failed.load()) return kExitInputError;
+  // Ctrl-C: the pages finished stay (each whole); those in progress are not written, and
+  // neither is the index (it would drop the variants not reached).
+  if (interrupt.stopped()) {
+    std::vector<std::string> cut;
+    size_t written = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (outcomes[i] == Outcome::Written) ++written;
+      else if (outcomes[i] == Outcome::Stopped) cut.push_back(plans[i].label + " " + files[i].generic_string());
+    }
+    fmt::print(stderr, "report: interrupted: {} of {} pages written; cut short and not written: {}; the index "
+                       "not written\n", written, n, cut.empty() ? std::string("none") : fmt::format("{}", fmt::join(cut, ", ")));
+    return kExitInterrupted;
   }
+  int result = kExitOk;
+  for (int c : codes) result = c != kExitOk ? c : result;
 
   // Key figures: the columns are the union of the variants' figure names, in first-seen order.
   std::vector<std::string> columns;
@@ -262,6 +305,8 @@ void add_report(CLI::App& app, int& result) {
   cmd->add_option("-o,--output", opt->output, "Folder to write the report into");
   cmd->add_option("--config", opt->config, "JSON configuration: playout counts, annotations per game")
       ->check(CLI::ExistingFile);
+  cmd->add_option("-j,--jobs", opt->jobs, "Variants analysed at once (default: one per hardware thread)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--rules-only", opt->rules_only, "Only the summary and the rules (no playouts, no diagrams)");
   cmd->callback([opt, &result] { result = run_report(*opt); });
 }

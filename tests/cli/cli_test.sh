@@ -74,5 +74,21 @@ a=$("$rb" play variants/garnsi-malom/garnsi-6x6.rules --seed 5 --json 2>/dev/nul
 b=$("$rb" play variants/garnsi-malom/garnsi-6x6.rules --seed 5 --json 2>/dev/null | md5sum)
 check "play is deterministic" "$a" "$b"
 
+# A report is the same bytes whatever the number of variants analysed at once: five small
+# games (the 6x6 with proofs), one and three at a time.
+mkdir -p "$work/rin/a" "$work/rin/b"
+cp variants/sudoku-fill/fill-4x4.rules variants/garnsi-malom/garnsi-{6x6,lesson,9}.rules "$work/rin/a/"
+cp variants/sudoku-moyo/moyo.rules variants/sudoku-moyo/puzzles.txt "$work/rin/b/"
+echo '{"defaults": {"games": 20, "greedy_games": 5, "explore_depth": 2},
+       "variants": {"a/garnsi-lesson": {"prove": false}, "a/garnsi-9": {"prove": false}}}' >"$work/rconf.json"
+"$rb" report "$work/rin" -o "$work/r1" --config "$work/rconf.json" --jobs 1 >/dev/null 2>&1
+check "report --jobs 1 exits 0" 0 $?
+"$rb" report "$work/rin" -o "$work/r3" --config "$work/rconf.json" --jobs 3 >/dev/null 2>&1
+check "report --jobs 3 exits 0" 0 $?
+diff -r "$work/r1" "$work/r3" >/dev/null
+check "report pages do not depend on --jobs" 0 $?
+ls "$work/r3/a/garnsi-6x6.html" "$work/r3/b/moyo.json" >/dev/null 2>&1
+check "report --jobs 3 wrote every page" 0 $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,7 +14,7 @@ interrupt_after 6 stdout err "$RB" report in -o out --config config.json
 [ "$early" = 0 ] || { echo "report finished before the signal"; exit 1; }
 [ "$rc" = 130 ] || { echo "exit $rc, not 130"; exit 1; }
 within 2 || { echo "stopped $stop_seconds s after the signal"; exit 1; }
-grep -q "report: interrupted at \[2/2\]" err || { echo "not interrupted during the second variant: $(tail -n 3 err)"; exit 1; }
+grep -q "report: interrupted: 1 of 2 pages written; cut short and not written: \[2/2\] in/b/smyoz.rules" err || { echo "not interrupted during the second variant: $(tail -n 3 err)"; exit 1; }
 [ "$(cat out/index.html)" = "OLD INDEX" ] || { echo "the old index was replaced"; exit 1; }
 grep -q "</html>" out/a/fill-4x4.html || { echo "the finished page is missing or cut short"; exit 1; }
 valid_json out/a/fill-4x4.json || { echo "the finished page's JSON is not valid"; exit 1; }
