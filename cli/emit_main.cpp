@@ -13,8 +13,8 @@
 #include <string>
 
 #include "cli/output_file.h"
-#include "compiler/emit_cpp.h"
-#include "compiler/lower.h"
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/lower/lower.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 
 #include "cli/output_file.h"
 #include "cli/verbs.h"
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
 #include "dsl/diagnostics.h"
 
 namespace rulebook::cli {

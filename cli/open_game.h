@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/engine.h"
-#include "compiler/ir.h"
+#include "compiler/runtime/engine.h"
+#include "compiler/ir/ir.h"
 #include "dsl/source.h"
 
 namespace rulebook::cli {

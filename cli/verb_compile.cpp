@@ -7,8 +7,8 @@
 
 #include "cli/open_game.h"
 #include "cli/verbs.h"
-#include "compiler/emit_cpp.h"
-#include "compiler/ir_print.h"
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/ir/ir_print.h"
 
 namespace rulebook::cli {
 namespace {

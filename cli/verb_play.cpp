@@ -12,7 +12,7 @@
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
-#include "compiler/random.h"
+#include "compiler/runtime/random.h"
 #include "dsl/diagnostics.h"
 #include "explorer/perft.h"
 

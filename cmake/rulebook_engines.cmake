@@ -9,7 +9,7 @@
 # For each rules file, `GENERATOR FILE -o OUT.cpp --depfile OUT.d` runs at build time
 # (GENERATOR is an executable target, `rulebook-emit` by default: cli/emit_main.cpp) and
 # OUT.cpp is compiled into the OBJECT library TARGET with RULEBOOK_ENGINE_REGISTER defined,
-# so each engine registers itself in the registry of compiler/load_engine.h when the tool
+# so each engine registers itself in the registry of compiler/load/load_engine.h when the tool
 # starts. load_engine() then finds it by the hash of its generated source and never runs
 # the compiler at run time; a rules file edited after the build simply hashes differently
 # and is compiled at run time as usual.

@@ -3,7 +3,7 @@
 // and INT64_MIN / -1 are errors, never a wrapped value.
 //
 // Each operation stores its result in `out` and returns nullptr, or returns the error's
-// text. The generated engines' support code (compiler/emit_support.cpp) spells the same
+// text. The generated engines' support code (compiler/codegen/emit_support.cpp) spells the same
 // texts; tests compare the two.
 #pragma once
 

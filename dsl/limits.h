@@ -28,7 +28,7 @@ inline constexpr uint64_t kMaxStateBytes = uint64_t{1} << 20;
 inline constexpr uint64_t kMaxMoveChoices = uint64_t{1} << 24;
 
 /// Steps one move may take in the worst case to find its legal instances in one state and
-/// play one, as compiler/lower_cost.h counts them: every loop at its domain's full size, as
+/// play one, as compiler/lower/lower_cost.h counts them: every loop at its domain's full size, as
 /// if no `where` ever cut it short. That overestimates real work by orders of magnitude
 /// (shipped games count up to ~2^41 and play in microseconds per move), so the limit is
 /// far above them and stops only files whose loops multiply out of any proportion.

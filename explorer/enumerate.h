@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/engine.h"
-#include "compiler/ir.h"
+#include "compiler/runtime/engine.h"
+#include "compiler/ir/ir.h"
 #include "explorer/symmetry.h"
 
 namespace rulebook::explorer {

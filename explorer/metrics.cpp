@@ -8,9 +8,9 @@
 #include <mutex>
 #include <thread>
 
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/random.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/runtime/random.h"
 
 namespace rulebook::explorer {
 namespace {

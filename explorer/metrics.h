@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/engine.h"
-#include "compiler/ir.h"
+#include "compiler/runtime/engine.h"
+#include "compiler/ir/ir.h"
 
 namespace rulebook::explorer {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir.h"
+#include "compiler/ir/ir.h"
 
 
 namespace rulebook::explorer {

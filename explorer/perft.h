@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "compiler/engine.h"
+#include "compiler/runtime/engine.h"
 
 namespace rulebook::explorer {
 

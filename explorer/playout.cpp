@@ -1,7 +1,7 @@
 // Seeded random playouts: the same seed gives the same game under every engine.
 #include "explorer/playout.h"
 
-#include "compiler/random.h"
+#include "compiler/runtime/random.h"
 
 namespace rulebook::explorer {
 

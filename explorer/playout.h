@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "compiler/engine.h"
+#include "compiler/runtime/engine.h"
 
 namespace rulebook::explorer {
 

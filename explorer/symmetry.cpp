@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/random.h"
+#include "compiler/runtime/random.h"
 
 namespace rulebook::explorer {
 namespace {

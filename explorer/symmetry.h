@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/engine.h"
-#include "compiler/ir.h"
+#include "compiler/runtime/engine.h"
+#include "compiler/ir/ir.h"
 #include "dsl/diagnostics.h"
 #include "explorer/pack.h"
 

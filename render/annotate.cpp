@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/lower.h"
+#include "compiler/lower/lower.h"
 #include "dsl/diagnostics.h"
 #include "render/palette.h"
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/engine.h"
-#include "compiler/interpret.h"
-#include "compiler/ir.h"
+#include "compiler/runtime/engine.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/ir/ir.h"
 #include "dsl/source.h"
 #include "render/board.h"
 

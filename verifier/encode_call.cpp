@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/int_range.h"
+#include "compiler/ir/int_range.h"
 #include "dsl/integers.h"
 #include "verifier/encode_internal.h"
 

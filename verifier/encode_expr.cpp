@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "compiler/int_range.h"
-#include "compiler/lower_internal.h"
+#include "compiler/ir/int_range.h"
+#include "compiler/lower/lower_internal.h"
 #include "dsl/integers.h"
 #include "verifier/encode_internal.h"
 

@@ -20,8 +20,8 @@
 
 #include <z3++.h>
 
-#include "compiler/interpret_internal.h"
-#include "compiler/ir.h"
+#include "compiler/interp/interpret_internal.h"
+#include "compiler/ir/ir.h"
 #include "dsl/source.h"
 
 namespace rulebook::verifier {

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "compiler/interpret.h"
-#include "compiler/text.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/ir/text.h"
 #include "verifier/slice.h"
 #include "verifier/verifier_internal.h"
 

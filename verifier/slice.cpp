@@ -7,7 +7,7 @@
 #include <optional>
 #include <unordered_set>
 
-#include "compiler/int_range.h"
+#include "compiler/ir/int_range.h"
 
 namespace rulebook::verifier {
 

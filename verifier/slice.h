@@ -11,7 +11,7 @@
 
 #include <z3++.h>
 
-#include "compiler/ir.h"
+#include "compiler/ir/ir.h"
 
 namespace rulebook::verifier {
 

@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "compiler/interpret_internal.h"
-#include "compiler/ir_print.h"
+#include "compiler/interp/interpret_internal.h"
+#include "compiler/ir/ir_print.h"
 #include "verifier/verifier_internal.h"
 
 namespace rulebook::verifier {

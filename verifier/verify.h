@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir.h"
+#include "compiler/ir/ir.h"
 #include "dsl/source.h"
 
 namespace rulebook::verifier {

@@ -12,12 +12,12 @@
 #include <sstream>
 #include <thread>
 
-#include "compiler/emit_cpp.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
-#include "compiler/random.h"
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
+#include "compiler/runtime/random.h"
 
-#include "compiler/interpret.h"
+#include "compiler/interp/interpret.h"
 
 namespace fs = std::filesystem;
 using namespace rulebook;
@@ -166,7 +166,7 @@ uint64_t perft(const engine::Engine& e, const uint8_t* state, int depth) {
 }  // namespace
 
 TEST_CASE("the emitter's copy of the ABI is plugin_abi.h's", "[emit]") {
-  const std::string header = read_file(std::string(RULEBOOK_SOURCE_DIR) + "/compiler/plugin_abi.h");
+  const std::string header = read_file(std::string(RULEBOOK_SOURCE_DIR) + "/compiler/runtime/plugin_abi.h");
   const std::string begin = "// begin of the ABI\n", end = "// end of the ABI\n";
   const size_t a = header.find(begin), b = header.find(end);
   REQUIRE(a != std::string::npos);
@@ -449,7 +449,7 @@ TEST_CASE("generated engines count perft as the interpreter does", "[emit][diffe
 }
 
 /// The engine of `r` compiled here with RULEBOOK_RESTORE_ALWAYS: perft undoes every move it
-/// can by copying back what the move may change (compiler/emit_restore.cpp), whatever the
+/// can by copying back what the move may change (compiler/codegen/emit_restore.cpp), whatever the
 /// game's size. The test fails where it cannot be had.
 compiler::CompiledEngine undoing_engine(const Rules& r, const std::string& path) {
   compiler::CompileOptions options = shared_cache();
@@ -470,7 +470,7 @@ TEST_CASE("perft that undoes children by restoring elements counts as the interp
           "[emit][differential]") {
   // The engines compiled with RULEBOOK_RESTORE_ALWAYS undo every move they can by copying
   // back the elements, planes, unions and remembered values it may change
-  // (compiler/emit_restore.cpp), whatever the game's size:
+  // (compiler/codegen/emit_restore.cpp), whatever the game's size:
   // perft to depth 2 plays each child of the root that way. Compared at states along
   // seeded games, so that every phase and kind of move (placing, jumping, capturing,
   // passing, the stuck loop, the end) is undone from states where it is legal. (Variants

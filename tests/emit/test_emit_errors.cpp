@@ -1,4 +1,4 @@
-// One wording for run-time errors (compiler/run_errors.h): each kind of error reads the
+// One wording for run-time errors (compiler/ir/run_errors.h): each kind of error reads the
 // same, word for word and at the same file:line:col, in the interpreter and in an engine
 // compiled at run time, and the file is named as the user gave it.
 #include <filesystem>
@@ -10,9 +10,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
 
 using namespace rulebook;
 

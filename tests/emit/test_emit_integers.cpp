@@ -7,10 +7,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/emit_cpp.h"
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
 
 using namespace rulebook;
 

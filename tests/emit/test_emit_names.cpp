@@ -11,11 +11,11 @@
 #include <catch2/catch.hpp>
 #include <fmt/core.h>
 
-#include "compiler/emit_cpp.h"
-#include "compiler/emit_internal.h"
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/codegen/emit_internal.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
 #include "explorer/playout.h"
 
 using namespace rulebook;

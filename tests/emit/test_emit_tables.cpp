@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "compiler/emit_cpp.h"
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
-#include "compiler/random.h"
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
+#include "compiler/runtime/random.h"
 
 using namespace rulebook;
 

@@ -11,10 +11,10 @@
 #include <optional>
 #include <sstream>
 
-#include "compiler/emit_cpp.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
-#include "compiler/sha256.h"
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
+#include "compiler/load/sha256.h"
 
 namespace fs = std::filesystem;
 using namespace rulebook;

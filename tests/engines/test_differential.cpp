@@ -11,10 +11,10 @@
 #include <catch2/catch.hpp>
 #include <fmt/core.h>
 
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
-#include "compiler/random.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
+#include "compiler/runtime/random.h"
 #include "explorer/playout.h"
 
 using namespace rulebook;

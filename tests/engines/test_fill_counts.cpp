@@ -5,9 +5,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
 
 using namespace rulebook;
 

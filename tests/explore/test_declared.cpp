@@ -10,8 +10,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interpret.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/lower/lower.h"
 #include "explorer/enumerate.h"
 #include "explorer/symmetry.h"
 

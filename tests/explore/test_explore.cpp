@@ -13,9 +13,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interpret.h"
-#include "compiler/load_engine.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
+#include "compiler/lower/lower.h"
 #include "explorer/enumerate.h"
 #include "explorer/pack.h"
 #include "explorer/perft.h"

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "compiler/interpret.h"
-#include "compiler/lower.h"
-#include "compiler/random.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/lower/lower.h"
+#include "compiler/runtime/random.h"
 #include "dsl/ast.h"
 #include "dsl/diagnostics.h"
 #include "dsl/parser.h"

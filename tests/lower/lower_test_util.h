@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/interpret.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/lower/lower.h"
 
 namespace rulebook::compiler::testing {
 

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <functional>
 
-#include "compiler/random.h"
-#include "compiler/text.h"
+#include "compiler/runtime/random.h"
+#include "compiler/ir/text.h"
 #include "lower_test_util.h"
 
 namespace rulebook::compiler {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "compiler/lower_cost.h"
+#include "compiler/lower/lower_cost.h"
 #include "dsl/limits.h"
 #include "lower_test_util.h"
 

@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "compiler/ir_print.h"
+#include "compiler/ir/ir_print.h"
 #include "lower_test_util.h"
 
 namespace rulebook::compiler {

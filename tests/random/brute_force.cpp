@@ -8,7 +8,7 @@
 #include <functional>
 #include <set>
 
-#include "compiler/interpret.h"
+#include "compiler/interp/interpret.h"
 
 namespace rulebook::testing {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/interpret_internal.h"
-#include "compiler/ir.h"
+#include "compiler/interp/interpret_internal.h"
+#include "compiler/ir/ir.h"
 #include "dsl/source.h"
 
 namespace rulebook::testing {

@@ -1,6 +1,6 @@
 // One rules text run by the interpreter and by its generated engine compiled at run time:
 // perft, seeded games move by move, errors and their texts must all be the same (both
-// engines word an error through compiler/run_errors.h).
+// engines word an error through compiler/ir/run_errors.h).
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/random.h"
+#include "compiler/runtime/random.h"
 #include "tests/random/program_gen.h"
 
 namespace rulebook::testing::gen {

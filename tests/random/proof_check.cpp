@@ -11,7 +11,7 @@
 #include <set>
 #include <thread>
 
-#include "compiler/lower.h"
+#include "compiler/lower/lower.h"
 #include "verifier/verify.h"
 
 namespace rulebook::testing {

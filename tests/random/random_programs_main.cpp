@@ -15,7 +15,7 @@
 #include <fstream>
 #include <map>
 
-#include "compiler/lower.h"
+#include "compiler/lower/lower.h"
 #include "tests/random/batch.h"
 #include "tests/random/proof_driver.h"
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/core.h>
 
-#include "compiler/lower.h"
+#include "compiler/lower/lower.h"
 #include "tests/random/batch.h"
 
 using namespace rulebook;

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "compiler/lower.h"
+#include "compiler/lower/lower.h"
 #include "tests/random/brute_force.h"
 #include "tests/random/proof_check.h"
 

@@ -8,8 +8,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interpret.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret.h"
+#include "compiler/lower/lower.h"
 #include "dsl/diagnostics.h"
 
 namespace rulebook::test {

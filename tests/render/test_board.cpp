@@ -3,7 +3,7 @@
 // captures, the SMYOZ identity 2*KK + 4 = VP through annotations).
 #include <filesystem>
 
-#include "compiler/random.h"
+#include "compiler/runtime/random.h"
 #include "explorer/metrics.h"
 #include "render/annotate.h"
 #include "render/board.h"

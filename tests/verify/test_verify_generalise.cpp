@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/lower.h"
+#include "compiler/lower/lower.h"
 #include "tests/verify/verify_testing.h"
 #include "verifier/verify.h"
 

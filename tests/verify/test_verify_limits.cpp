@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/lower.h"
+#include "compiler/lower/lower.h"
 #include "verifier/verify.h"
 
 using namespace rulebook;

@@ -9,8 +9,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interpret_internal.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret_internal.h"
+#include "compiler/lower/lower.h"
 #include "verifier/verify.h"
 
 using namespace rulebook;

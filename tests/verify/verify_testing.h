@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/interpret_internal.h"
-#include "compiler/lower.h"
+#include "compiler/interp/interpret_internal.h"
+#include "compiler/lower/lower.h"
 #include "verifier/verify.h"
 
 namespace rulebook::verify_testing {

@@ -1,0 +1,663 @@
+// The C++ emitter's expressions and statements: each IR node becomes C++ text over the
+// working state `g` (binders and aggregates become immediately invoked lambdas).
+#include <algorithm>
+
+#include "compiler/codegen/emit_internal.h"
+#include "compiler/ir/int_range.h"
+
+namespace rulebook::compiler::emit {
+
+using ir::Op;
+using B = dsl::BuiltinId;
+
+namespace {
+
+bool is_set(const ir::Type& t) { return t.kind == ir::Type::Kind::Set; }
+bool is_list(const ir::Type& t) { return t.kind == ir::Type::Kind::List; }
+bool is_scalar(const ir::Type& t) { return t.kind == ir::Type::Kind::Scalar; }
+
+}  // namespace
+
+// ---------------------------------------------------------------- types
+
+bool Emitter::is_bool(const ir::Type& t) const {
+  return is_scalar(t) && t.domain == ir::kBoolDomain;
+}
+
+std::string Emitter::cpp_type(const ir::Type& t) const {
+  switch (t.kind) {
+    case ir::Type::Kind::Scalar:
+      return is_bool(t) ? "bool" : "Int";
+    case ir::Type::Kind::Set:
+      return fmt::format("Bits<{}>", words(t.domain));
+    case ir::Type::Kind::List: {
+      const std::string elem = t.elem ? cpp_type(*t.elem) : "Int";
+      auto it = list_caps_.find(elem);
+      return fmt::format("List<{}, {}>", elem, it == list_caps_.end() ? 1 : it->second);
+    }
+  }
+  return "Int";
+}
+
+bool Emitter::identity_domain(int d) const {
+  if (d < 0) return false;
+  const ir::Domain& D = dom(d);
+  return D.kind != ir::Domain::Kind::Range && D.kind != ir::Domain::Kind::Optional;
+}
+
+std::string Emitter::value_literal(int, ir::Value v) const {
+  if (v == ir::kNone) return "kNone";
+  return v < 0 ? fmt::format("Int({})", v) : std::to_string(v);
+}
+
+// ---------------------------------------------------------------- dispatch
+
+std::string Emitter::cond(const ir::Expr& e) { return expr(e); }
+
+std::string Emitter::bare(const std::string& s) const {
+  // Outer parentheses that enclose the whole text go (an `if` adds its own).
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')' && --depth == 0 && i + 1 < s.size()) return s;
+  }
+  return s.substr(1, s.size() - 2);
+}
+
+std::string Emitter::expr(const ir::Expr& e) { return expr_inner(e); }
+
+std::string Emitter::expr_as(const ir::Expr& e, const ir::Type& want, bool strict) {
+  if (!is_set(want) || !is_set(*e.type)) return expr(e);
+  const int from = e.type->domain, to = want.domain;
+  if (from == to) return expr(e);
+  if (from < 0 || to < 0) {
+    // A set of no domain (`{}`) is empty: only its width may need to change.
+    if (words(from) == words(to)) return expr(e);
+    return fmt::format("Bits<{}>{{}}", words(to));
+  }
+  // Elements move by value; those the target domain lacks are dropped (or, strict, an error).
+  const std::string fn = fmt::format("convert_d{}_d{}{}", from, to, strict ? "_strict" : "");
+  if (!named_constants_.count(fn)) {
+    named_constants_[fn] = fn;
+    std::string def = fmt::format("/// A set of d{} as a set of d{}.\n", from, to);
+    def += fmt::format("Bits<{}> {}(Bits<{}> in{}) {{\n", words(to), fn, words(from),
+                       strict ? ", const char* where" : "");
+    def += fmt::format("  Bits<{}> out{{}};\n", words(to));
+    def += "  while (!in.empty()) {\n";
+    def += fmt::format("    const Int v = val_d{}(in.pop());\n", from);
+    def += fmt::format("    const Int j = idx_d{}(v);\n", to);
+    def += "    if (j >= 0) out.set(j);\n";
+    if (strict) {
+      def += fmt::format("    else fail_value(where, {}, v{});\n",
+                         quote(run_errors::element_outside(run_errors::kHole1, dom(to).name)),
+                         run_errors::may_be_none(program_.domains, from) ? ", true" : "");
+    }
+    def += "  }\n  return out;\n}";
+    constant_defs_.push_back(def);
+  }
+  return strict ? fmt::format("{}({}, {})", fn, expr(e), where(e.span))
+                : fmt::format("{}({})", fn, expr(e));
+}
+
+std::string Emitter::expr_inner(const ir::Expr& e) {
+  const auto& a = e.args;
+  switch (e.op) {
+    case Op::Const:
+      if (is_bool(*e.type)) return e.value ? "true" : "false";
+      return value_literal(e.type->domain, e.value);
+    case Op::ConstSet:
+      return constant_set(e);
+    case Op::ConstList:
+      return constant_list(e) ;
+    case Op::Local:
+      return slot_name(e.slot);
+    case Op::Read:
+      return read(e);
+    case Op::Mover:
+      return "g.mover_";
+    case Op::Phase:
+      return fmt::format("Int(g.s.{})", field_name(ir::kVarPhase));
+    case Op::Neg:
+      if (cannot_overflow(program_, e)) return fmt::format("(-{})", expr(*a[0]));
+      return fmt::format("neg_chk({}, {})", expr(*a[0]), where(e.span));
+    case Op::Not:
+      return fmt::format("!{}", paren(expr(*a[0])));
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+      if (is_set(*e.type)) return set_op(e);
+      // Checked unless the operands' ranges rule overflow out (compiler/ir/int_range.h).
+      if (cannot_overflow(program_, e))
+        return fmt::format("({} {} {})", expr(*a[0]),
+                           e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : "*", expr(*a[1]));
+      return fmt::format("{}_chk({{{}, {}}}, {})", e.op == Op::Add ? "add" : e.op == Op::Sub ? "sub" : "mul",
+                         expr(*a[0]), expr(*a[1]), where(e.span));
+    case Op::Div:
+      return fmt::format("floor_div({{{}, {}}}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
+    case Op::Mod:
+      return fmt::format("floor_mod({{{}, {}}}, {})", expr(*a[0]), expr(*a[1]), where(e.span));
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      return compare(e);
+    case Op::And:
+      return fmt::format("({} && {})", expr(*a[0]), expr(*a[1]));
+    case Op::Or:
+      return fmt::format("({} || {})", expr(*a[0]), expr(*a[1]));
+    case Op::If:
+      return fmt::format("({} ? {} : {})", expr(*a[0]), expr_as(*a[1], *e.type),
+                         expr_as(*a[2], *e.type));
+    case Op::In:
+      return in(e);
+    case Op::Union:
+    case Op::Diff:
+    case Op::Inter:
+      return set_op(e);
+    case Op::SetLit:
+      return set_literal(e);
+    case Op::RangeSet:
+      return range_set(e);
+    case Op::ListLit: {
+      std::vector<std::string> body = {fmt::format("{} out{{}};", cpp_type(*e.type))};
+      for (const auto& x : a) body.push_back(fmt::format("out.push({});", expr(*x)));
+      body.push_back("return out;");
+      return lambda(cpp_type(*e.type), body);
+    }
+    case Op::RecordLit:
+      return record_literal(e);
+    case Op::Field:
+      return field(e);
+    case Op::At:
+      return at(e);
+    case Op::All:
+    case Op::Some:
+    case Op::No:
+    case Op::Count:
+    case Op::Sum:
+    case Op::Max:
+    case Op::Min:
+    case Op::Filter:
+      return quantifier(e);
+    case Op::Builtin:
+      return builtin(e);
+    case Op::Call:
+      return call(e);
+    case Op::Can: {
+      // A player value is a player: only another argument is checked (where the move is,
+      // as the interpreter reports it).
+      const ir::Type* t = a[0]->type.get();
+      const bool player = t && is_scalar(*t) && t->domain == ir::kPlayerDomain &&
+                          identity_domain(ir::kPlayerDomain);
+      return fmt::format("{}_{}(g, {})", player ? "can" : "cancheck", move_name(e.move), expr(*a[0]));
+    }
+  }
+  return "0";
+}
+
+std::string Emitter::paren(const std::string& s) const {
+  if (s.empty()) return s;
+  if (s.front() == '(' && s.back() == ')') return s;
+  bool simple = std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  });
+  return simple ? s : "(" + s + ")";
+}
+
+std::string Emitter::lambda(const std::string& type, const std::vector<std::string>& body) {
+  // Written on one logical line per statement, indented one level below the current one.
+  const std::string pad(size_t(w_.depth() + 1 + lambda_depth_) * 2, ' ');
+  const std::string end_pad(size_t(w_.depth() + lambda_depth_) * 2, ' ');
+  std::string s = fmt::format("[&]() -> {} {{\n", type);
+  for (const std::string& line : body) {
+    // Lines of nested blocks carry their own relative indentation.
+    s += pad + line + "\n";
+  }
+  s += end_pad + "}()";
+  return s;
+}
+
+// ---------------------------------------------------------------- state reads
+
+bool Emitter::holds_none(const ir::Expr& e) const {
+  return e.type && run_errors::holds_none(program_.domains, *e.type);
+}
+
+std::string Emitter::checked_index(int d, const ir::Expr& v, dsl::Span span, const std::string& what) {
+  if (v.type && is_scalar(*v.type) && v.type->domain == d && identity_domain(d) &&
+      dom(d).kind != ir::Domain::Kind::Record) {
+    return expr(v);  // a value of the domain itself is its own index
+  }
+  if (v.op == Op::Const) {
+    const int64_t i = ir::domain_index(program_.domains, d, v.value);
+    if (i >= 0) return std::to_string(i);
+  }
+  return fmt::format("chk_d{}({}, {}, {}{})", d, expr(v), where(span), quote(what),
+                     holds_none(v) ? ", true" : "");
+}
+
+std::string Emitter::element_index(int var, const std::vector<const ir::Expr*>& keys,
+                                   dsl::Span) {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  if (keys.empty()) return "";
+  std::string flat;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    // At the key itself, as the interpreter reports it.
+    const std::string k = checked_index(V.keys[i], *keys[i], keys[i]->span,
+                                        run_errors::key_outside(run_errors::kHole1, dom(V.keys[i]).name, V.name));
+    if (i == 0) {
+      flat = k;
+    } else {
+      flat = fmt::format("{} * {} + {}", paren(flat), dom(V.keys[i]).size, paren(k));
+    }
+  }
+  return flat;
+}
+
+std::string Emitter::element(int var, const std::string& flat) const {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  if (V.keys.empty()) return fmt::format("g.s.{}", field_name(var));
+  return fmt::format("g.s.{}[{}]", field_name(var), flat);
+}
+
+std::string Emitter::element_value(int var, const std::string& elem) const {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  const ir::Domain& D = dom(V.domain);
+  if (D.kind == ir::Domain::Kind::Bool) return fmt::format("({} != 0)", elem);
+  if (identity_domain(V.domain)) return fmt::format("Int({})", elem);
+  return fmt::format("val_d{}({})", V.domain, elem);
+}
+
+std::string Emitter::read(const ir::Expr& e) {
+  const ir::StateVar& V = program_.vars[size_t(e.var)];
+  std::vector<const ir::Expr*> keys;
+  for (const auto& k : e.args) keys.push_back(k.get());
+  if (keys.size() == V.keys.size()) {
+    return element_value(e.var, element(e.var, element_index(e.var, keys, e.span)));
+  }
+  // A whole set or sequence (or the rest of a map after some keys).
+  const size_t rest = V.keys.size() - keys.size();
+  if (rest != 1) {
+    errors_.push_back(fmt::format("{}: a map read with {} keys missing", where_text(e.span), rest));
+    return "0";
+  }
+  const int last = V.keys.back();
+  const uint32_t n = dom(last).size;
+  std::string base = keys.empty() ? "0" : fmt::format("{} * {}", paren(element_index(e.var, keys, e.span)), n);
+  if (is_set(*e.type)) {
+    const int pv = plane_of_var_.empty() ? -1 : plane_of_var_[size_t(e.var)];
+    if (pv >= 0 && keys.empty() && dom(V.domain).kind == ir::Domain::Kind::Bool) {
+      return plane_ref(e.var, "1");
+    }
+    std::vector<std::string> body = {
+        fmt::format("Bits<{}> out{{}};", words(last)),
+        fmt::format("const Int base = {};", base),
+        fmt::format("for (Int i = 0; i < {}; ++i) {{", n),
+        fmt::format("  if (g.s.{}[base + i]) out.set(i);", field_name(e.var)),
+        "}",
+        "return out;"};
+    return lambda(cpp_type(*e.type), body);
+  }
+  std::vector<std::string> body = {
+      fmt::format("{} out{{}};", cpp_type(*e.type)),
+      fmt::format("const Int base = {};", base),
+      fmt::format("for (Int i = 0; i < {}; ++i) out.push({});", n,
+                  element_value(e.var, fmt::format("g.s.{}[base + i]", field_name(e.var)))),
+      "return out;"};
+  return lambda(cpp_type(*e.type), body);
+}
+
+// ---------------------------------------------------------------- operators
+
+std::string Emitter::compare(const ir::Expr& e) {
+  const ir::Expr& l = *e.args[0];
+  const ir::Expr& r = *e.args[1];
+  const char* op = e.op == Op::Eq   ? "=="
+                   : e.op == Op::Ne ? "!="
+                   : e.op == Op::Lt ? "<"
+                   : e.op == Op::Le ? "<="
+                   : e.op == Op::Gt ? ">"
+                                    : ">=";
+  if ((e.op == Op::Eq || e.op == Op::Ne) && (is_set(*l.type) || is_list(*l.type))) {
+    const std::string same = fmt::format("({} == {})", expr(l), expr_as(r, *l.type));
+    return e.op == Op::Ne ? "(!" + same + ")" : same;
+  }
+  if (e.op == Op::Eq || e.op == Op::Ne) {
+    // A stored element against a constant compares indices: no conversion of the element.
+    const ir::Expr* read = l.op == Op::Read ? &l : r.op == Op::Read ? &r : nullptr;
+    const ir::Expr* other = read == &l ? &r : &l;
+    if (read && is_scalar(*read->type)) {
+      const ir::StateVar& V = program_.vars[size_t(read->var)];
+      std::vector<const ir::Expr*> keys;
+      for (const auto& k : read->args) keys.push_back(k.get());
+      if (read->args.size() == V.keys.size() && other->op == Op::Const) {
+        const int64_t i = ir::domain_index(program_.domains, V.domain, other->value);
+        if (i >= 0) {
+          return fmt::format("({} {} {})", element(read->var, element_index(read->var, keys, read->span)),
+                             op, i);
+        }
+      }
+      // Against a value of the element's domain (or of the inner domain of an optional
+      // one, never none), indices compare as well: the index is the value (plus one).
+      const int vd = other->type ? other->type->domain : -1;
+      const ir::Domain& D = dom(V.domain);
+      if (read->args.size() == V.keys.size() && other->op != Op::Const && vd >= 0 &&
+          identity_domain(vd) && D.kind != ir::Domain::Kind::Record) {
+        const std::string elem = element(read->var, element_index(read->var, keys, read->span));
+        if (vd == V.domain) return fmt::format("(Int({}) {} {})", elem, op, expr(*other));
+        if (D.kind == ir::Domain::Kind::Optional && D.inner == vd)
+          return fmt::format("(Int({}) {} {} + 1)", elem, op, expr(*other));
+      }
+    }
+  }
+  return fmt::format("({} {} {})", expr(l), op, expr(r));
+}
+
+std::string Emitter::in(const ir::Expr& e) {
+  const ir::Expr& x = *e.args[0];
+  const ir::Expr& s = *e.args[1];
+  if (is_list(*s.type)) {
+    return fmt::format("{}.contains({})", paren(expr(s)), expr(x));
+  }
+  const int d = s.type->domain;
+  if (d < 0) return "false";
+  // Membership needs the element's index; a value outside the domain (or none) is not in.
+  std::string index;
+  if (x.type && is_scalar(*x.type) && x.type->domain == d && identity_domain(d)) {
+    index = expr(x);
+    if (s.op == Op::Builtin || s.op == Op::ConstSet || s.op == Op::Read || s.op == Op::Call ||
+        s.op == Op::At || s.op == Op::Local) {
+      return fmt::format("{}.has({})", paren(expr(s)), index);
+    }
+    return fmt::format("{}.has({})", paren(expr(s)), index);
+  }
+  if (x.op == Op::Const) {
+    const int64_t i = ir::domain_index(program_.domains, d, x.value);
+    if (i < 0) return "false";
+    return fmt::format("{}.has({})", paren(expr(s)), i);
+  }
+  return fmt::format("in_set(idx_d{}({}), {})", d, expr(x), expr(s));
+}
+
+std::string Emitter::set_op(const ir::Expr& e) {
+  const ir::Expr& l = *e.args[0];
+  const ir::Expr& r = *e.args[1];
+  if (is_list(*e.type)) {
+    const char* fn = e.op == Op::Union ? "list_union" : e.op == Op::Diff ? "list_diff" : "list_inter";
+    return fmt::format("{}({}, {})", fn, expr_as(l, *e.type), expr_as(r, *e.type));
+  }
+  const char* op = e.op == Op::Union || e.op == Op::Add ? "|"
+                   : e.op == Op::Diff || e.op == Op::Sub ? "-"
+                                                         : "&";
+  return fmt::format("({} {} {})", expr_as(l, *e.type), op,
+                     expr_as(r, *e.type, e.op == Op::Union || e.op == Op::Add));
+}
+
+std::string Emitter::set_literal(const ir::Expr& e) {
+  std::vector<std::string> body;
+  if (is_list(*e.type)) {
+    // A set of sets: its elements in order, each once.
+    body.push_back(fmt::format("{} out{{}};", cpp_type(*e.type)));
+    for (const auto& x : e.args) {
+      body.push_back(fmt::format("{{ const auto x = {}; if (!out.contains(x)) out.push(x); }}",
+                                 expr_as(*x, *e.type->elem)));
+    }
+    body.push_back("return out;");
+    return lambda(cpp_type(*e.type), body);
+  }
+  const int d = e.type->domain;
+  body.push_back(fmt::format("Bits<{}> out{{}};", words(d)));
+  for (const auto& x : e.args) {
+    body.push_back(fmt::format("out.set({});", checked_index(d, *x, x->span, run_errors::element_outside(run_errors::kHole1, dom(d).name))));
+  }
+  body.push_back("return out;");
+  return lambda(cpp_type(*e.type), body);
+}
+
+std::string Emitter::range_set(const ir::Expr& e) {
+  const int d = e.type->domain;
+  std::vector<std::string> body = {
+      fmt::format("Bits<{}> out{{}};", words(d)),
+      fmt::format("const Int hi = {};", expr(*e.args[1])),
+      fmt::format("for (Int v = {}; v <= hi; ++v) out.set(chk_d{}(v, {}, {}));", expr(*e.args[0]), d,
+                  where(e.span), quote(run_errors::range_element_outside(run_errors::kHole1, dom(d).name))),
+      "return out;"};
+  return lambda(cpp_type(*e.type), body);
+}
+
+std::string Emitter::record_literal(const ir::Expr& e) {
+  const int d = e.type->domain;
+  const ir::Domain& D = dom(d);
+  std::string sum;
+  for (size_t f = 0; f < e.args.size() && f < D.fields.size(); ++f) {
+    std::string term = checked_index(D.fields[f], *e.args[f], e.args[f]->span,
+                                     run_errors::field_value_outside(run_errors::kHole1, dom(D.fields[f]).name,
+                                                                     D.field_names[f], D.name));
+    if (D.strides[f] != 1) term = fmt::format("{} * {}", paren(term), D.strides[f]);
+    sum += (sum.empty() ? "" : " + ") + term;
+  }
+  return sum.empty() ? "Int(0)" : "Int(" + sum + ")";
+}
+
+std::string Emitter::field(const ir::Expr& e) {
+  const ir::Expr& r = *e.args[0];
+  int d = r.type->domain;
+  const bool optional = d >= 0 && dom(d).kind == ir::Domain::Kind::Optional;
+  if (optional) d = dom(d).inner;
+  if (d < 0 || dom(d).kind != ir::Domain::Kind::Record) {
+    errors_.push_back(fmt::format("{}: a field of a value that is no record", where_text(e.span)));
+    return "0";
+  }
+  const ir::Domain& D = dom(d);
+  const size_t f = size_t(e.field);
+  const int fd = D.fields[f];
+  std::string idx = fmt::format("field_index({}, {}, {}, {}, {})", expr(r), D.strides[f], dom(fd).size,
+                                where(e.span), quote(run_errors::field_of_none(D.field_names[f])));
+  return identity_domain(fd) ? idx : fmt::format("val_d{}({})", fd, idx);
+}
+
+std::string Emitter::at(const ir::Expr& e) {
+  const ir::Expr& list = *e.args[0];
+  const ir::Expr& key = *e.args[1];
+  const std::string index_text = quote(run_errors::index_outside(run_errors::kHole1, run_errors::kHole2));
+  if (list.op == Op::ConstList) {
+    const std::string table = constant_table(list);
+    const size_t n = list.args.size();
+    // A key known to lie in the table needs no check: a cell into a table over cells.
+    if (key.type && is_scalar(*key.type) && key.type->domain >= 0 &&
+        identity_domain(key.type->domain) && dom(key.type->domain).size <= n) {
+      return fmt::format("{}[{}]", table, expr(key));
+    }
+    return fmt::format("{}[at_index({}, {}, {}, {})]", table, expr(key), n, where(e.span), index_text);
+  }
+  const std::string l = expr(list);
+  return fmt::format("list_at({}, {}, {}, {})", l, expr(key), where(e.span), index_text);
+}
+
+// ---------------------------------------------------------------- binders
+
+void Emitter::loop_lines(const ir::Expr& domain, const std::string& var,
+                         std::vector<std::string>& lines, std::string* index_name) {
+  if (domain.op == Op::ConstList) {
+    lines.push_back(fmt::format("for (const auto& {} : {}) {{", var, constant_table(domain)));
+    return;
+  }
+  if (is_list(*domain.type)) {
+    lines.push_back(fmt::format("for (const auto& {} : {}) {{", var, expr(domain)));
+    return;
+  }
+  const int d = domain.type->domain;
+  const uint32_t n = d >= 0 ? dom(d).size : 0;
+  const std::string i = fresh("i");
+  if (index_name) *index_name = i;
+  const std::string value = identity_domain(d) ? i : fmt::format("val_d{}({})", d, i);
+  bool full = domain.op == Op::ConstSet;
+  if (full) {
+    for (uint32_t k = 0; k < n; ++k) {
+      if (size_t(k / 64) >= domain.bits.size() || !((domain.bits[k / 64] >> (k % 64)) & 1)) {
+        full = false;
+        break;
+      }
+    }
+  }
+  if (full) {
+    lines.push_back(fmt::format("for (Int {} = 0; {} < {}; ++{}) {{", i, i, n, i));
+  } else {
+    const std::string m = fresh("m");
+    lines.push_back(fmt::format("for (Bits<{}> {} = {}; !{}.empty();) {{", words(d), m,
+                                expr_as(domain, *domain.type), m));
+    lines.push_back(fmt::format("  const Int {} = {}.pop();", i, m));
+  }
+  if (value != var) lines.push_back(fmt::format("  const Int {} = {};", var, value));
+}
+
+std::string Emitter::quantifier(const ir::Expr& e) {
+  const ir::Expr& domain = *e.args[0];
+  const ir::Expr* where_e = e.args.size() > 1 ? e.args[1].get() : nullptr;
+  const ir::Expr* body_e = e.args.size() > 2 ? e.args[2].get() : nullptr;
+  if (e.op == Op::Filter) {
+    body_e = where_e;
+    where_e = nullptr;
+  }
+  // Fast forms over planes and plain bit counts.
+  if (std::string fast = quantifier_fast(e); !fast.empty()) return fast;
+
+  ++lambda_depth_;
+  // Several binders of one quantifier are nested nodes with one span: the n-th is named
+  // by the n-th `x in S` of the source.
+  int ordinal = 0;
+  if (!binder_spans_.empty() && binder_spans_.back().first == e.span.begin &&
+      binder_spans_.back().second.first == e.span.file)
+    ordinal = binder_spans_.back().second.second + 1;
+  binder_spans_.push_back({e.span.begin, {e.span.file, ordinal}});
+  const std::string outer = slot_binding(e.slot);
+  const std::string var = bind_slot(e.slot, e.span, ordinal);
+  std::vector<std::string> lines;
+  std::string index;
+  const std::string result_type = cpp_type(*e.type);
+  switch (e.op) {
+    case Op::All: case Op::Some: case Op::No: break;
+    case Op::Count: case Op::Sum: lines.push_back("Int acc = 0;"); break;
+    case Op::Max: case Op::Min: lines.push_back("Int acc = 0;"); lines.push_back("bool any = false;"); break;
+    case Op::Filter: lines.push_back(fmt::format("{} out{{}};", result_type)); break;
+    default: break;
+  }
+  // A question about the players (all, some, no) that cannot fail has one answer in any
+  // order: start with the player after the mover, whose `can` the turn asks next.
+  const bool rotate = (e.op == Op::All || e.op == Op::Some || e.op == Op::No) &&
+                      domain.type->kind == ir::Type::Kind::Set &&
+                      domain.type->domain == ir::kPlayerDomain && program_.players > 1 &&
+                      (!where_e || order_free(*where_e)) && (!body_e || order_free(*body_e)) &&
+                      uses_can(e);
+  if (rotate) {
+    const std::string set = fresh("players");
+    const std::string players = expr_as(domain, *domain.type);
+    std::vector<uint64_t> every(size_t(words(ir::kPlayerDomain)), 0);
+    for (int p = 0; p < program_.players; ++p) every[size_t(p) / 64] |= uint64_t(1) << (p % 64);
+    const bool all = players == bits_literal(ir::kPlayerDomain, every);
+    if (!all) lines.push_back(fmt::format("const Bits<{}> {} = {};", words(ir::kPlayerDomain), set, players));
+    lines.push_back(fmt::format("Int {} = g.mover_;", var));
+    lines.push_back(fmt::format("for (Int k = 0; k < kPlayers; ++k) {{"));
+    lines.push_back(fmt::format("  {} = {} + 1 == kPlayers ? 0 : {} + 1;", var, var, var));
+    if (!all) lines.push_back(fmt::format("  if (!{}.has({})) continue;", set, var));
+  }
+  // A `where` of the binder and one other local that reads no state: the elements passing
+  // it come, per value of that local, from a table made once (an entry whose `where`
+  // failed is left to the loop below, which fails where the rules do).
+  std::string tabled;
+  if (!rotate && where_e && e.op != Op::Filter) {
+    if (auto f = filter_table(e); f) {
+      const int d = domain.type->domain;
+      const std::string set = fresh("set"), key = fresh("key"), m = fresh("m");
+      tabled = fresh("tabled");
+      index = fresh("i");
+      lines.push_back(fmt::format("const Bits<{}> {} = {};", words(d), set, expr_as(domain, *domain.type)));
+      lines.push_back(fmt::format("const Int {} = idx_d{}({});", key, f->key_domain, slot_name(f->key_slot)));
+      lines.push_back(fmt::format("const bool {} = tables_made && {} >= 0 && {}.known[{}];", tabled, key, f->name, key));
+      lines.push_back(fmt::format("for (Bits<{}> {} = {} ? {}.of[{}] : {}; !{}.empty();) {{", words(d), m,
+                                  tabled, f->name, key, set, m));
+      lines.push_back(fmt::format("  const Int {} = {}.pop();", index, m));
+      const std::string value = identity_domain(d) ? index : fmt::format("val_d{}({})", d, index);
+      if (value != var) lines.push_back(fmt::format("  const Int {} = {};", var, value));
+    }
+  }
+  if (!rotate && tabled.empty()) loop_lines(domain, var, lines, &index);
+  ++lambda_depth_;
+  const std::string w = where_e ? expr(*where_e) : "";
+  const std::string b = body_e ? expr(*body_e) : "";
+  --lambda_depth_;
+  if (!w.empty() && !tabled.empty()) {
+    lines.push_back(fmt::format("  if (!{} && !{}) continue;", tabled, paren(w)));
+  } else if (!w.empty()) {
+    lines.push_back(fmt::format("  if (!{}) continue;", paren(w)));
+  }
+  switch (e.op) {
+    case Op::All: lines.push_back(fmt::format("  if (!{}) return false;", paren(b))); break;
+    case Op::Some: lines.push_back(fmt::format("  if ({}) return true;", b)); break;
+    case Op::No: lines.push_back(fmt::format("  if ({}) return false;", b)); break;
+    case Op::Count: lines.push_back("  ++acc;"); break;
+    case Op::Sum:
+      if (cannot_overflow(program_, e)) lines.push_back(fmt::format("  acc += {};", b));
+      else lines.push_back(fmt::format("  acc = sum_chk(acc, {}, {});", b, where(e.span)));
+      break;
+    case Op::Max:
+    case Op::Min:
+      lines.push_back(fmt::format("  const Int x = {};", b));
+      lines.push_back(fmt::format("  if (!any || x {} acc) acc = x;", e.op == Op::Max ? ">" : "<"));
+      lines.push_back("  any = true;");
+      break;
+    case Op::Filter:
+      if (is_list(*e.type)) {
+        lines.push_back(fmt::format("  if ({}) out.push({});", b, var));
+      } else {
+        lines.push_back(fmt::format("  if ({}) out.set({});", b, index));
+      }
+      break;
+    default: break;
+  }
+  lines.push_back("}");
+  binder_spans_.pop_back();
+  restore_slot(e.slot, outer);
+  switch (e.op) {
+    case Op::All: case Op::No: lines.push_back("return true;"); break;
+    case Op::Some: lines.push_back("return false;"); break;
+    case Op::Count: case Op::Sum: lines.push_back("return acc;"); break;
+    case Op::Max: case Op::Min:
+      lines.push_back(fmt::format("if (!any) fail({}, {});", where(e.span),
+                                  quote(run_errors::over_nothing(e.op == Op::Max ? "max" : "min"))));
+      lines.push_back("return acc;");
+      break;
+    case Op::Filter: lines.push_back("return out;"); break;
+    default: break;
+  }
+  --lambda_depth_;
+  return lambda(result_type, lines);
+}
+
+std::string Emitter::quantifier_fast(const ir::Expr& e) {
+  const ir::Expr& domain = *e.args[0];
+  if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return "";
+  const int d = domain.type->domain;
+  const ir::Expr* where_e = e.args.size() > 1 ? e.args[1].get() : nullptr;
+  const ir::Expr* body_e = e.args.size() > 2 ? e.args[2].get() : nullptr;
+  if (e.op == Op::Filter) std::swap(where_e, body_e);
+  std::optional<std::string> w, b;
+  if (where_e && !(w = mask_of(*where_e, e.slot, d))) return "";
+  if (e.op != Op::Count && body_e && !(b = mask_of(*body_e, e.slot, d))) return "";
+  // The elements of the domain that pass `where`, then what the binder asks of them.
+  std::string s = expr_as(domain, *domain.type);
+  if (w) s = fmt::format("({} & {})", paren(s), *w);
+  switch (e.op) {
+    case Op::Count: return fmt::format("{}.count()", paren(s));
+    case Op::Filter: return fmt::format("({} & {})", paren(s), *b);
+    case Op::Some: return fmt::format("!disjoint({}, {})", s, *b);
+    case Op::No: return fmt::format("disjoint({}, {})", s, *b);
+    case Op::All: return fmt::format("({} - {}).empty()", paren(s), *b);
+    default: return "";
+  }
+}
+
+}  // namespace rulebook::compiler::emit

@@ -1,0 +1,458 @@
+// The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
+// geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
+// built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_abi.cpp
+// (setup, scores, the C ABI), emit_restore.cpp (undoing a move by restoring elements),
+// emit_plan.cpp / emit_mask.cpp (what to precompute, masks) and emit_support.cpp (the
+// fixed support code).
+#pragma once
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compiler/codegen/emit_cpp.h"
+#include "compiler/ir/ir.h"
+#include "compiler/ir/run_errors.h"
+
+namespace rulebook::compiler::emit {
+
+/// Accumulates generated text with the current indentation (two spaces per level).
+class Writer {
+ public:
+  void line(std::string_view text);
+  template <class... A>
+  void linef(fmt::format_string<A...> f, A&&... args) {
+    line(fmt::format(f, std::forward<A>(args)...));
+  }
+  /// A line ending a header ("if (x) {"), then one level deeper.
+  void open(std::string_view text);
+  /// One level up, then a closing line ("}" by default).
+  void close(std::string_view text = "}");
+  /// A line one level up that continues the block ("} else {").
+  void reopen(std::string_view text);
+  void blank();
+  /// Text added as is (several lines, already indented).
+  void raw(std::string_view text);
+  std::string& text() { return out_; }
+  int depth() const { return depth_; }
+
+ private:
+  std::string out_;
+  int depth_ = 0;
+};
+
+/// The support code every generated file starts with (emit_support.cpp).
+std::string_view support_text();
+
+/// A state variable kept also as bitsets, one per value ("planes"): plane[i] holds the
+/// keys whose element has index i. Only one-key variables over a domain of at most
+/// kMaxPlaneValues values get planes, and only when an expression can use them.
+struct PlaneVar {
+  int var = -1;
+  int values = 0;      ///< the element domain's size
+  int key_domain = -1;
+  /// Planes kept: 1 + the highest index the code asks for when every index it asks for
+  /// is a constant (a `v[x] == 0` test keeps one plane), else all `values`.
+  int kept = 0;
+};
+inline constexpr int kMaxPlaneValues = 16;
+
+/// The x whose derived set meets a plane, for every plane of a variable, kept in the
+/// working state: a store adds to the union of the value's plane and drops the old one's.
+struct PlaneUnion {
+  std::string table;  ///< derived table (its inverse gives the x)
+  int var = -1;
+  int domain = -1;    ///< of the x
+  std::string name;
+  /// The planes whose union the code may read (bit per plane index): only these are kept.
+  uint64_t read = 0;
+  /// Some read passes an index that may be outside the planes (tested when read).
+  bool checked = false;
+  /// The planes kept in the Game: from the lowest read to the highest (`values`: of the
+  /// variable's domain); the union of plane k is element k - first().
+  int first(int values) const { return read == 0 || values > 64 ? 0 : __builtin_ctzll(read); }
+  int kept(int values) const {
+    if (read == 0 || values > 64) return std::max(values, 1);
+    return std::min(64 - __builtin_clzll(read), values) - first(values);
+  }
+  /// The element of plane `k` (C++ text).
+  std::string at(const std::string& k, int values) const {
+    const int lo = first(values);
+    return lo == 0 ? k : "(" + k + ") - " + std::to_string(lo);
+  }
+};
+
+/// A condition of a move, as the generator tests it.
+struct StagedCondition {
+  const ir::Expr* expr;
+  std::string label;  ///< "requires ..." or "rule name"
+  dsl::Span span;
+};
+
+/// The one way user text enters generated C++: a string literal with every byte outside
+/// printable ASCII, `"`, `\\` and `?` escaped.
+std::string cpp_string(std::string_view s);
+/// A user name as an identifier fragment (the naming scheme is in emit_names.cpp).
+std::string escaped_name(std::string_view name);
+/// Why a generated source is unsafe to compile (a raw control or non-ASCII byte, a line
+/// ending in a backslash), or nothing.
+std::optional<std::string> check_generated(std::string_view source);
+
+/// `op` binds a local (quantifiers, aggregates, Filter): its `slot`.
+bool is_binder(ir::Op op);
+
+/// Walks every expression of an expression tree, parents first.
+void walk(const ir::Expr& e, const std::function<void(const ir::Expr&)>& f);
+void walk(const ir::Block& b, const std::function<void(const ir::Expr&)>& f);
+/// Adds to `vars` every variable a block can store, nested blocks included: those it
+/// assigns, and the engine's own its statements set (out, phase, over).
+void stores_of(const ir::Block& b, std::set<int>& vars);
+
+/// One run of the emitter over one program. The methods live in the emit_*.cpp files, by
+/// the part of the generated file they write.
+class Emitter {
+ public:
+  Emitter(const ir::Program& program, const dsl::SourceSet& sources);
+  EmittedCpp run();
+
+ private:
+  // ---------------------------------------------------------- file structure (emit_cpp.cpp)
+  void header();
+  void support();
+  void domains();
+  void state_layout();
+  void stores();
+  void geometry_tables();
+  void declarations();
+  void functions();
+  void rules();
+
+  // ---------------------------------------------------------- engine (emit_engine.cpp, emit_abi.cpp)
+  void moves();
+  void move_generator(int move);
+  /// The conditions of one stage on parameter `param`: masks over its domain, and those
+  /// tested per value.
+  void split_stage(const std::vector<StagedCondition>& stage, int param, int domain,
+                   std::vector<std::string>& masks, std::vector<const StagedCondition*>& rest);
+  void move_apply(int move);
+  void phases();
+  void store_whole(int var, const ir::Expr& value, dsl::Span span);
+  void setup_and_init();
+  void scores();
+  void abi_functions();
+  void abi_footer(uint64_t hash, std::string& out);
+  std::string move_signature(int move) const;
+  /// The move's conditions by the number of parameters they need.
+  std::vector<std::vector<StagedCondition>> staged_conditions(int move) const;
+  uint32_t max_moves() const;
+  std::string sys(int var) const;
+  /// Stores index `index` as element `flat` of a variable (planes and memos kept).
+  std::string sys_put(int var, const std::string& flat, const std::string& index) const;
+  std::string passes_value() const;
+
+  // ---------------------------------------------------------- planning (emit_plan.cpp, emit_mask.cpp)
+  void plan();
+  void plan_list_caps();
+  void plan_planes();
+  /// What an expression, a define or a move's legality reads: variables, and whether the
+  /// mover (outside the moves `can` looks at, which bind their own).
+  struct Reads {
+    std::set<int> vars;
+    bool mover = false;
+  };
+  void reads_of(const ir::Expr& e, Reads& out) const;
+  void reads_of(const ir::Block& b, Reads& out) const;
+  const Reads& function_reads(int function) const;
+  const Reads& move_reads(int move) const;
+  void plan_memos();
+  /// can(move, player) is answered by testing the move's conditions each time (nothing
+  /// remembered): the move has no parameters and its conditions are safe().
+  bool can_direct(int move) const;
+  /// A one-parameter move's generator, with these masks for its parameter, is cheap
+  /// enough to run for every can() (see can_by_mask_).
+  bool cheap_mask_search(int move, const std::vector<std::string>& masks) const;
+  /// Marks can(move) as tested each time and releases the bits planned to remember it.
+  void test_can_each_time(int move);
+  Reads everything() const;
+  mutable std::map<int, Reads> function_reads_, move_reads_;
+  bool plane_eligible(int var) const;
+  /// `e` reads local `slot`.
+  bool uses_slot(const ir::Expr& e, int slot) const;
+  /// `e` is cheap and can neither fail nor loop: it may be evaluated once where the rules
+  /// would evaluate it per element, or not at all.
+  bool safe(const ir::Expr& e) const;
+  bool function_safe(int function) const;
+  /// `e` cannot fail, so a quantifier over it may visit its elements in any order.
+  bool order_free(const ir::Expr& e) const;
+  bool safe_shallow(const ir::Expr& e) const;
+  /// `e` holds a `can` or a call (which may hold one).
+  bool uses_can(const ir::Expr& e) const;
+  /// `e` has no loop and no call: remembering its value would cost more than computing it.
+  bool constant_time(const ir::Expr& e) const;
+  /// `e` reads no state and no mover: its value depends on its locals only.
+  bool pure(const ir::Expr& e) const;
+  bool function_pure(int function) const;
+  /// Entries of the table of a pure define over small argument domains, or 0 when the
+  /// define is computed at each call.
+  uint64_t table_entries(int function) const;
+  /// C++ bytes of a value of type `t` (an estimate for list capacities).
+  uint64_t type_bytes(const ir::Type& t) const;
+  /// The body of a call with the arguments in place of the parameters (its own binders
+  /// renumbered), or null when an argument may not be copied. Owned by the emitter.
+  const ir::Expr* inline_call(const ir::Expr& call);
+  /// The keys of a variable with planes that hold `value` (a Bits expression).
+  std::string plane(int var, const ir::Expr& value);
+  /// The index of the plane of `var` holding `value`; `checked` when it may be -1.
+  /// `planes`, when given, receives the plane indices the index can take (bit per plane).
+  std::string plane_index(int var, const ir::Expr& value, bool& checked,
+                          uint64_t* planes = nullptr);
+  /// Plane `index` (C++ text) of `var`, noting which planes the code needs.
+  std::string plane_ref(int var, const std::string& index);
+  /// All planes of `var` are needed (an index known only when the engine runs).
+  void keep_all_planes(int var);
+  /// The union, kept up to date per plane of `var`, of the inverse table of derived
+  /// `table` over the plane's keys; returns the accessor's name.
+  std::string plane_union(const std::string& table, int var, int domain, uint64_t read,
+                          bool checked);
+  std::string full_mask(int domain) const;
+  /// {x in domain | e with local `slot` = x} as a Bits expression over `domain`, when it
+  /// can be had from planes, sets and constants without evaluating `e` per element.
+  std::optional<std::string> mask_of(const ir::Expr& e, int slot, int domain);
+  /// mask_of by the form of `e` (planes, sets, constants)...
+  std::optional<std::string> mask_form(const ir::Expr& e, int slot, int domain);
+  /// ... or, for a safe `e` that reads no state, from a table over the other locals it
+  /// reads (at most three, 4,096 combinations), made when the engine is loaded.
+  std::optional<std::string> pure_mask(const ir::Expr& e, int slot, int domain);
+  /// `e` says "no element of set S passes condition C": S, the mask of C over S's domain,
+  /// and the expressions that make C.
+  struct Disjoint {
+    const ir::Expr* set = nullptr;
+    int domain = -1;
+    std::string mask;
+    std::vector<const ir::Expr*> conditions;
+  };
+  std::optional<Disjoint> disjoint_form(const ir::Expr& e);
+  /// `e` with calls replaced by their bodies, as far as inline_call allows.
+  const ir::Expr& through_calls(const ir::Expr& e);
+  std::optional<std::string> disjoint_mask(const ir::Expr& e, int slot, int domain);
+  /// A table of a pure set expression of local `slot` for every value of `domain`, with
+  /// its inverse; returns the name of the function that builds it once.
+  std::string derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
+                            int set_domain);
+  int list_cap(const std::string& elem_type) const;
+  /// A binder's `where` that reads no state and one local besides the binder: a table of
+  /// the elements passing it for every value of that local (see quantifier()).
+  struct FilterTable {
+    std::string name;
+    int key_slot = -1;
+    int key_domain = -1;
+  };
+  std::optional<FilterTable> filter_table(const ir::Expr& binder);
+
+  // ---------------------------------------------------------- rule tables (emit_rule_tables.cpp)
+  /// A board rule `all $a in D1 where W1: [all $b in D2 where W2:] B` whose verdict for a
+  /// tuple of keys depends on the state only through var[$a] (and var[$b]).
+  struct TabulatedRule {
+    int rule = -1;
+    int arity = 1;
+    int slots[2] = {-1, -1};
+    /// The tuple is fine unless every guard holds ($a in D1, W1, $b in D2, W2); then
+    /// `body` (the rule's own) says.
+    std::vector<ir::ExprPtr> guards;
+    const ir::Expr* body = nullptr;
+  };
+  /// Every board rule tabulated over one variable, or no rule at all.
+  struct RuleTablePlan {
+    int var = -1;
+    int keys = -1, values = -1;  ///< the variable's key and element domains
+    std::vector<TabulatedRule> rules;
+    int memo_slot = -1;  ///< remembers the verdict of a state (-1: none free)
+  };
+  void plan_rule_tables();
+  /// `e` reads the state only as var[$q] for locals bound (in `env`, per slot) to a
+  /// quantified key q >= 0; `var` is that variable (-1 until one is read).
+  bool keyed_reads(const ir::Expr& e, std::vector<int>& env, int& var, int depth) const;
+  void rule_tables();
+  /// The block of move `m` when it is one `var[p] := value` of the tabulated variable, p a
+  /// parameter and the value pure; else null.
+  const ir::Stmt* table_store(int m) const;
+  bool tabulated() const { return !rule_tables_.rules.empty(); }
+
+  // ------------------------------------ expressions (emit_expr.cpp, emit_builtin.cpp, emit_stmt.cpp)
+  /// C++ text of `e`, evaluated in the current frame.
+  std::string expr(const ir::Expr& e);
+  /// `e` where a value of type `want` is expected (an empty `{}` of another domain).
+  std::string expr_as(const ir::Expr& e, const ir::Type& want, bool strict = false);
+  /// `e` as a C++ condition.
+  std::string cond(const ir::Expr& e);
+  std::string cpp_type(const ir::Type& t) const;
+  std::string cpp_type(const ir::TypePtr& t) const { return cpp_type(*t); }
+  void block(const ir::Block& b);
+  void stmt(const ir::Stmt& s);
+  /// `old_planes`, `new_planes`: the indices the element before and the value stored
+  /// can be, when known (~0: any); see put_* in emit_cpp.cpp.
+  std::string store(int var, const std::string& flat, const std::string& value_index,
+                    uint64_t old_planes = ~uint64_t(0), uint64_t new_planes = ~uint64_t(0));
+  /// What a move's `requires` say of `var[param]` (a plane test of a parameter), as
+  /// facts known when its block starts: (var, slot) -> the indices the element can be.
+  void requires_facts(const ir::Expr& e, int params);
+  /// The indices facts_ says `var[key]` can hold (one key: a parameter or the mover), or
+  /// ~0 when it says nothing.
+  uint64_t fact_of(int var, const std::vector<const ir::Expr*>& keys) const;
+  /// The stored element of `var` at flat index `flat` (C++ lvalue text).
+  std::string element(int var, const std::string& flat) const;
+  /// The value of a stored element (its index converted through the var's domain).
+  std::string element_value(int var, const std::string& elem) const;
+
+  std::string expr_inner(const ir::Expr& e);
+  std::string read(const ir::Expr& e);
+  std::string compare(const ir::Expr& e);
+  std::string in(const ir::Expr& e);
+  std::string set_op(const ir::Expr& e);
+  std::string set_literal(const ir::Expr& e);
+  std::string range_set(const ir::Expr& e);
+  std::string record_literal(const ir::Expr& e);
+  std::string field(const ir::Expr& e);
+  std::string at(const ir::Expr& e);
+  std::string quantifier(const ir::Expr& e);
+  /// Bit-parallel forms of a binder over planes; "" when none applies.
+  std::string quantifier_fast(const ir::Expr& e);
+  std::string builtin(const ir::Expr& e);
+  /// Writes a sink's take_bits over its take() (emit_abi.cpp).
+  void take_each_bit(bool always_inline);
+  /// restore_<move>, restores(kind), dispatch_restore: undoing a move by copying back the
+  /// elements, planes, unions and remembered values it can change (emit_restore.cpp).
+  void restore_functions();
+  std::string geometry_constant(const ir::Expr& e);
+  /// The index of argument `x` of a built-in in domain `d`, failing at `x` when it is not a
+  /// `what` (cell, point, player, team).
+  std::string arg_index(int d, const ir::Expr& x, std::string_view what);
+  std::string cell_arg(const ir::Expr& x) { return arg_index(ir::kCellDomain, x, "cell"); }
+  std::string call(const ir::Expr& e);
+  std::string constant_set(const ir::Expr& e);
+  std::string constant_item(const ir::Expr& e);
+  /// A constant list as a plain array (for indexing and iteration).
+  std::string constant_table(const ir::Expr& e);
+  /// A constant list as a List value.
+  std::string constant_list(const ir::Expr& e);
+  /// The flat element index of `var[keys]`, with the key checks its domains need.
+  std::string element_index(int var, const std::vector<const ir::Expr*>& keys, dsl::Span span);
+  /// The index of value `v` in domain `d`, failing at `span` with `what` when outside:
+  /// a message of run_errors with a hole (kHole1) where v's value goes.
+  std::string checked_index(int d, const ir::Expr& v, dsl::Span span, const std::string& what);
+  /// Whether a value of `e` may be none (its errors print kNone as `none`).
+  bool holds_none(const ir::Expr& e) const;
+  /// Lines of a loop over a set or list expression binding each element to `var`; the
+  /// first line opens the loop, the others are indented by two. `index_name` receives the
+  /// name of the element's index (sets only).
+  void loop_lines(const ir::Expr& domain, const std::string& var, std::vector<std::string>& lines,
+                  std::string* index_name);
+  void assign(const ir::Stmt& s);
+  /// `var[keys] := value` for a set or a list filling the var's last key.
+  void assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys);
+  std::string lambda(const std::string& type, const std::vector<std::string>& body);
+  std::string paren(const std::string& s) const;
+  /// `s` without parentheses around the whole of it.
+  std::string bare(const std::string& s) const;
+
+  // ---------------------------------------------------------- names (emit_names.cpp), helpers (emit_cpp.cpp)
+  void begin_frame(int locals);
+  std::string slot_name(int slot) const;
+  /// Binds a local to a C++ name: the binder's name in the source at `span` (the
+  /// `ordinal`-th binder there) and its slot.
+  std::string bind_slot(int slot, dsl::Span span, int ordinal);
+  /// What a slot is bound to now ("" when nothing), and giving it back when a binder's
+  /// scope ends: a binder's domain is lowered before the binder takes its slot, so a set
+  /// filter there may bind the same slot in a scope of its own, inside the binder's.
+  std::string slot_binding(int slot) const;
+  void restore_slot(int slot, std::string name);
+  std::string binder_name(dsl::Span span, int ordinal) const;
+  /// The member of State holding a variable.
+  std::string field_name(int var) const;
+  /// A define's function, and the mapped name its other functions are named after.
+  std::string fn_name(int function) const;
+  std::string fn_base(int function) const;
+  /// The mapped names of a move and of a rule, which the functions made of them add a
+  /// prefix to (gen_, apply_, can_, clause_...).
+  std::string move_name(int move) const;
+  std::string rule_name(int rule) const;
+  /// A parameter's or binder's C++ name in a function: its name and its slot.
+  std::string local_name(const std::string& name, int slot) const;
+  std::string param_type(const ir::Type& t) const;
+  std::string value_literal(int domain, ir::Value v) const;
+  std::string bits_literal(int domain, const std::vector<uint64_t>& bits) const;
+  /// `file:line:col` of a span (file without folders), for messages, and as a C++ string
+  /// literal.
+  std::string where_text(dsl::Span span) const;
+  std::string where(dsl::Span span) const;
+  /// `line N` of a span: what a comment may say of where code comes from (comments carry
+  /// no user text and no file name).
+  std::string line_of(dsl::Span span) const;
+  /// `s` as a C++ string literal (cpp_string).
+  std::string quote(std::string_view s) const;
+  std::string base_name_of_source() const;
+  int words(int domain) const;
+  const ir::Domain& dom(int d) const { return program_.domains[size_t(d)]; }
+  bool is_bool(const ir::Type& t) const;
+  /// Domains whose values are their indices (all but ranges and optionals).
+  bool identity_domain(int d) const;
+  std::string fresh(std::string_view stem);
+
+  const ir::Program& program_;
+  const dsl::SourceSet& sources_;
+  Writer w_;
+
+  // The frame of the function, move or block being emitted: slot -> C++ name.
+  std::vector<std::string> slots_;
+  // While a move's block is emitted: what its `requires` say of elements indexed by a
+  // parameter, valid until the block stores into that variable or enters a loop.
+  std::map<std::pair<int, int>, uint64_t> facts_;
+  mutable std::set<int> stored_;  ///< variables the block has stored into so far
+  int loop_depth_ = 0;
+  int fresh_counter_ = 0;
+  int lambda_depth_ = 0;
+  std::vector<std::pair<uint32_t, std::pair<uint32_t, int>>> binder_spans_;  ///< begin, file, ordinal
+
+  // Planning results.
+  std::map<std::string, int> list_caps_;   ///< List capacity by element C++ type
+  std::vector<PlaneVar> planes_;           ///< variables with planes
+  std::vector<PlaneUnion> plane_unions_;
+  std::vector<int> plane_of_var_;          ///< var -> index in planes_, or -1
+  std::set<dsl::BuiltinId> geometry_used_;
+  bool has_board_rules_ = false;
+
+  // Constants discovered while emitting, defined before the code that uses them.
+  std::map<std::string, std::string> named_constants_;  ///< literal text -> name
+  std::vector<std::string> constant_defs_;
+  std::vector<std::string> errors_;
+  std::vector<ir::ExprPtr> inlined_;              ///< bodies of inlined calls
+  std::vector<std::string> derived_defs_;         ///< tables of pure expressions
+  mutable std::map<int, bool> pure_functions_;
+  // Remembered values: a slot per parameterless define (-1: none), a first bit per move
+  // for can(move, player) (-1: none), and per variable the bits a store forgets.
+  std::vector<int> memo_slot_;
+  int memo_defines_ = 0;
+  /// Per function: remembered per argument while the board rules are evaluated (one
+  /// parameter over a small domain, reads the state); the board rules store nothing, so
+  /// each argument's value is computed once per evaluation (RuleScope in the source).
+  std::vector<char> scoped_;
+  int scoped_count_ = 0;
+  std::vector<int> can_memo_base_;
+  /// Per move: its one parameter's legal values are a mask of plane, union and table
+  /// lookups after constant-time conditions (found while its generator is emitted), so
+  /// can() tests it each time: cheaper than remembering the answer and forgetting it at
+  /// every store. The bits planned to remember it are released (test_can_each_time).
+  std::vector<char> can_by_mask_;
+  std::vector<uint64_t> forget_defines_, forget_cans_;
+  mutable std::map<int, bool> safe_functions_;
+  RuleTablePlan rule_tables_;
+};
+
+}  // namespace rulebook::compiler::emit

@@ -1,0 +1,680 @@
+// The emitter's analyses of conditions: which expressions are safe to evaluate early or
+// pure, call inlining, and the masks that answer a condition for every value at once
+// (planes, sets, and inverse tables of disjointness from derived sets).
+#include <algorithm>
+#include <initializer_list>
+
+#include "compiler/codegen/emit_internal.h"
+#include "compiler/ir/int_range.h"
+
+namespace rulebook::compiler::emit {
+
+using ir::Op;
+
+// ---------------------------------------------------------------- analysis helpers
+
+bool Emitter::uses_slot(const ir::Expr& e, int slot) const {
+  bool found = false;
+  walk(e, [&](const ir::Expr& x) { found = found || (x.op == Op::Local && x.slot == slot); });
+  return found;
+}
+
+bool Emitter::safe(const ir::Expr& e) const {
+  // Cheap, and can neither fail nor loop: may be evaluated once where the rules would
+  // evaluate it per element (or not at all).
+  switch (e.op) {
+    case Op::Const: case Op::ConstSet: case Op::Local: case Op::Mover: case Op::Phase:
+      return true;
+    case Op::Neg: case Op::Not: case Op::Add: case Op::Sub: case Op::Mul:
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+    case Op::And: case Op::Or: case Op::If: case Op::In:
+    case Op::Union: case Op::Diff: case Op::Inter:
+      for (const auto& a : e.args)
+        if (!safe(*a)) return false;
+      // Integer arithmetic fails on overflow unless the operands' ranges rule it out.
+      if (e.type->kind == ir::Type::Kind::Scalar && !cannot_overflow(program_, e)) return false;
+      if ((e.op == Op::Union || e.op == Op::Diff || e.op == Op::Inter) &&
+          (e.type->kind != ir::Type::Kind::Set ||
+           e.args[0]->type->domain != e.type->domain || e.args[1]->type->domain != e.type->domain))
+        return false;
+      return true;
+    case Op::Read: {
+      const ir::StateVar& V = program_.vars[size_t(e.var)];
+      if (e.args.size() != V.keys.size() && !(e.args.empty() && V.is_set)) return false;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        const ir::Expr& k = *e.args[i];
+        if (!safe(k) || !k.type || k.type->domain != V.keys[i] || !identity_domain(V.keys[i]))
+          return false;
+      }
+      return true;
+    }
+    case Op::Builtin:
+      switch (e.builtin) {
+        case dsl::BuiltinId::Row: case dsl::BuiltinId::Column: case dsl::BuiltinId::Orth:
+        case dsl::BuiltinId::Diag: case dsl::BuiltinId::King: case dsl::BuiltinId::Corners:
+          return e.args[0]->type && e.args[0]->type->domain == ir::kCellDomain && safe(*e.args[0]);
+        case dsl::BuiltinId::Edge: case dsl::BuiltinId::CornerCells:
+        case dsl::BuiltinId::InnerPoints: case dsl::BuiltinId::RimPoints:
+          return true;
+        case dsl::BuiltinId::Size:
+          return e.args.size() == 1 && safe(*e.args[0]);
+        case dsl::BuiltinId::Segment: case dsl::BuiltinId::Ends:
+          // Cells from a cell, an orientation and a length: empty when off the board.
+          return e.args.size() == 3 && e.args[0]->type && e.args[0]->type->domain == ir::kCellDomain &&
+                 e.args[1]->type && e.args[1]->type->domain == ir::kOrientationDomain &&
+                 safe(*e.args[0]) && safe(*e.args[1]) && safe(*e.args[2]);
+        default:
+          return false;
+      }
+    case Op::At:
+      return e.args[0]->op == Op::ConstList && e.args[1]->type &&
+             identity_domain(e.args[1]->type->domain) &&
+             dom(e.args[1]->type->domain).size <= e.args[0]->args.size() && safe(*e.args[1]);
+    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
+      for (const auto& a : e.args)
+        if (a && !safe(*a)) return false;
+      return e.op != Op::Sum || cannot_overflow(program_, e);
+    case Op::SetLit:
+      for (const auto& a : e.args) {
+        if (!safe(*a)) return false;
+        if (e.type->kind == ir::Type::Kind::Set &&
+            (!a->type || a->type->domain != e.type->domain || !identity_domain(e.type->domain)))
+          return false;
+      }
+      return true;
+    case Op::Call: {
+      for (const auto& a : e.args)
+        if (!safe(*a)) return false;
+      return function_safe(e.function);
+    }
+    default:
+      return false;
+  }
+}
+
+bool Emitter::function_safe(int f) const {
+  auto it = safe_functions_.find(f);
+  if (it != safe_functions_.end()) return it->second;
+  safe_functions_[f] = false;  // while looking (no recursion is safe)
+  const ir::Function& F = program_.functions[size_t(f)];
+  const bool ok = F.body && safe(*F.body);
+  safe_functions_[f] = ok;
+  return ok;
+}
+
+const ir::Expr* Emitter::inline_call(const ir::Expr& call) {
+  const ir::Function& F = program_.functions[size_t(call.function)];
+  if (!F.body || call.args.size() != F.params.size()) return nullptr;
+  // Only arguments that may be copied freely (evaluated once or many times alike).
+  for (const auto& a : call.args)
+    if (!safe(*a)) return nullptr;
+  const int shift = 1000 + 64 * int(inlined_.size());
+  std::function<ir::ExprPtr(const ir::Expr&)> copy = [&](const ir::Expr& e) -> ir::ExprPtr {
+    if (e.op == Op::Local && e.slot < int(F.params.size())) return ir::clone_expr(*call.args[size_t(e.slot)]);
+    auto x = std::make_unique<ir::Expr>();
+    x->op = e.op;
+    x->type = e.type;
+    x->value = e.value;
+    x->bits = e.bits;
+    x->slot = e.slot >= 0 ? e.slot + shift : e.slot;
+    x->var = e.var;
+    x->field = e.field;
+    x->function = e.function;
+    x->move = e.move;
+    x->builtin = e.builtin;
+    x->span = e.span;
+    for (const auto& a : e.args) x->args.push_back(a ? copy(*a) : nullptr);
+    return x;
+  };
+  inlined_.push_back(copy(*F.body));
+  return inlined_.back().get();
+}
+
+// ---------------------------------------------------------------- masks
+
+std::string Emitter::full_mask(int domain) const { return fmt::format("full_d{}()", domain); }
+
+std::string Emitter::plane_index(int var, const ir::Expr& value, bool& checked,
+                                 uint64_t* planes) {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  const size_t values = dom(V.domain).size;
+  const uint64_t all = values >= 64 ? ~uint64_t(0) : (uint64_t(1) << values) - 1;
+  checked = false;
+  if (value.op == Op::Const) {
+    const int64_t i = ir::domain_index(program_.domains, V.domain, value.value);
+    if (planes) *planes = i >= 0 && i < 64 ? uint64_t(1) << i : 0;
+    checked = i < 0;  // a value outside the domain: index -1, in no plane
+    return std::to_string(i);
+  }
+  if (planes) *planes = all;
+  const int vd = value.type ? value.type->domain : -1;
+  if (vd == V.domain && identity_domain(vd)) return expr(value);
+  const ir::Domain& D = dom(V.domain);
+  // A value of the inner domain is never none: its index is one more.
+  if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && identity_domain(vd)) {
+    if (planes) *planes = all & ~uint64_t(1);
+    return fmt::format("{} + 1", expr(value));
+  }
+  checked = true;  // may be -1: a value outside the domain
+  return fmt::format("idx_d{}({})", V.domain, expr(value));
+}
+
+std::string Emitter::plane_ref(int var, const std::string& index) {
+  PlaneVar& p = planes_[size_t(plane_of_var_[size_t(var)])];
+  const bool constant = !index.empty() && std::all_of(index.begin(), index.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  p.kept = std::max(p.kept, constant ? std::min(std::stoi(index) + 1, p.values) : p.values);
+  return fmt::format("g.{}is_[{}]", field_name(var), index);
+}
+
+void Emitter::keep_all_planes(int var) {
+  PlaneVar& p = planes_[size_t(plane_of_var_[size_t(var)])];
+  p.kept = p.values;
+}
+
+std::string Emitter::plane(int var, const ir::Expr& value) {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  bool checked = false;
+  const std::string i = plane_index(var, value, checked);
+  if (i == "-1") return fmt::format("Bits<{}>{{}}", words(V.keys[0]));
+  if (checked) {
+    keep_all_planes(var);
+    return fmt::format("plane_at(g.{}is_, {})", field_name(var), i);
+  }
+  return plane_ref(var, i);
+}
+
+namespace {
+
+/// The locals `exprs` read that are not `binder` and that no binder inside them binds.
+std::vector<const ir::Expr*> free_locals(std::initializer_list<const ir::Expr*> exprs, int binder) {
+  std::set<int> bound{binder};
+  std::map<int, const ir::Expr*> locals;
+  for (const ir::Expr* e : exprs) {
+    walk(*e, [&](const ir::Expr& x) {
+      if (is_binder(x.op)) bound.insert(x.slot);
+      if (x.op == Op::Local) locals.emplace(x.slot, &x);
+    });
+  }
+  std::vector<const ir::Expr*> out;
+  for (const auto& [slot, local] : locals)
+    if (!bound.count(slot)) out.push_back(local);
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int domain) {
+  if (auto m = mask_form(e, slot, domain)) return m;
+  return pure_mask(e, slot, domain);
+}
+
+std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int domain) {
+  constexpr uint64_t kMaxEntries = 4096;
+  if (domain < 0 || !pure(e) || !safe(e)) return std::nullopt;
+  // The other locals it reads (not bound inside it), each over a small domain.
+  std::vector<const ir::Expr*> keys;
+  uint64_t entries = 1;
+  for (const ir::Expr* local : free_locals({&e}, slot)) {
+    if (!local->type || local->type->kind != ir::Type::Kind::Scalar || local->type->domain < 0) return std::nullopt;
+    entries *= dom(local->type->domain).size;
+    if (entries == 0 || entries > kMaxEntries || keys.size() >= 3) return std::nullopt;
+    keys.push_back(local);
+  }
+  // The mask computed per value of the binder, in a frame of its own.
+  const std::vector<std::string> saved_slots = slots_;
+  const int saved_lambda = lambda_depth_;
+  slots_.assign(slots_.size(), std::string());
+  auto name_slot = [&](int s, const std::string& n) {
+    if (size_t(s) >= slots_.size()) slots_.resize(size_t(s) + 1);
+    slots_[size_t(s)] = n;
+  };
+  for (size_t k = 0; k < keys.size(); ++k) name_slot(keys[k]->slot, fmt::format("a{}", k));
+  name_slot(slot, "x");
+  lambda_depth_ = 2;
+  const std::string value = cond(e);
+  slots_ = saved_slots;
+  lambda_depth_ = saved_lambda;
+  std::string id = fmt::format("pure|{}|{}", domain, value);
+  for (const ir::Expr* k : keys) id += fmt::format("|{}", k->type->domain);
+  std::string name;
+  if (auto it = named_constants_.find(id); it != named_constants_.end()) {
+    name = it->second;
+  } else {
+    const size_t n = derived_defs_.size();
+    name = fmt::format("pure_mask{}", n);
+    named_constants_[id] = name;
+    const int w = words(domain);
+    std::string params, args, loops, close, index = "0";
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const int kd = keys[k]->type->domain;
+      params += fmt::format(", Int a{}", k);
+      args += fmt::format(", {}", identity_domain(kd) ? fmt::format("i{}", k) : fmt::format("val_d{}(i{})", kd, k));
+      loops += fmt::format("{}for (Int i{} = 0; i{} < {}; ++i{}) {{\n", std::string(2 + 2 * k, ' '), k, k,
+                           dom(kd).size, k);
+      close = std::string(2 + 2 * k, ' ') + "}\n" + close;
+      index = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", index, dom(kd).size, k);
+    }
+    const std::string x = identity_domain(domain) ? "v" : fmt::format("val_d{}(v)", domain);
+    std::string d;
+    d += fmt::format("/// The values of the binder for which the condition at {} holds, per value of the\n"
+                     "/// other locals.\n",
+                     line_of(e.span));
+    d += fmt::format("Bits<{}> {}_compute([[maybe_unused]] Game& g{}) {{\n", w, name, params);
+    d += fmt::format("  Bits<{}> out{{}};\n", w);
+    d += fmt::format("  for (Int v = 0; v < {}; ++v) {{\n", dom(domain).size);
+    d += fmt::format("    [[maybe_unused]] const Int x = {};\n", x);
+    d += fmt::format("    if ({}) out.set(v);\n", value);
+    d += "  }\n  return out;\n}\n";
+    d += fmt::format("struct PureMask{} {{\n  Bits<{}> of[{}];\n}};\n", n, w, entries);
+    // Made when first used (not when the engine is loaded: the defines it calls may use
+    // tables of their own, made in any order).
+    d += fmt::format("PureMask{0} build_{1}() {{\n  PureMask{0} r{{}};\n  static Game scratch{{}};\n", n, name);
+    d += loops;
+    d += fmt::format("{}r.of[{}] = {}_compute(scratch{});\n", std::string(2 + 2 * keys.size(), ' '), index, name, args);
+    d += close;
+    d += "  return r;\n}\n";
+    d += fmt::format("const PureMask{0} k{1} = build_{1}();\n", n, name);
+    d += fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(Game& g{}) {{\n", w, name, params);
+    std::string at = "0", ok;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const int kd = keys[k]->type->domain;
+      d += fmt::format("  const Int i{} = idx_d{}(a{});\n", k, kd, k);
+      ok += fmt::format("{}i{} >= 0", k ? " && " : "", k);
+      at = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", at, dom(kd).size, k);
+    }
+    std::string call_args;
+    for (size_t k = 0; k < keys.size(); ++k) call_args += fmt::format(", a{}", k);
+    if (keys.empty()) {
+      d += fmt::format("  return tables_made ? k{}.of[0] : {}_compute(g);\n", name, name);
+    } else {
+      d += fmt::format("  return tables_made && {} ? k{}.of[{}] : {}_compute(g{});\n", ok, name, at, name, call_args);
+    }
+    d += "}";
+    derived_defs_.push_back(d);
+  }
+  std::string call = name + "(g";
+  for (const ir::Expr* k : keys) call += ", " + slot_name(k->slot);
+  return call + ")";
+}
+
+std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int domain) {
+  auto independent = [&](const ir::Expr& x) { return !uses_slot(x, slot) && safe(x); };
+  auto is_local = [&](const ir::Expr& x) { return x.op == Op::Local && x.slot == slot; };
+  auto planes_read = [&](const ir::Expr& x) {
+    if (x.op != Op::Read || x.args.size() != 1 || !is_local(*x.args[0])) return -1;
+    const int pv = plane_of_var_[size_t(x.var)];
+    if (pv < 0 || planes_[size_t(pv)].key_domain != domain) return -1;
+    return x.var;
+  };
+  switch (e.op) {
+    case Op::Const:
+      return e.value ? full_mask(domain) : fmt::format("Bits<{}>{{}}", words(domain));
+    case Op::Not: {
+      auto m = mask_of(*e.args[0], slot, domain);
+      if (!m) return std::nullopt;
+      return fmt::format("({} - {})", full_mask(domain), *m);
+    }
+    case Op::And:
+    case Op::Or: {
+      auto a = mask_of(*e.args[0], slot, domain);
+      if (!a) return std::nullopt;
+      auto b = mask_of(*e.args[1], slot, domain);
+      if (!b) return std::nullopt;
+      return fmt::format("({} {} {})", *a, e.op == Op::And ? "&" : "|", *b);
+    }
+    case Op::Eq:
+    case Op::Ne: {
+      for (int side = 0; side < 2; ++side) {
+        const ir::Expr& x = *e.args[size_t(side)];
+        const ir::Expr& other = *e.args[size_t(1 - side)];
+        if (!independent(other)) continue;
+        std::string m;
+        if (const int var = planes_read(x); var >= 0) {
+          m = plane(var, other);
+        } else if (is_local(x) && identity_domain(domain) && other.type &&
+                   other.type->kind == ir::Type::Kind::Scalar) {
+          m = fmt::format("single<{}>(idx_d{}({}))", words(domain), domain, expr(other));
+        } else {
+          continue;
+        }
+        return e.op == Op::Eq ? m : fmt::format("({} - {})", full_mask(domain), m);
+      }
+      return std::nullopt;
+    }
+    case Op::Read: {
+      // A `T -> bool` element: the keys whose element is true.
+      if (const int var = planes_read(e); var >= 0 && dom(program_.vars[size_t(var)].domain).kind ==
+                                                           ir::Domain::Kind::Bool)
+        return plane_ref(var, "1");
+      return std::nullopt;
+    }
+    case Op::In: {
+      const ir::Expr& x = *e.args[0];
+      const ir::Expr& s = *e.args[1];
+      if (!is_local(x) || s.type->kind != ir::Type::Kind::Set || !independent(s))
+        return std::nullopt;
+      ir::Type want;
+      want.kind = ir::Type::Kind::Set;
+      want.domain = domain;
+      return paren(expr_as(s, want));
+    }
+    case Op::Call: {
+      const ir::Expr* body = inline_call(e);
+      if (!body) return std::nullopt;
+      return mask_of(*body, slot, domain);
+    }
+    default:
+      break;
+  }
+  return disjoint_mask(e, slot, domain);
+}
+
+// ---------------------------------------------------------------- disjointness
+
+const ir::Expr& Emitter::through_calls(const ir::Expr& e) {
+  const ir::Expr* x = &e;
+  for (int depth = 0; x->op == Op::Call && depth < 8; ++depth) {
+    const ir::Expr* body = inline_call(*x);
+    if (!body) break;
+    x = body;
+  }
+  return *x;
+}
+
+std::optional<Emitter::Disjoint> Emitter::disjoint_form(const ir::Expr& whole) {
+  const ir::Expr& e = through_calls(whole);
+  auto is_count = [&](const ir::Expr& x) { return through_calls(x).op == Op::Count; };
+  auto is_const = [](const ir::Expr& x, ir::Value v) { return x.op == Op::Const && x.value == v; };
+  // The quantifier whose elements passing its condition must be none.
+  const ir::Expr* q = nullptr;
+  bool negated_body = false;
+  switch (e.op) {
+    case Op::No:
+      q = &e;
+      break;
+    case Op::All:
+      if (e.args[2] && e.args[2]->op == Op::Not) {
+        q = &e;
+        negated_body = true;
+      }
+      break;
+    case Op::Not:
+      if (through_calls(*e.args[0]).op == Op::Some) q = &through_calls(*e.args[0]);
+      break;
+    case Op::Eq:
+      if (is_count(*e.args[0]) && is_const(*e.args[1], 0)) q = &through_calls(*e.args[0]);
+      if (is_count(*e.args[1]) && is_const(*e.args[0], 0)) q = &through_calls(*e.args[1]);
+      break;
+    case Op::Le:
+      if (is_count(*e.args[0]) && is_const(*e.args[1], 0)) q = &through_calls(*e.args[0]);
+      break;
+    case Op::Lt:
+      if (is_count(*e.args[0]) && is_const(*e.args[1], 1)) q = &through_calls(*e.args[0]);
+      break;
+    default:
+      break;
+  }
+  if (!q) return std::nullopt;
+  const ir::Expr& domain = *q->args[0];
+  if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return std::nullopt;
+  const int d = domain.type->domain;
+  const ir::Expr* where_e = q->args.size() > 1 ? q->args[1].get() : nullptr;
+  const ir::Expr* body_e = q->op == Op::Count ? nullptr : q->args[2].get();
+  if (body_e && negated_body) body_e = body_e->args[0].get();
+  Disjoint out;
+  out.set = &domain;
+  out.domain = d;
+  std::vector<std::string> parts;
+  for (const ir::Expr* c : {where_e, body_e}) {
+    if (!c) continue;
+    auto m = mask_of(*c, q->slot, d);
+    if (!m) return std::nullopt;
+    parts.push_back(*m);
+    out.conditions.push_back(c);
+  }
+  out.mask = parts.empty() ? full_mask(d) : parts.size() == 1 ? parts[0]
+                                                              : fmt::format("({} & {})", parts[0], parts[1]);
+  return out;
+}
+
+std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, int domain) {
+  // {x | T(x) and P have no element in common}, where T(x) depends on x alone (and is
+  // pure and safe) and P not at all: every x but those of the inverse table of T at P.
+  const ir::Expr* set = nullptr;
+  bool list_union = false;
+  std::optional<Disjoint> form;
+  if (e.op == Op::All && !e.args[1] && e.args[0]->type->kind == ir::Type::Kind::List) {
+    // all h in L(x): h and P have nothing in common  <=>  union(L(x)) and P have not.
+    form = disjoint_form(*e.args[2]);
+    if (!form || form->set->op != Op::Local || form->set->slot != e.slot) return std::nullopt;
+    set = e.args[0].get();
+    list_union = true;
+  } else {
+    form = disjoint_form(e);
+    if (!form) return std::nullopt;
+    set = form->set;
+  }
+  for (const ir::Expr* c : form->conditions)
+    if (uses_slot(*c, slot) || (list_union && uses_slot(*c, e.slot))) return std::nullopt;
+  if (!set || !pure(*set) || !safe(*set)) return std::nullopt;
+  bool only_x = true;
+  walk(*set, [&](const ir::Expr& x) {
+    if (x.op == Op::Local && x.slot != slot && x.slot < 1000) only_x = false;
+  });
+  if (!only_x || !uses_slot(*set, slot)) return std::nullopt;
+  const std::string table = derived_table(*set, list_union, slot, domain, form->domain);
+  // P one plane of a variable: the union is kept per plane as the variable changes.
+  if (form->conditions.size() == 1) {
+    const ir::Expr& c = through_calls(*form->conditions[0]);
+    if (c.op == Op::Eq) {
+      for (int side = 0; side < 2; ++side) {
+        const ir::Expr& r = *c.args[size_t(side)];
+        const ir::Expr& value = *c.args[size_t(1 - side)];
+        if (r.op != Op::Read || r.args.size() != 1 || r.args[0]->op != Op::Local) continue;
+        const int pv = plane_of_var_[size_t(r.var)];
+        if (pv < 0 || planes_[size_t(pv)].key_domain != form->domain ||
+            uses_slot(value, r.args[0]->slot))
+          continue;
+        bool checked = false;
+        uint64_t planes = 0;
+        const std::string index = plane_index(r.var, value, checked, &planes);
+        const std::string name = plane_union(table, r.var, domain, planes, checked);
+        return fmt::format("({} - {}(g, {}))", full_mask(domain), name, index);
+      }
+    }
+  }
+  return fmt::format("({} - {}().inverse_union({}))", full_mask(domain), table, form->mask);
+}
+
+std::string Emitter::plane_union(const std::string& table, int var, int domain, uint64_t read,
+                                 bool checked) {
+  keep_all_planes(var);  // a union is made from its plane's keys
+  for (PlaneUnion& u : plane_unions_) {
+    if (u.table == table && u.var == var) {
+      u.read |= read;
+      u.checked = u.checked || checked;
+      return u.name;
+    }
+  }
+  PlaneUnion u;
+  u.table = table;
+  u.var = var;
+  u.domain = domain;
+  u.read = read;
+  u.checked = checked;
+  u.name = fmt::format("union{}", plane_unions_.size());
+  plane_unions_.push_back(u);
+  return u.name;
+}
+
+std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
+                                   int set_domain) {
+  // The table is built in its own frame: the local `slot` is its loop variable.
+  const std::vector<std::string> saved_slots = slots_;
+  const int saved_lambda = lambda_depth_;
+  slots_.assign(slots_.size(), std::string());
+  if (size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
+  slots_[size_t(slot)] = std::string("x");  // (a move: GCC 12 warns wrongly about assigning a literal)
+  lambda_depth_ = 2;
+  const std::string value = expr(set);
+  slots_ = saved_slots;
+  lambda_depth_ = saved_lambda;
+  const std::string key = fmt::format("{}|{}|{}|{}", domain, set_domain, list_union, value);
+  auto it = named_constants_.find(key);
+  if (it != named_constants_.end()) return it->second;
+  const std::string name = fmt::format("derived{}", derived_defs_.size());
+  named_constants_[key] = name;
+  const int n = int(dom(domain).size), tw = words(set_domain), xw = words(domain);
+  std::string d;
+  d += fmt::format("/// For each x of d{}: {}the set at {} (and, inverted, the x whose set holds each\n"
+                   "/// element).\n",
+                   domain, list_union ? "the union of " : "", line_of(set.span));
+  d += fmt::format("struct Derived{} {{\n", derived_defs_.size());
+  d += fmt::format("  Bits<{}> of[{}];\n", tw, n);
+  d += fmt::format("  Bits<{}> holders[{}];\n", xw, dom(set_domain).size);
+  d += fmt::format("  /// The x whose set meets `s`.\n");
+  d += fmt::format("  Bits<{}> inverse_union(Bits<{}> s) const {{\n", xw, tw);
+  d += fmt::format("    Bits<{}> out{{}};\n", xw);
+  d += "    while (!s.empty()) out = out | holders[s.pop()];\n";
+  d += "    return out;\n  }\n};\n";
+  // Built once when the engine is loaded (the expression is pure and cannot fail), so a
+  // lookup is a plain load: no guard of a function-local static on the hot path.
+  d += fmt::format("Derived{} build_{}() {{\n", derived_defs_.size(), name);
+  d += fmt::format("  Derived{} r{{}};\n", derived_defs_.size());
+  d += "  static Game scratch{};\n";
+  d += "  Game& g = scratch;\n";
+  d += "  (void)g;\n";
+  d += fmt::format("  for (Int x = 0; x < {}; ++x) {{\n", n);
+  if (list_union) {
+    d += fmt::format("    for (const auto& s : {}) r.of[x] = r.of[x] | s;\n", value);
+  } else {
+    d += fmt::format("    r.of[x] = {};\n", value);
+  }
+  d += "    for (Bits<" + std::to_string(tw) + "> m = r.of[x]; !m.empty();) r.holders[m.pop()].set(x);\n";
+  d += "  }\n  return r;\n}\n";
+  d += fmt::format("const Derived{0} kDerived{0} = build_{1}();\n", derived_defs_.size(), name);
+  d += fmt::format("[[gnu::always_inline]] inline const Derived{0}& {1}() {{ return kDerived{0}; }}",
+                   derived_defs_.size(), name);
+  derived_defs_.push_back(d);
+  return name;
+}
+
+std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
+  constexpr uint32_t kMaxKeys = 4096;
+  const ir::Expr& domain = *e.args[0];
+  const ir::Expr& where_e = *e.args[1];
+  if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return std::nullopt;
+  if (!pure(domain) || !pure(where_e)) return std::nullopt;
+  // The locals read that no binder inside binds: the binder's own, and one other.
+  const std::vector<const ir::Expr*> others = free_locals({&domain, &where_e}, e.slot);
+  if (others.size() != 1) return std::nullopt;
+  const ir::Expr* key = others[0];
+  if (!key->type || !key->type || key->type->kind != ir::Type::Kind::Scalar || key->type->domain < 0)
+    return std::nullopt;
+  const int kd = key->type->domain;
+  const uint32_t n = dom(kd).size;
+  if (n == 0 || n > kMaxKeys) return std::nullopt;
+  // {binder in domain | where}, computed in the table's own frame (the key is `x`).
+  ir::Expr filter;
+  filter.op = Op::Filter;
+  filter.slot = e.slot;
+  filter.type = domain.type;
+  filter.span = e.span;
+  filter.args.push_back(ir::clone_expr(domain));
+  filter.args.push_back(ir::clone_expr(where_e));
+  const std::vector<std::string> saved_slots = slots_;
+  const int saved_lambda = lambda_depth_;
+  slots_.assign(slots_.size(), std::string());
+  if (size_t(key->slot) >= slots_.size()) slots_.resize(size_t(key->slot) + 1);
+  slots_[size_t(key->slot)] = std::string("x");
+  lambda_depth_ = 2;
+  const std::string value = expr(filter);
+  slots_ = saved_slots;
+  lambda_depth_ = saved_lambda;
+  FilterTable out;
+  out.key_slot = key->slot;
+  out.key_domain = kd;
+  const std::string id = fmt::format("filter|{}|{}", kd, value);
+  if (auto it = named_constants_.find(id); it != named_constants_.end()) {
+    out.name = it->second;
+    return out;
+  }
+  const size_t k = derived_defs_.size();
+  out.name = fmt::format("kFilter{}", k);
+  named_constants_[id] = out.name;
+  const int w = words(domain.type->domain);
+  std::string d;
+  d += fmt::format("/// For each x of d{}: the elements of the set at {} passing the filter at {} (known:\n"
+                   "/// no error).\n",
+                   kd, line_of(domain.span), line_of(where_e.span));
+  d += fmt::format("struct Filter{} {{\n  Bits<{}> of[{}];\n  bool known[{}];\n}};\n", k, w, n, n);
+  d += fmt::format("Filter{0} build_filter{0}() {{\n  Filter{0} r{{}};\n", k);
+  d += "  static Game scratch{};\n  Game& g = scratch;\n  (void)g;\n";
+  d += fmt::format("  for (Int i = 0; i < {}; ++i) {{\n", n);
+  d += fmt::format("    const Int x = {};\n", identity_domain(kd) ? "i" : fmt::format("val_d{}(i)", kd));
+  d += "    try {\n";
+  d += fmt::format("      r.of[i] = {};\n", value);
+  d += "      r.known[i] = true;\n";
+  d += "    } catch (const RuleError&) {\n    }\n  }\n  return r;\n}\n";
+  d += fmt::format("const Filter{0} kFilter{0} = build_filter{0}();", k);
+  derived_defs_.push_back(d);
+  return out;
+}
+
+}  // namespace rulebook::compiler::emit
+
+namespace rulebook::compiler::emit {
+
+// ---------------------------------------------------------------- order of evaluation
+
+bool Emitter::order_free(const ir::Expr& e) const {
+  // Like safe(), and `can` of a move whose conditions are too (no board rules: those run
+  // the move's block, which may fail).
+  if (e.op == Op::Can) {
+    if (has_board_rules_ || !safe(*e.args[0])) return false;
+    const ir::Move& M = program_.moves[size_t(e.move)];
+    for (const auto& c : M.requires_)
+      if (!order_free(*c)) return false;
+    for (const ir::Check& c : M.checks)
+      if (!order_free(*c.condition)) return false;
+    return true;
+  }
+  if (e.op == Op::Call) {
+    for (const auto& a : e.args)
+      if (!order_free(*a)) return false;
+    const ir::Function& F = program_.functions[size_t(e.function)];
+    return F.body && order_free(*F.body);
+  }
+  switch (e.op) {
+    case Op::Not: case Op::And: case Op::Or: case Op::If:
+    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+      for (const auto& a : e.args)
+        if (a && !order_free(*a)) return false;
+      return safe_shallow(e);
+    default:
+      return safe(e);
+  }
+}
+
+bool Emitter::safe_shallow(const ir::Expr& e) const {
+  // The node itself cannot fail (its arguments are checked by the caller).
+  switch (e.op) {
+    case Op::Not: case Op::And: case Op::Or: case Op::If:
+    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Emitter::uses_can(const ir::Expr& e) const {
+  bool found = false;
+  walk(e, [&](const ir::Expr& x) { found = found || x.op == Op::Can || x.op == Op::Call; });
+  return found;
+}
+
+}  // namespace rulebook::compiler::emit

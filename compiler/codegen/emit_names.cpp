@@ -1,0 +1,222 @@
+// What user text and user names become in generated C++: the one quoting function for
+// string literals, the one mapping of user names to identifiers, and the final check that
+// a generated source carries no raw byte a comment or a literal could be broken by.
+#include <cctype>
+
+#include "compiler/codegen/emit_internal.h"
+
+namespace rulebook::compiler::emit {
+
+// ---------------------------------------------------------------- user text
+
+std::string cpp_string(std::string_view s) {
+  // Every byte outside printable ASCII as a three-digit octal escape (a hex escape would
+  // swallow the hex digits after it), `"` and `\` escaped, and `?` too: `??x` is a
+  // trigraph to compilers that still read them.
+  std::string out = "\"";
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\' || c == '?') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (u < 0x20 || u > 0x7e) {
+      out += fmt::format("\\{:03o}", unsigned(u));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string Emitter::quote(std::string_view s) const { return cpp_string(s); }
+
+
+std::string Emitter::line_of(dsl::Span span) const {
+  // Comments say where in the rules a piece of code comes from by line only: a file name
+  // is user text, and user text never goes into a comment.
+  if (span.file >= sources_.size()) return "line ?";
+  const dsl::Position pos = sources_.position(span.file, span.begin);
+  return fmt::format("line {}", pos.line);
+}
+
+std::optional<std::string> check_generated(std::string_view source) {
+  // A raw control byte or a non-ASCII byte would mean user text escaped the quoting; a
+  // comment line ending in `\` would splice the next line into the comment (a macro's
+  // lines end in one, and hold no comment).
+  size_t line = 1, start = 0;
+  for (size_t i = 0; i < source.size(); ++i) {
+    const auto u = static_cast<unsigned char>(source[i]);
+    if (u == '\n') {
+      if (i > start && source[i - 1] == '\\' && source.substr(start, i - start).find("//") != std::string_view::npos)
+        return fmt::format("generated line {} is a comment ending in a backslash", line);
+      ++line;
+      start = i + 1;
+      continue;
+    }
+    if (u < 0x20 || u > 0x7e) return fmt::format("generated line {} holds byte 0x{:02x}", line, unsigned(u));
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------- user names
+//
+// The naming scheme (docs/engines.md, "Names in generated code"):
+//  - escaped(n): a user name with each byte outside [A-Za-z0-9_] written `_x` + two hex
+//    digits, and each `_` written `_u` unless a letter other than `u` and `x` follows it
+//    (`last_move` stays, `c_1` is `c_u1`), a leading `_` written `_u`. It never holds `__`
+//    or `_` + digit, never ends in `_`, and never starts with a digit or `_` + a capital;
+//    in it, `_u` and `_x` always open an escape, so two names never share an escaped form.
+//  - Every global or member named after a user name is KIND_ + the mapped name, KIND one
+//    of a fixed list of prefixes (var_, put_var_, gen_, apply_, can_, cancheck_, define_,
+//    compute_...), no prefix starting another and no internal name starting with one; so
+//    no C++ keyword either. A state variable's mapped name is its escaped name, and so is
+//    a define's. A move's (or a rule's) mapped name is its
+//    escaped name, or `N_` + it when the name is in several phases (N: the move's number;
+//    an escaped name never starts with a digit).
+//  - Parameters and binders are locals: escaped name + `_` + their slot (`c_1`), unique in
+//    their function. Only locals end in `_` + digits.
+
+std::string escaped_name(std::string_view name) {
+  auto letter = [](unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  auto digit = [](unsigned char c) { return c >= '0' && c <= '9'; };
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (letter(c) || digit(c)) {
+      if (out.empty() && digit(c)) out += "_x3";  // (not from the rules: names start with a letter)
+      out += char(c);
+    } else if (c == '_') {
+      const auto next = i + 1 < name.size() ? static_cast<unsigned char>(name[i + 1]) : 0;
+      // (A leading `_` too: `_` + a capital opens a name C++ reserves.)
+      out += i > 0 && letter(next) && next != 'u' && next != 'x' ? "_" : "_u";
+    } else {
+      out += fmt::format("_x{:02x}", unsigned(c));
+    }
+  }
+  if (out.empty()) out = "_x00";  // (no name is empty)
+  return out;
+}
+
+std::string Emitter::field_name(int var) const {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  if (V.origin == ir::StateVar::Origin::System) return V.name + "_";
+  return "var_" + escaped_name(V.name);
+}
+
+std::string Emitter::fn_base(int f) const { return escaped_name(program_.functions[size_t(f)].name); }
+
+std::string Emitter::fn_name(int f) const { return "define_" + fn_base(f); }
+
+std::string Emitter::move_name(int m) const {
+  const std::string& name = program_.moves[size_t(m)].name;
+  int same = 0;
+  for (const ir::Move& M : program_.moves) same += M.name == name;
+  return same > 1 ? fmt::format("{}_{}", m, escaped_name(name)) : escaped_name(name);
+}
+
+std::string Emitter::rule_name(int r) const {
+  const std::string& name = program_.rules[size_t(r)].name;
+  int same = 0;
+  for (const ir::Rule& R : program_.rules) same += R.name == name;
+  return same > 1 ? fmt::format("{}_{}", r, escaped_name(name)) : escaped_name(name);
+}
+
+std::string Emitter::local_name(const std::string& name, int slot) const {
+  return fmt::format("{}_{}", escaped_name(name), slot);
+}
+
+// ---------------------------------------------------------------- locals
+
+std::string Emitter::slot_name(int slot) const {
+  if (slot >= 0 && size_t(slot) < slots_.size() && !slots_[size_t(slot)].empty())
+    return slots_[size_t(slot)];
+  return fmt::format("v{}", slot);
+}
+
+std::string Emitter::bind_slot(int slot, dsl::Span span, int ordinal) {
+  if (slot >= 0 && size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
+  // The binder's name in the rules, made unique by its slot (an inlined define may bind
+  // the same name around an argument of its caller).
+  const std::string source = binder_name(span, ordinal);
+  std::string name = source.empty() ? fmt::format("v{}", slot) : local_name(source, slot);
+  if (slot >= 0) slots_[size_t(slot)] = name;
+  return name;
+}
+
+std::string Emitter::slot_binding(int slot) const {
+  return slot >= 0 && size_t(slot) < slots_.size() ? slots_[size_t(slot)] : std::string();
+}
+
+void Emitter::restore_slot(int slot, std::string name) {
+  if (slot >= 0 && size_t(slot) < slots_.size()) slots_[size_t(slot)] = std::move(name);
+}
+
+std::string Emitter::binder_name(dsl::Span span, int ordinal) const {
+  if (span.file >= sources_.size() || span.end <= span.begin) return "";
+  const std::string_view t = sources_.text(span);
+  size_t i = 0;
+  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto skip_space = [&] {
+    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  };
+  auto word = [&]() {
+    const size_t b = i;
+    while (i < t.size() && is_ident(t[i])) ++i;
+    return std::string(t.substr(b, i - b));
+  };
+  skip_space();
+  while (i < t.size() && t[i] == '(') {
+    ++i;
+    skip_space();
+  }
+  if (i < t.size() && t[i] == '{') {
+    ++i;  // a set filter: {x in S | ...}
+  } else {
+    const std::string keyword = word();  // all, some, no, count, sum, max, min, for, let
+    if (keyword == "let") {
+      skip_space();
+      return ordinal == 0 ? word() : "";
+    }
+  }
+  // Binders `x in S`, separated by commas at the top level, up to `:`, `|` or `where`.
+  int found = 0, depth = 0;
+  while (i < t.size()) {
+    skip_space();
+    if (i >= t.size()) break;
+    const char c = t[i];
+    if (depth == 0 && (c == ':' || c == '|' || c == '{')) break;
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+      ++i;
+      continue;
+    }
+    if (c == ')' || c == ']' || c == '}') {
+      --depth;
+      ++i;
+      continue;
+    }
+    if (!is_ident(c)) {
+      ++i;
+      continue;
+    }
+    const std::string name = word();
+    if (depth == 0 && name == "where") break;
+    const size_t after = i;
+    skip_space();
+    if (depth == 0 && t.substr(i, 2) == "in" && (i + 2 >= t.size() || !is_ident(t[i + 2]))) {
+      if (found++ == ordinal) return name;
+      i += 2;
+    } else {
+      i = after;
+    }
+  }
+  return "";
+}
+
+std::string Emitter::fresh(std::string_view stem) {
+  return fmt::format("{}{}_", stem, fresh_counter_++);
+}
+
+}  // namespace rulebook::compiler::emit
