@@ -274,6 +274,20 @@ engine::Status verify_shared_object(const std::string& path) {
   return engine::Status::Ok();
 }
 
+std::vector<std::string> compiler_words(const CompileOptions& options) {
+  std::vector<std::string> cxx = split_words(options.compiler);
+  if (cxx.empty()) {
+    const char* env = std::getenv("CXX");
+    cxx = split_words(env && *env ? env : "c++");
+  }
+  return cxx;
+}
+
+std::vector<std::string> compiler_flags(const CompileOptions& options) {
+  if (!options.flags.empty()) return options.flags;
+  return {"-std=c++20", "-O2", "-fPIC", "-shared"};
+}
+
 engine::Status compile_to_shared_object(const std::string& source, const std::string& rules_file,
                                         const CompileOptions& options, SharedObject& out) {
   out = SharedObject{};
@@ -282,13 +296,8 @@ engine::Status compile_to_shared_object(const std::string& source, const std::st
     out.cache_error = true;
     return s;
   }
-  std::vector<std::string> cxx = split_words(options.compiler);
-  if (cxx.empty()) {
-    const char* env = std::getenv("CXX");
-    cxx = split_words(env && *env ? env : "c++");
-  }
-  std::vector<std::string> flags = options.flags;
-  if (flags.empty()) flags = {"-std=c++20", "-O2", "-fPIC", "-shared"};
+  const std::vector<std::string> cxx = compiler_words(options);
+  const std::vector<std::string> flags = compiler_flags(options);
 
   // Everything the object's bytes depend on, so that another compiler, an upgraded one or
   // another rulebook never reuses an object built for something else.

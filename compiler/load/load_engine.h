@@ -25,6 +25,11 @@ struct CompileOptions {
   std::vector<std::string> flags;
 };
 
+/// The compiler compile_to_shared_object runs for `options` (a launcher and arguments may
+/// precede it), and its flags: what an engine compiled at run time is built with.
+std::vector<std::string> compiler_words(const CompileOptions& options);
+std::vector<std::string> compiler_flags(const CompileOptions& options);
+
 /// A compiled engine on disk.
 struct SharedObject {
   std::string path;
