@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   add_tree(app, result);
   add_explore(app, result);
   add_prove(app, result);
+  add_bench(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
