@@ -120,7 +120,14 @@ std::string join(const std::vector<std::string>& words) {
 /// How the engine was built, as far as this process knows it.
 std::string build_text(const OpenedGame& game) {
   if (game.engine_origin == "interpreter") return "the interpreter of this rulebook";
-  if (game.engine_origin == "linked") return RULEBOOK_LINKED_ENGINE_FLAGS;
+  if (game.engine_origin == "linked") {
+    // CMake's flag variables leave empty words: one space between words.
+    std::string flags;
+    for (char c : std::string(RULEBOOK_LINKED_ENGINE_FLAGS))
+      if (c != ' ' || (!flags.empty() && flags.back() != ' ')) flags += c;
+    while (!flags.empty() && flags.back() == ' ') flags.pop_back();
+    return flags;
+  }
   const compiler::CompileOptions defaults;
   return join(compiler::compiler_words(defaults)) + " " + join(compiler::compiler_flags(defaults));
 }
