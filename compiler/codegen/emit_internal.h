@@ -1,9 +1,9 @@
 // The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
 // geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
-// built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_abi.cpp
-// (setup, scores, the C ABI), emit_restore.cpp (undoing a move by restoring elements),
-// emit_plan.cpp / emit_mask.cpp (what to precompute, masks); the fixed support code is
-// compiler/runtime/engine_support.h, embedded by the build.
+// built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_setup.cpp
+// (setup, scores), emit_abi.cpp (the C ABI), emit_restore.cpp (undoing a move by restoring
+// elements), emit_plan.cpp / emit_mask.cpp (what to precompute, masks); the fixed support
+// code is compiler/runtime/engine_support.h, embedded by the build.
 #pragma once
 
 #include <algorithm>
@@ -135,7 +135,7 @@ class Emitter {
   void functions();
   void rules();
 
-  // ---------------------------------------------------------- engine (emit_engine.cpp, emit_abi.cpp)
+  // ------------------------------------------ engine (emit_engine.cpp, emit_setup.cpp, emit_abi.cpp)
   void moves();
   void move_generator(int move);
   /// The conditions of one stage on parameter `param`: masks over its domain, and those
