@@ -3,8 +3,8 @@
 // and INT64_MIN / -1 are errors, never a wrapped value.
 //
 // Each operation stores its result in `out` and returns nullptr, or returns the error's
-// text. The generated engines' support code (compiler/codegen/emit_support.cpp) spells the same
-// texts; tests compare the two.
+// text. The generated engines' support code (compiler/runtime/engine_support.h) spells the
+// same texts; tests/runtime compares the two.
 #pragma once
 
 #include <cstdint>

@@ -26,8 +26,8 @@ EmittedCpp emit_cpp(const ir::Program& program, const dsl::SourceSet& sources);
 /// The hash that names a generated source (FNV-1a with a final mix, as engine::hash_bytes).
 uint64_t source_hash(std::string_view text);
 
-/// The ABI declarations the emitter copies into every generated source (for the test that
-/// they match compiler/runtime/plugin_abi.h).
+/// The ABI declarations the emitter copies into every generated source: those of
+/// compiler/runtime/plugin_abi.h, embedded by the build (cmake/embed_text.cmake).
 std::string_view abi_declarations();
 
 }  // namespace rulebook::compiler

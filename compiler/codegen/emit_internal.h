@@ -1,9 +1,9 @@
 // The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
 // geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
-// built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_abi.cpp
-// (setup, scores, the C ABI), emit_restore.cpp (undoing a move by restoring elements),
-// emit_plan.cpp / emit_mask.cpp (what to precompute, masks) and emit_support.cpp (the
-// fixed support code).
+// built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_setup.cpp
+// (setup, scores), emit_abi.cpp (the C ABI), emit_restore.cpp (undoing a move by restoring
+// elements), emit_plan.cpp / emit_mask.cpp (what to precompute, masks); the fixed support
+// code is compiler/runtime/engine_support.h, embedded by the build.
 #pragma once
 
 #include <algorithm>
@@ -48,7 +48,8 @@ class Writer {
   int depth_ = 0;
 };
 
-/// The support code every generated file starts with (emit_support.cpp).
+/// The support code every generated file starts with: compiler/runtime/engine_support.h
+/// between its marker lines, embedded by the build (cmake/embed_text.cmake).
 std::string_view support_text();
 
 /// A state variable kept also as bitsets, one per value ("planes"): plane[i] holds the
@@ -134,7 +135,7 @@ class Emitter {
   void functions();
   void rules();
 
-  // ---------------------------------------------------------- engine (emit_engine.cpp, emit_abi.cpp)
+  // ------------------------------------------ engine (emit_engine.cpp, emit_setup.cpp, emit_abi.cpp)
   void moves();
   void move_generator(int move);
   /// The conditions of one stage on parameter `param`: masks over its domain, and those

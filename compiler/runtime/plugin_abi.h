@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 // Everything from here to "end of the ABI" is copied verbatim into every generated source
-// (compiler/codegen/emit_cpp.cpp holds the copy; tests/emit checks that the two are the same).
+// (the build embeds these lines into the emitter: cmake/embed_text.cmake).
 // begin of the ABI
 /// Bumped whenever the layout or meaning of anything below changes; the loader refuses an
 /// engine built against another version.

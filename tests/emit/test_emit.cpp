@@ -163,16 +163,40 @@ uint64_t perft(const engine::Engine& e, const uint8_t* state, int depth) {
   return total;
 }
 
-}  // namespace
-
-TEST_CASE("the emitter's copy of the ABI is plugin_abi.h's", "[emit]") {
-  const std::string header = read_file(std::string(RULEBOOK_SOURCE_DIR) + "/compiler/runtime/plugin_abi.h");
-  const std::string begin = "// begin of the ABI\n", end = "// end of the ABI\n";
-  const size_t a = header.find(begin), b = header.find(end);
+/// The lines of compiler/runtime/<file> strictly between its "// begin of the <what>" and
+/// "// end of the <what>" lines: the text the build embeds into the emitter.
+std::string runtime_part(const std::string& file, const std::string& what) {
+  const std::string text = read_file(std::string(RULEBOOK_SOURCE_DIR) + "/compiler/runtime/" + file);
+  const std::string begin = "// begin of the " + what + "\n", end = "\n// end of the " + what + "\n";
+  const size_t a = text.find(begin), b = text.find(end);
   REQUIRE(a != std::string::npos);
   REQUIRE(b != std::string::npos);
-  const std::string copy(compiler::abi_declarations());
-  CHECK(header.substr(a + begin.size(), b - a - begin.size()) == copy);
+  REQUIRE(b > a + begin.size());
+  return text.substr(a + begin.size(), b + 1 - a - begin.size());
+}
+
+}  // namespace
+
+TEST_CASE("every engine carries the runtime files' text, byte for byte, where it belongs", "[emit]") {
+  const std::string abi = runtime_part("plugin_abi.h", "ABI");
+  const std::string support = runtime_part("engine_support.h", "support code");
+  CHECK(std::string(compiler::abi_declarations()) == abi);
+  // Inside the engine's `extern "C"` block, and at the head of its anonymous namespace.
+  const std::string abi_block = "extern \"C\" {\n" + abi + "void rulebook_register_engine(rb_entry_fn entry);\n}\n";
+  const std::string support_block =
+      "namespace {\n\n// ================================================================ support\n\n" + support + "\n";
+  for (const std::string& path : variant_files()) {
+    INFO(short_name(path));
+    Rules r = load(path);
+    REQUIRE(r.program);
+    const std::string source = compiler::emit_cpp(*r.program, *r.sources).source;
+    const size_t a = source.find(abi_block), b = source.find(support_block);
+    CHECK(a != std::string::npos);
+    CHECK(b != std::string::npos);
+    CHECK(a < b);
+    CHECK(source.find(abi) == source.rfind(abi));
+    CHECK(source.find(support) == source.rfind(support));
+  }
 }
 
 TEST_CASE("generated sources are deterministic and self-contained", "[emit]") {

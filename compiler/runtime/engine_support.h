@@ -1,120 +1,29 @@
-// The fixed text every generated engine starts with: the C ABI declarations and the
-// support code (values, errors, bitsets, lists, splitmix64, the state hash, geometry).
-#include <string_view>
+// The support code every generated engine starts with: values, rule errors, checked
+// arithmetic, bitsets, lists, the random stream, the state hash, groups, move sinks.
+//
+// The lines between "begin of the support code" and "end of the support code" are copied
+// byte for byte into every generated source, inside its anonymous namespace, after
+// compiler/runtime/plugin_abi.h's declarations (the build embeds them: cmake/embed_text.cmake).
+// Whatever is written here is therefore what each engine compiles; everything outside the
+// two marker lines only lets a test include the text and compile it with every warning
+// (tests/runtime). Functions here have internal linkage, as in an engine: include this from
+// one translation unit only, and only to test it.
+#pragma once
 
-#include "compiler/codegen/emit_internal.h"
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
-namespace rulebook::compiler {
+#include "compiler/runtime/plugin_abi.h"
 
-// A copy of compiler/runtime/plugin_abi.h between its "begin of the ABI" and "end of the ABI"
-// lines; tests/emit/test_emit.cpp checks that the two agree.
-std::string_view abi_declarations() {
-  static constexpr std::string_view kText = R"abi(/// Bumped whenever the layout or meaning of anything below changes; the loader refuses an
-/// engine built against another version.
-#define RULEBOOK_ABI_VERSION 3
+namespace rulebook::engine_support {
+namespace {
 
-/// The entry point of an engine is `const rb_engine* rulebook_engine_<hash>(void)`, where
-/// <hash> is the source hash in 16 lower-case hex digits.
-#define RULEBOOK_ENTRY_PREFIX "rulebook_engine_"
-
-/// Result codes of the calls that can fail.
-enum {
-  RB_OK = 0,
-  RB_RULE_ERROR = 1,   ///< a run-time error of the rules (range, none, division by zero...)
-  RB_BAD_CALL = 2,     ///< the caller passed something invalid (an illegal move kind...)
-  RB_TRUNCATED = 3,    ///< legal_moves: more moves than `cap`; `*count` holds how many
-  RB_INTERNAL = 4,     ///< a bug of the engine
-};
-
-/// What went wrong: a code and a message naming the rule's `file:line:col`.
-typedef struct rb_error {
-  int32_t code;
-  char message[500];
-} rb_error;
-
-/// A move: the same layout as rulebook::engine::Move (kind, then up to 4 argument values).
-typedef struct rb_move {
-  int32_t kind;
-  int32_t args[4];
-} rb_move;
-
-/// The table an engine exports. Every function is reentrant: all state is in the bytes
-/// the caller passes (no globals are written after load).
-typedef struct rb_engine {
-  uint32_t abi_version;       ///< RULEBOOK_ABI_VERSION
-  uint32_t table_bytes;       ///< sizeof(rb_engine), a second guard against a stale layout
-  uint32_t state_bytes;
-  uint64_t source_hash;       ///< hash of the generated source above its ABI footer
-  const char* rules_file;     ///< file name of the rules the engine was generated from
-  const char* title;
-  int32_t players;
-  int32_t phases;
-  int32_t moves;              ///< move kinds
-  int32_t setups;             ///< setup variables
-  int32_t score_width;
-  int32_t score_subjects;     ///< players, or teams
-  int32_t score_per_team;
-  int32_t highest_wins;
-  int32_t metrics;
-  uint32_t max_moves;         ///< an upper bound on the legal moves of one state
-  const char* const* player_names;
-  const char* const* phase_names;
-  const char* const* move_names;
-  const int32_t* move_arity;
-  const char* const* setup_names;
-  const uint32_t* setup_counts;  ///< elements of each setup variable
-  const char* const* metric_names;
-
-  /// Writes the initial state. `overrides` has one entry per setup variable: null to
-  /// compute it as the rules say, or `setup_counts[i]` element indices to store instead
-  /// (an override draws nothing from the random stream).
-  int32_t (*setup)(uint8_t* state, uint64_t seed, const uint32_t* const* overrides,
-                   rb_error* err);
-  /// Writes up to `cap` legal moves in canonical order and their number to `*count`
-  /// (RB_TRUNCATED when there are more than `cap`).
-  int32_t (*legal_moves)(const uint8_t* state, rb_move* out, uint32_t cap, uint32_t* count,
-                         rb_error* err);
-  /// Counts the legal moves without listing them.
-  int32_t (*count_moves)(const uint8_t* state, uint64_t* count, rb_error* err);
-  /// Plays a legal move (an illegal one gives RB_BAD_CALL and leaves the state as it was).
-  int32_t (*apply)(uint8_t* state, const rb_move* move, rb_error* err);
-  /// Paths of exactly `depth` moves from the state (the last ply counted, not played).
-  int32_t (*perft)(const uint8_t* state, int32_t depth, uint64_t* count, rb_error* err);
-  /// score_subjects * score_width values, subject-major.
-  int32_t (*scores)(const uint8_t* state, int64_t* out, rb_error* err);
-  /// Metric `index`: `*recorded` is whether its `when` holds (for an `at end` metric,
-  /// whether the game is over); `*value` is computed only then.
-  int32_t (*metric)(const uint8_t* state, int32_t index, int32_t* recorded, int64_t* value,
-                    rb_error* err);
-  int32_t (*terminal)(const uint8_t* state);
-  int32_t (*phase)(const uint8_t* state);
-  int32_t (*to_move)(const uint8_t* state);
-  uint64_t (*hash)(const uint8_t* state);
-  /// Random moves from `*state` until the game is over, `max_plies` moves were played,
-  /// or (with `same_phase`) the phase is no longer the one it started in. Each move is
-  /// legal move `next() % n` of the n in canonical order, drawn from the splitmix64
-  /// stream whose state is `*rng` (left advanced). Writes the last state back and the
-  /// moves played to `*plies`. The same game as legal_moves and apply in a loop.
-  int32_t (*playout)(uint8_t* state, uint64_t* rng, uint64_t max_plies, int32_t same_phase,
-                     uint64_t* plies, rb_error* err);
-  /// The legal moves and the state each one leads to, in one call: up to `cap` moves in
-  /// canonical order at `out`, the state after move i at `states + i * state_bytes`, their
-  /// number in `*count` (RB_TRUNCATED when there are more than `cap`). The same moves and
-  /// states as legal_moves, then apply on a copy of the state for each move.
-  int32_t (*children)(const uint8_t* state, rb_move* out, uint8_t* states, uint32_t cap,
-                      uint32_t* count, rb_error* err);
-} rb_engine;
-
-typedef const rb_engine* (*rb_entry_fn)(void);
-)abi";
-  return kText;
-}
-
-namespace emit {
-
-/// The support code of every generated engine (inside its anonymous namespace).
-std::string_view support_text() {
-  static constexpr std::string_view kText = R"cpp(/// Every scalar is an int64: bools 0/1, ints, and enum members, cells, players, ... as
+// begin of the support code
+/// Every scalar is an int64: bools 0/1, ints, and enum members, cells, players, ... as
 /// their indices; `none` is kNone.
 using Int = int64_t;
 constexpr Int kNone = INT64_MIN;
@@ -610,9 +519,7 @@ struct Pick {
     return true;
   }
 };
-)cpp";
-  return kText;
-}
+// end of the support code
 
-}  // namespace emit
-}  // namespace rulebook::compiler
+}  // namespace
+}  // namespace rulebook::engine_support
