@@ -103,10 +103,10 @@ void Emitter::plan_rule_tables() {
     const ir::Expr& outer = *R.condition;
     const ir::Expr* inner = outer.args[2].get();
     const bool pair = inner && inner->op == Op::All && inner->args.size() == 3 &&
-                      inner->args[0] && pure(*inner->args[0]) &&
+                      inner->args[0] && ir_facts_.pure(*inner->args[0]) &&
                       inner->args[0]->type->kind == ir::Type::Kind::Set;
     const ir::Expr& d1 = *outer.args[0];
-    if (!pure(d1) || d1.type->kind != ir::Type::Kind::Set) return;
+    if (!ir_facts_.pure(d1) || d1.type->kind != ir::Type::Kind::Set) return;
     TabulatedRule t;
     t.rule = int(r);
     t.arity = pair ? 2 : 1;
@@ -158,7 +158,7 @@ const ir::Stmt* Emitter::table_store(int m) const {
   if (s.keys.size() != 1 || !s.keys[0] || s.keys[0]->op != Op::Local) return nullptr;
   if (s.keys[0]->slot < 0 || size_t(s.keys[0]->slot) >= M.params.size()) return nullptr;
   if (!s.value || !s.value->type || s.value->type->kind != ir::Type::Kind::Scalar) return nullptr;
-  if (!pure(*s.value)) return nullptr;
+  if (!ir_facts_.pure(*s.value)) return nullptr;
   return &s;
 }
 
