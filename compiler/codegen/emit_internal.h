@@ -109,7 +109,9 @@ std::optional<std::string> check_generated(std::string_view source);
 
 // The shared analyses of the IR (compiler/plan/analysis.h), under their short names.
 using plan::is_binder;
+using plan::RuleTablePlan;
 using plan::stores_of;
+using plan::TabulatedRule;
 using plan::walk;
 
 /// One run of the emitter over one program. The methods live in the emit_*.cpp files, by
@@ -156,7 +158,7 @@ class Emitter {
   std::string passes_value() const;
 
   // ---------------------------------------------------------- planning (emit_plan.cpp, emit_mask.cpp)
-  /// Reads the engine plan (plan_) into the members below and plans the rule tables.
+  /// Reads the engine plan (plan_) into the members below.
   void plan();
   /// A one-parameter move's generator, with these masks for its parameter, is cheap
   /// enough to run for every can() (see can_by_mask_).
@@ -221,28 +223,6 @@ class Emitter {
   std::optional<FilterTable> filter_table(const ir::Expr& binder);
 
   // ---------------------------------------------------------- rule tables (emit_rule_tables.cpp)
-  /// A board rule `all $a in D1 where W1: [all $b in D2 where W2:] B` whose verdict for a
-  /// tuple of keys depends on the state only through var[$a] (and var[$b]).
-  struct TabulatedRule {
-    int rule = -1;
-    int arity = 1;
-    int slots[2] = {-1, -1};
-    /// The tuple is fine unless every guard holds ($a in D1, W1, $b in D2, W2); then
-    /// `body` (the rule's own) says.
-    std::vector<ir::ExprPtr> guards;
-    const ir::Expr* body = nullptr;
-  };
-  /// Every board rule tabulated over one variable, or no rule at all.
-  struct RuleTablePlan {
-    int var = -1;
-    int keys = -1, values = -1;  ///< the variable's key and element domains
-    std::vector<TabulatedRule> rules;
-    int memo_slot = -1;  ///< remembers the verdict of a state (-1: none free)
-  };
-  void plan_rule_tables();
-  /// `e` reads the state only as var[$q] for locals bound (in `env`, per slot) to a
-  /// quantified key q >= 0; `var` is that variable (-1 until one is read).
-  bool keyed_reads(const ir::Expr& e, std::vector<int>& env, int& var, int depth) const;
   void rule_tables();
   /// The block of move `m` when it is one `var[p] := value` of the tabulated variable, p a
   /// parameter and the value pure; else null.
@@ -416,7 +396,7 @@ class Emitter {
   /// every store. The bits planned to remember it are released (test_can_each_time).
   std::vector<char> can_by_mask_;
   std::vector<uint64_t> forget_defines_, forget_cans_;
-  RuleTablePlan rule_tables_;
+  plan::RuleTablePlan rule_tables_;  ///< moved from the plan
 };
 
 }  // namespace rulebook::compiler::emit

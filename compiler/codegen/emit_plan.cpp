@@ -1,6 +1,5 @@
 // The emitter's copy of the engine plan (compiler/plan/): the decisions its passes made,
-// read into the members the printing code consults; the board-rule tables, planned here
-// after the passes, take the remembered-value slot left after the defines.
+// read into the members the printing code consults.
 #include "compiler/codegen/emit_internal.h"
 
 namespace rulebook::compiler::emit {
@@ -10,15 +9,10 @@ void Emitter::plan() {
   geometry_used_ = plan_.geometry_used;
   plane_of_var_ = plan_.plane_of_var;
   for (const plan::PlannedPlane& p : plan_.planes) planes_.push_back({p.var, p.values, p.key_domain});
-  plan_rule_tables();
+  rule_tables_ = std::move(plan_.rule_tables);
   memo_slot_ = plan_.memo_slot;
   memo_defines_ = plan_.memo_defines;
   forget_defines_ = plan_.forget_defines;
-  // The verdict of the tabulated board rules on a state.
-  if (tabulated() && memo_defines_ < 64) {
-    rule_tables_.memo_slot = memo_defines_++;
-    forget_defines_[size_t(rule_tables_.var)] |= uint64_t(1) << rule_tables_.memo_slot;
-  }
   scoped_ = plan_.scoped;
   scoped_count_ = plan_.scoped_count;
   can_memo_base_ = plan_.can_memo_base;

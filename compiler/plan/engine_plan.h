@@ -40,6 +40,27 @@ struct PlannedPlane {
 /// A largest bitset per plane (kMaxPlaneValues values at most) keeps planes cheap to update.
 inline constexpr int kMaxPlaneValues = 16;
 
+/// A board rule `all $a in D1 where W1: [all $b in D2 where W2:] B` whose verdict for a
+/// tuple of keys depends on the state only through var[$a] (and var[$b]).
+struct TabulatedRule {
+  int rule = -1;
+  int arity = 1;
+  int slots[2] = {-1, -1};
+  /// The tuple is fine unless every guard holds ($a in D1, W1, $b in D2, W2); then
+  /// `body` (the rule's own) says.
+  std::vector<ir::ExprPtr> guards;
+  const ir::Expr* body = nullptr;
+};
+
+/// Every board rule tabulated over one variable, or no rule at all (see
+/// pass_rule_tables.cpp).
+struct RuleTablePlan {
+  int var = -1;
+  int keys = -1, values = -1;  ///< the variable's key and element domains
+  std::vector<TabulatedRule> rules;
+  int memo_slot = -1;  ///< remembers the verdict of a state (-1: none free)
+};
+
 /// What a pass says it decided, printed under its name: one line per decision or refusal.
 struct PassReport {
   std::string pass;
@@ -68,6 +89,10 @@ struct EnginePlan {
   std::vector<int> memo_slot;
   int memo_defines = 0;
   std::vector<uint64_t> forget_defines;
+
+  // rule-tables: the board rules answered from tables, and the remembered-value slot of
+  // their verdict (after the defines' slots; forgotten by stores into the variable).
+  RuleTablePlan rule_tables;
 
   // scoped-defines: per define, remembered per argument while the board rules run.
   std::vector<char> scoped;

@@ -14,12 +14,14 @@ struct PassEntry {
 };
 
 // The order matters: a pass may read what the ones before it decided (table sizes read
-// list capacities; remembered defines skip tabulated ones; can-memo skips direct moves).
+// list capacities; the rule tables' remembered verdict takes the slot after the defines';
+// can-memo skips direct moves).
 const std::vector<PassEntry>& passes() {
   static const std::vector<PassEntry> all = {
       {"planes", pass_planes},
       {"define-tables", pass_define_tables},
       {"remembered-defines", pass_remembered_defines},
+      {"rule-tables", pass_rule_tables},
       {"scoped-defines", pass_scoped_defines},
       {"can-direct", pass_can_direct},
       {"can-memo", pass_can_memo},

@@ -36,6 +36,7 @@ void pass_layout(PassContext& c);            // always runs (pass_layout.cpp)
 void pass_planes(PassContext& c);            // "planes"
 void pass_define_tables(PassContext& c);     // "define-tables"
 void pass_remembered_defines(PassContext& c);  // "remembered-defines"
+void pass_rule_tables(PassContext& c);       // "rule-tables"
 void pass_scoped_defines(PassContext& c);    // "scoped-defines"
 void pass_can_direct(PassContext& c);        // "can-direct"
 void pass_can_memo(PassContext& c);          // "can-memo"

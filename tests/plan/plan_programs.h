@@ -66,4 +66,27 @@ phase play {
 end when turns == 20;
 )";
 
+// Ships kept apart by a board rule over pairs of ships: a rule the plan tabulates.
+inline constexpr const char* kShips = R"(
+game "Ships";
+board 4 x 4;
+players 1;
+type Ship = 1..3;
+state at: Ship -> Cell?;
+define ships: set of Ship = 1..3;
+
+rule apart "two ships never share a cell":
+  all s in ships, t in ships where s < t: at[s] == none or at[s] != at[t];
+
+phase placing {
+  move place(s: Ship, c: Cell)
+    requires at[s] == none;
+  {
+    at[s] := c;
+  }
+}
+
+end when all s in ships: at[s] != none;
+)";
+
 }  // namespace plan_test

@@ -89,9 +89,14 @@ TEST_CASE("plan: engines with a pass off agree with the interpreter", "[plan][di
     INFO("off: " << pass);
     agrees(stones, {std::string(pass)});
   }
+  const Loaded ships = load(plan_test::kShips);
   INFO("scoped-defines off, with board rules");
   agrees(ruled, {"scoped-defines"});
+  INFO("rule-tables off, with a rule over pairs of keys");
+  agrees(ships, {"rule-tables"});
+  agrees(ships, {});
   INFO("all off");
   agrees(stones, {"all"});
   agrees(ruled, {"all"});
+  agrees(ships, {"all"});
 }

@@ -13,6 +13,7 @@ using namespace rulebook;
 namespace {
 
 using plan_test::kRuled;
+using plan_test::kShips;
 using plan_test::kStones;
 
 std::string printed(const char* text, const std::vector<std::string>& off = {}) {
@@ -89,6 +90,19 @@ TEST_CASE("plan: one-parameter defines scoped to an evaluation of the board rule
   CHECK(has(s, "here: not scoped: constant time"));
   // Without board rules there is nothing to scope.
   CHECK(has(section(printed(kStones), "scoped-defines"), "nothing to decide"));
+}
+
+TEST_CASE("plan: board rules over pairs of keys answered from tables", "[plan]") {
+  const std::string plan = printed(kShips);
+  const std::string s = section(plan, "rule-tables");
+  CHECK(has(s, "rule apart: tabulated per pair of keys over at"));
+  // The verdict of a state takes the slot after the remembered defines' (none here).
+  CHECK(has(s, "verdict of a state: slot 0, forgotten by stores into at"));
+  // A rule reading cells around its key is not a function of the key's value alone.
+  CHECK(has(section(printed(kRuled), "rule-tables"),
+            "board rules not tabulated: rule roomy: reads the state otherwise than one variable at its keys"));
+  CHECK(has(section(printed(kStones), "rule-tables"), "nothing to decide"));
+  CHECK(has(section(printed(kShips, {"rule-tables"}), "rule-tables (off)"), "switched off"));
 }
 
 TEST_CASE("plan: can() tested directly or remembered per player", "[plan]") {
