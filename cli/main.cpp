@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   add_fmt(app, result);
   add_report(app, result);
   add_compile(app, result);
+  add_plan(app, result);
   add_play(app, result);
   add_draw(app, result);
   add_tree(app, result);

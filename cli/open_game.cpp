@@ -24,7 +24,8 @@ int open_program(const std::string& path, OpenedGame& out) {
   return kExitOk;
 }
 
-int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out) {
+int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out,
+              const compiler::plan::PassSwitches& passes) {
   if (int code = open_program(path, out); code != kExitOk) return code;
   if (engine_kind == "interp") {
     out.engine = std::make_unique<compiler::Interpreter>(*out.program, out.sources);
@@ -32,7 +33,9 @@ int open_game(const std::string& path, const std::string& engine_kind, OpenedGam
     out.engine_origin = "interpreter";
     return kExitOk;
   }
-  compiler::LoadedEngine loaded = compiler::load_engine(out.program, out.sources);
+  compiler::CompileOptions options;
+  options.passes = passes;
+  compiler::LoadedEngine loaded = compiler::load_engine(out.program, out.sources, options);
   // The notes and messages quote paths, compiler output and the rules' own names.
   if (!loaded.note.empty()) fmt::print(stderr, "{}\n", dsl::escape_for_terminal(loaded.note));
   if (loaded.cache_error) {
@@ -91,6 +94,19 @@ int write_output(const std::string& path, const std::string& text) {
     return kExitInputError;
   }
   return kExitOk;
+}
+
+void add_no_pass_option(CLI::App* cmd, std::vector<std::string>& names) {
+  cmd->add_option("--no-pass", names,
+                  "Switch off a pass of the engine plan (repeatable; all: every pass; "
+                  "see `rulebook plan`)");
+}
+
+int parse_no_pass(const std::vector<std::string>& names, compiler::plan::PassSwitches& out) {
+  const std::string error = compiler::plan::switch_off(names, out);
+  if (error.empty()) return kExitOk;
+  fmt::print(stderr, "error: --no-pass: {}\n", dsl::escape_for_terminal(error));
+  return kExitUsage;
 }
 
 }  // namespace rulebook::cli

@@ -6,8 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "compiler/runtime/engine.h"
 #include "compiler/ir/ir.h"
+#include "compiler/plan/engine_plan.h"
 #include "dsl/source.h"
 
 namespace rulebook::cli {
@@ -24,8 +27,15 @@ struct OpenedGame {
 /// Loads and lowers `path`; prints diagnostics to stderr. Returns an exit code.
 int open_program(const std::string& path, OpenedGame& out);
 
-/// open_program, then the engine: "compiled" (linked, cached or compiled now) or "interp".
-int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out);
+/// open_program, then the engine: "compiled" (linked, cached or compiled now, with
+/// `passes` of its plan off) or "interp".
+int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out,
+              const compiler::plan::PassSwitches& passes = {});
+
+/// Adds `--no-pass NAME` (repeatable) to a verb: the engine plan's passes to switch off.
+void add_no_pass_option(CLI::App* cmd, std::vector<std::string>& names);
+/// The switches `--no-pass` asked for; an unknown name is printed and gives kExitUsage.
+int parse_no_pass(const std::vector<std::string>& names, compiler::plan::PassSwitches& out);
 
 /// Writes a verb's output to `path`, or to stdout when `path` is empty or "-"; a file
 /// already holding exactly `text` is left untouched (so builds depending on it do not

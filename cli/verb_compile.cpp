@@ -16,6 +16,7 @@ namespace {
 struct CompileOptions {
   std::string file;
   std::string output;
+  std::vector<std::string> no_pass;
 };
 
 int run_ir(const CompileOptions& opt) {
@@ -28,7 +29,9 @@ int run_ir(const CompileOptions& opt) {
 int run_compile(const CompileOptions& opt) {
   OpenedGame game;
   if (int code = open_program(opt.file, game); code != kExitOk) return code;
-  compiler::EmittedCpp cpp = compiler::emit_cpp(*game.program, game.sources);
+  compiler::plan::PassSwitches passes;
+  if (int code = parse_no_pass(opt.no_pass, passes); code != kExitOk) return code;
+  compiler::EmittedCpp cpp = compiler::emit_cpp(*game.program, game.sources, passes);
   if (!cpp.error.empty()) {
     fmt::print(stderr, "{}: internal error: {}\n", opt.file, cpp.error);
     return kExitInternal;
@@ -48,6 +51,7 @@ void add_compile(CLI::App& app, int& result) {
   CLI::App* cmd = app.add_subcommand("compile", "Generate the C++ engine of a rules file");
   cmd->add_option("file", opt->file, "Rules file")->required();
   cmd->add_option("-o,--output", opt->output, "Where to write the C++ (default: stdout)");
+  add_no_pass_option(cmd, opt->no_pass);
   cmd->callback([opt, &result] { result = run_compile(*opt); });
 }
 

@@ -34,6 +34,7 @@ struct RunOptions {
   bool quiet = false;
   bool json = false;
   std::string boards = "all";  ///< all | phases | end
+  std::vector<std::string> no_pass;  ///< engine plan passes switched off
 };
 
 /// Cells of Cell-keyed state that a move changed other than those it names: what a
@@ -85,7 +86,9 @@ std::string scores_text(const ir::Program& p, const engine::Engine& e,
 
 int run_play(const RunOptions& opt) {
   OpenedGame game;
-  if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
+  compiler::plan::PassSwitches passes;
+  if (int code = parse_no_pass(opt.no_pass, passes); code != kExitOk) return code;
+  if (int code = open_game(opt.file, opt.engine, game, passes); code != kExitOk) return code;
   std::vector<uint8_t> state;
   if (int code = setup_state(game, opt.seed, opt.setups, state); code != kExitOk) return code;
   const engine::Engine& e = *game.engine;
@@ -182,7 +185,9 @@ uint64_t resident_bytes() {
 
 int run_perft(const RunOptions& opt) {
   OpenedGame game;
-  if (int code = open_game(opt.file, opt.engine, game); code != kExitOk) return code;
+  compiler::plan::PassSwitches passes;
+  if (int code = parse_no_pass(opt.no_pass, passes); code != kExitOk) return code;
+  if (int code = open_game(opt.file, opt.engine, game, passes); code != kExitOk) return code;
   std::vector<uint8_t> state;
   if (int code = setup_state(game, opt.seed, opt.setups, state); code != kExitOk) return code;
   const engine::Engine& e = *game.engine;
@@ -273,6 +278,7 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--seed", o.seed, "Seed of the setup and of the move choices");
   cmd->add_option("--setup", o.setups, "Setup value name=value (repeatable)");
   cmd->add_flag("--json", o.json, "Print the result as JSON");
+  add_no_pass_option(cmd, o.no_pass);
 }
 
 }  // namespace

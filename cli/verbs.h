@@ -22,6 +22,7 @@ void add_check(CLI::App& app, int& result);
 void add_fmt(CLI::App& app, int& result);
 void add_report(CLI::App& app, int& result);
 void add_compile(CLI::App& app, int& result);
+void add_plan(CLI::App& app, int& result);
 void add_play(CLI::App& app, int& result);
 void add_draw(CLI::App& app, int& result);
 void add_tree(CLI::App& app, int& result);

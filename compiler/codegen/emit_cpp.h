@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "compiler/ir/ir.h"
+#include "compiler/plan/engine_plan.h"
 #include "dsl/source.h"
 
 namespace rulebook::compiler {
@@ -22,6 +23,10 @@ struct EmittedCpp {
 /// names are written without their folders, so the output does not depend on where the
 /// rules were loaded from). Deterministic: the same program gives the same bytes.
 EmittedCpp emit_cpp(const ir::Program& program, const dsl::SourceSet& sources);
+/// The same with some of the plan's passes switched off (plain code in their place); with
+/// none off, the same bytes as above.
+EmittedCpp emit_cpp(const ir::Program& program, const dsl::SourceSet& sources,
+                    const plan::PassSwitches& switches);
 
 /// The hash that names a generated source (FNV-1a with a final mix, as engine::hash_bytes).
 uint64_t source_hash(std::string_view text);

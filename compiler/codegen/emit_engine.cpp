@@ -65,7 +65,7 @@ void Emitter::split_stage(const std::vector<StagedCondition>& stage, int param, 
       masks.push_back(fmt::format("{}  // {} - {}", *mask, c.label, line_of(c.span)));
       continue;
     }
-    if (!safe(*c.expr)) hoisting = false;
+    if (!ir_facts_.safe(*c.expr)) hoisting = false;
     rest.push_back(&c);
   }
 }
@@ -74,12 +74,12 @@ bool Emitter::cheap_mask_search(int m, const std::vector<std::string>& masks) co
   // The conditions before the parameter: a few reads and comparisons, that cannot fail.
   const ir::Move& M = program_.moves[size_t(m)];
   for (const auto& c : M.requires_)
-    if (!safe(*c)) return false;
+    if (!ir_facts_.safe(*c)) return false;
   for (const ir::Check& c : M.checks)
-    if (!safe(*c.condition)) return false;
+    if (!ir_facts_.safe(*c.condition)) return false;
   const std::vector<std::vector<StagedCondition>> stages = staged_conditions(m);
   for (const StagedCondition& c : stages[0])
-    if (!constant_time(*c.expr)) return false;
+    if (!plan::constant_time(*c.expr)) return false;
   // The mask: planes, kept unions, constant tables. A derived union made from a plane on
   // the spot, a table made on first use, a define or a search loops.
   for (const std::string& k : masks) {
@@ -283,7 +283,7 @@ void Emitter::move_apply(int m) {
   // can(): the remembered answer inline, the search out of line; a move whose test is a
   // few cheap conditions is asked directly.
   const int base = can_memo_base_.empty() ? -1 : can_memo_base_[size_t(m)];
-  const bool direct = can_direct(m) || can_by_mask_[size_t(m)];
+  const bool direct = plan_.can_direct[size_t(m)] || can_by_mask_[size_t(m)];
   w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", m);
   w_.open(fmt::format("{} bool search_{}(Game& g, Int player) {{",
                       direct ? "[[gnu::always_inline]] inline" : "[[gnu::noinline]]", move_name(m)));

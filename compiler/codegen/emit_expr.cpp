@@ -25,25 +25,10 @@ bool Emitter::is_bool(const ir::Type& t) const {
 }
 
 std::string Emitter::cpp_type(const ir::Type& t) const {
-  switch (t.kind) {
-    case ir::Type::Kind::Scalar:
-      return is_bool(t) ? "bool" : "Int";
-    case ir::Type::Kind::Set:
-      return fmt::format("Bits<{}>", words(t.domain));
-    case ir::Type::Kind::List: {
-      const std::string elem = t.elem ? cpp_type(*t.elem) : "Int";
-      auto it = list_caps_.find(elem);
-      return fmt::format("List<{}, {}>", elem, it == list_caps_.end() ? 1 : it->second);
-    }
-  }
-  return "Int";
+  return plan::cpp_type_name(program_, plan_.list_caps, t);
 }
 
-bool Emitter::identity_domain(int d) const {
-  if (d < 0) return false;
-  const ir::Domain& D = dom(d);
-  return D.kind != ir::Domain::Kind::Range && D.kind != ir::Domain::Kind::Optional;
-}
+bool Emitter::identity_domain(int d) const { return plan::identity_domain(program_, d); }
 
 std::string Emitter::value_literal(int, ir::Value v) const {
   if (v == ir::kNone) return "kNone";

@@ -53,7 +53,7 @@ void Emitter::functions() {
       names += ", " + name;
     }
     const std::string type = cpp_type(F.result);
-    const uint64_t entries = table_entries(int(f));
+    const uint64_t entries = plan_.table_entries[f];
     w_.linef("/// define {} - {}", f, line_of(F.span));
     const int slot = memo_slot_[f];
     if (slot >= 0) {

@@ -2,8 +2,8 @@
 // geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
 // built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_setup.cpp
 // (setup, scores), emit_abi.cpp (the C ABI), emit_restore.cpp (undoing a move by restoring
-// elements), emit_plan.cpp / emit_mask.cpp (what to precompute, masks); the fixed support
-// code is compiler/runtime/engine_support.h, embedded by the build.
+// elements), emit_plan.cpp (reading the engine plan of compiler/plan/), emit_mask.cpp
+// (masks); the fixed support code is compiler/runtime/engine_support.h, embedded by the build.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +20,8 @@
 #include "compiler/codegen/emit_cpp.h"
 #include "compiler/ir/ir.h"
 #include "compiler/ir/run_errors.h"
+#include "compiler/plan/analysis.h"
+#include "compiler/plan/engine_plan.h"
 
 namespace rulebook::compiler::emit {
 
@@ -63,7 +65,7 @@ struct PlaneVar {
   /// is a constant (a `v[x] == 0` test keeps one plane), else all `values`.
   int kept = 0;
 };
-inline constexpr int kMaxPlaneValues = 16;
+using plan::kMaxPlaneValues;
 
 /// The x whose derived set meets a plane, for every plane of a variable, kept in the
 /// working state: a store adds to the union of the value's plane and drops the old one's.
@@ -106,21 +108,19 @@ std::string escaped_name(std::string_view name);
 /// ending in a backslash), or nothing.
 std::optional<std::string> check_generated(std::string_view source);
 
-/// `op` binds a local (quantifiers, aggregates, Filter): its `slot`.
-bool is_binder(ir::Op op);
-
-/// Walks every expression of an expression tree, parents first.
-void walk(const ir::Expr& e, const std::function<void(const ir::Expr&)>& f);
-void walk(const ir::Block& b, const std::function<void(const ir::Expr&)>& f);
-/// Adds to `vars` every variable a block can store, nested blocks included: those it
-/// assigns, and the engine's own its statements set (out, phase, over).
-void stores_of(const ir::Block& b, std::set<int>& vars);
+// The shared analyses of the IR (compiler/plan/analysis.h), under their short names.
+using plan::is_binder;
+using plan::RuleTablePlan;
+using plan::stores_of;
+using plan::TabulatedRule;
+using plan::walk;
 
 /// One run of the emitter over one program. The methods live in the emit_*.cpp files, by
 /// the part of the generated file they write.
 class Emitter {
  public:
-  Emitter(const ir::Program& program, const dsl::SourceSet& sources);
+  Emitter(const ir::Program& program, const dsl::SourceSet& sources,
+          const plan::PassSwitches& switches);
   EmittedCpp run();
 
  private:
@@ -159,52 +159,18 @@ class Emitter {
   std::string passes_value() const;
 
   // ---------------------------------------------------------- planning (emit_plan.cpp, emit_mask.cpp)
+  /// Reads the engine plan (plan_) into the members below.
   void plan();
-  void plan_list_caps();
-  void plan_planes();
-  /// What an expression, a define or a move's legality reads: variables, and whether the
-  /// mover (outside the moves `can` looks at, which bind their own).
-  struct Reads {
-    std::set<int> vars;
-    bool mover = false;
-  };
-  void reads_of(const ir::Expr& e, Reads& out) const;
-  void reads_of(const ir::Block& b, Reads& out) const;
-  const Reads& function_reads(int function) const;
-  const Reads& move_reads(int move) const;
-  void plan_memos();
-  /// can(move, player) is answered by testing the move's conditions each time (nothing
-  /// remembered): the move has no parameters and its conditions are safe().
-  bool can_direct(int move) const;
   /// A one-parameter move's generator, with these masks for its parameter, is cheap
   /// enough to run for every can() (see can_by_mask_).
   bool cheap_mask_search(int move, const std::vector<std::string>& masks) const;
   /// Marks can(move) as tested each time and releases the bits planned to remember it.
   void test_can_each_time(int move);
-  Reads everything() const;
-  mutable std::map<int, Reads> function_reads_, move_reads_;
-  bool plane_eligible(int var) const;
-  /// `e` reads local `slot`.
-  bool uses_slot(const ir::Expr& e, int slot) const;
-  /// `e` is cheap and can neither fail nor loop: it may be evaluated once where the rules
-  /// would evaluate it per element, or not at all.
-  bool safe(const ir::Expr& e) const;
-  bool function_safe(int function) const;
   /// `e` cannot fail, so a quantifier over it may visit its elements in any order.
   bool order_free(const ir::Expr& e) const;
   bool safe_shallow(const ir::Expr& e) const;
   /// `e` holds a `can` or a call (which may hold one).
   bool uses_can(const ir::Expr& e) const;
-  /// `e` has no loop and no call: remembering its value would cost more than computing it.
-  bool constant_time(const ir::Expr& e) const;
-  /// `e` reads no state and no mover: its value depends on its locals only.
-  bool pure(const ir::Expr& e) const;
-  bool function_pure(int function) const;
-  /// Entries of the table of a pure define over small argument domains, or 0 when the
-  /// define is computed at each call.
-  uint64_t table_entries(int function) const;
-  /// C++ bytes of a value of type `t` (an estimate for list capacities).
-  uint64_t type_bytes(const ir::Type& t) const;
   /// The body of a call with the arguments in place of the parameters (its own binders
   /// renumbered), or null when an argument may not be copied. Owned by the emitter.
   const ir::Expr* inline_call(const ir::Expr& call);
@@ -258,28 +224,6 @@ class Emitter {
   std::optional<FilterTable> filter_table(const ir::Expr& binder);
 
   // ---------------------------------------------------------- rule tables (emit_rule_tables.cpp)
-  /// A board rule `all $a in D1 where W1: [all $b in D2 where W2:] B` whose verdict for a
-  /// tuple of keys depends on the state only through var[$a] (and var[$b]).
-  struct TabulatedRule {
-    int rule = -1;
-    int arity = 1;
-    int slots[2] = {-1, -1};
-    /// The tuple is fine unless every guard holds ($a in D1, W1, $b in D2, W2); then
-    /// `body` (the rule's own) says.
-    std::vector<ir::ExprPtr> guards;
-    const ir::Expr* body = nullptr;
-  };
-  /// Every board rule tabulated over one variable, or no rule at all.
-  struct RuleTablePlan {
-    int var = -1;
-    int keys = -1, values = -1;  ///< the variable's key and element domains
-    std::vector<TabulatedRule> rules;
-    int memo_slot = -1;  ///< remembers the verdict of a state (-1: none free)
-  };
-  void plan_rule_tables();
-  /// `e` reads the state only as var[$q] for locals bound (in `env`, per slot) to a
-  /// quantified key q >= 0; `var` is that variable (-1 until one is read).
-  bool keyed_reads(const ir::Expr& e, std::vector<int>& env, int& var, int depth) const;
   void rule_tables();
   /// The block of move `m` when it is one `var[p] := value` of the tabulated variable, p a
   /// parameter and the value pure; else null.
@@ -421,8 +365,10 @@ class Emitter {
   int lambda_depth_ = 0;
   std::vector<std::pair<uint32_t, std::pair<uint32_t, int>>> binder_spans_;  ///< begin, file, ordinal
 
-  // Planning results.
-  std::map<std::string, int> list_caps_;   ///< List capacity by element C++ type
+  // Planning results: the plan's passes, then what the emitter keeps of them (some
+  // change while it prints: planes kept, can() bits released).
+  plan::ProgramFacts ir_facts_;
+  plan::EnginePlan plan_;
   std::vector<PlaneVar> planes_;           ///< variables with planes
   std::vector<PlaneUnion> plane_unions_;
   std::vector<int> plane_of_var_;          ///< var -> index in planes_, or -1
@@ -435,7 +381,6 @@ class Emitter {
   std::vector<std::string> errors_;
   std::vector<ir::ExprPtr> inlined_;              ///< bodies of inlined calls
   std::vector<std::string> derived_defs_;         ///< tables of pure expressions
-  mutable std::map<int, bool> pure_functions_;
   // Remembered values: a slot per parameterless define (-1: none), a first bit per move
   // for can(move, player) (-1: none), and per variable the bits a store forgets.
   std::vector<int> memo_slot_;
@@ -452,8 +397,7 @@ class Emitter {
   /// every store. The bits planned to remember it are released (test_can_each_time).
   std::vector<char> can_by_mask_;
   std::vector<uint64_t> forget_defines_, forget_cans_;
-  mutable std::map<int, bool> safe_functions_;
-  RuleTablePlan rule_tables_;
+  plan::RuleTablePlan rule_tables_;  ///< moved from the plan
 };
 
 }  // namespace rulebook::compiler::emit

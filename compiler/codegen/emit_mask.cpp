@@ -13,101 +13,12 @@ using ir::Op;
 
 // ---------------------------------------------------------------- analysis helpers
 
-bool Emitter::uses_slot(const ir::Expr& e, int slot) const {
-  bool found = false;
-  walk(e, [&](const ir::Expr& x) { found = found || (x.op == Op::Local && x.slot == slot); });
-  return found;
-}
-
-bool Emitter::safe(const ir::Expr& e) const {
-  // Cheap, and can neither fail nor loop: may be evaluated once where the rules would
-  // evaluate it per element (or not at all).
-  switch (e.op) {
-    case Op::Const: case Op::ConstSet: case Op::Local: case Op::Mover: case Op::Phase:
-      return true;
-    case Op::Neg: case Op::Not: case Op::Add: case Op::Sub: case Op::Mul:
-    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
-    case Op::And: case Op::Or: case Op::If: case Op::In:
-    case Op::Union: case Op::Diff: case Op::Inter:
-      for (const auto& a : e.args)
-        if (!safe(*a)) return false;
-      // Integer arithmetic fails on overflow unless the operands' ranges rule it out.
-      if (e.type->kind == ir::Type::Kind::Scalar && !cannot_overflow(program_, e)) return false;
-      if ((e.op == Op::Union || e.op == Op::Diff || e.op == Op::Inter) &&
-          (e.type->kind != ir::Type::Kind::Set ||
-           e.args[0]->type->domain != e.type->domain || e.args[1]->type->domain != e.type->domain))
-        return false;
-      return true;
-    case Op::Read: {
-      const ir::StateVar& V = program_.vars[size_t(e.var)];
-      if (e.args.size() != V.keys.size() && !(e.args.empty() && V.is_set)) return false;
-      for (size_t i = 0; i < e.args.size(); ++i) {
-        const ir::Expr& k = *e.args[i];
-        if (!safe(k) || !k.type || k.type->domain != V.keys[i] || !identity_domain(V.keys[i]))
-          return false;
-      }
-      return true;
-    }
-    case Op::Builtin:
-      switch (e.builtin) {
-        case dsl::BuiltinId::Row: case dsl::BuiltinId::Column: case dsl::BuiltinId::Orth:
-        case dsl::BuiltinId::Diag: case dsl::BuiltinId::King: case dsl::BuiltinId::Corners:
-          return e.args[0]->type && e.args[0]->type->domain == ir::kCellDomain && safe(*e.args[0]);
-        case dsl::BuiltinId::Edge: case dsl::BuiltinId::CornerCells:
-        case dsl::BuiltinId::InnerPoints: case dsl::BuiltinId::RimPoints:
-          return true;
-        case dsl::BuiltinId::Size:
-          return e.args.size() == 1 && safe(*e.args[0]);
-        case dsl::BuiltinId::Segment: case dsl::BuiltinId::Ends:
-          // Cells from a cell, an orientation and a length: empty when off the board.
-          return e.args.size() == 3 && e.args[0]->type && e.args[0]->type->domain == ir::kCellDomain &&
-                 e.args[1]->type && e.args[1]->type->domain == ir::kOrientationDomain &&
-                 safe(*e.args[0]) && safe(*e.args[1]) && safe(*e.args[2]);
-        default:
-          return false;
-      }
-    case Op::At:
-      return e.args[0]->op == Op::ConstList && e.args[1]->type &&
-             identity_domain(e.args[1]->type->domain) &&
-             dom(e.args[1]->type->domain).size <= e.args[0]->args.size() && safe(*e.args[1]);
-    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
-      for (const auto& a : e.args)
-        if (a && !safe(*a)) return false;
-      return e.op != Op::Sum || cannot_overflow(program_, e);
-    case Op::SetLit:
-      for (const auto& a : e.args) {
-        if (!safe(*a)) return false;
-        if (e.type->kind == ir::Type::Kind::Set &&
-            (!a->type || a->type->domain != e.type->domain || !identity_domain(e.type->domain)))
-          return false;
-      }
-      return true;
-    case Op::Call: {
-      for (const auto& a : e.args)
-        if (!safe(*a)) return false;
-      return function_safe(e.function);
-    }
-    default:
-      return false;
-  }
-}
-
-bool Emitter::function_safe(int f) const {
-  auto it = safe_functions_.find(f);
-  if (it != safe_functions_.end()) return it->second;
-  safe_functions_[f] = false;  // while looking (no recursion is safe)
-  const ir::Function& F = program_.functions[size_t(f)];
-  const bool ok = F.body && safe(*F.body);
-  safe_functions_[f] = ok;
-  return ok;
-}
-
 const ir::Expr* Emitter::inline_call(const ir::Expr& call) {
   const ir::Function& F = program_.functions[size_t(call.function)];
   if (!F.body || call.args.size() != F.params.size()) return nullptr;
   // Only arguments that may be copied freely (evaluated once or many times alike).
   for (const auto& a : call.args)
-    if (!safe(*a)) return nullptr;
+    if (!ir_facts_.safe(*a)) return nullptr;
   const int shift = 1000 + 64 * int(inlined_.size());
   std::function<ir::ExprPtr(const ir::Expr&)> copy = [&](const ir::Expr& e) -> ir::ExprPtr {
     if (e.op == Op::Local && e.slot < int(F.params.size())) return ir::clone_expr(*call.args[size_t(e.slot)]);
@@ -212,7 +123,7 @@ std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int dom
 
 std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int domain) {
   constexpr uint64_t kMaxEntries = 4096;
-  if (domain < 0 || !pure(e) || !safe(e)) return std::nullopt;
+  if (domain < 0 || !ir_facts_.pure(e) || !ir_facts_.safe(e)) return std::nullopt;
   // The other locals it reads (not bound inside it), each over a small domain.
   std::vector<const ir::Expr*> keys;
   uint64_t entries = 1;
@@ -300,7 +211,7 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
 }
 
 std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int domain) {
-  auto independent = [&](const ir::Expr& x) { return !uses_slot(x, slot) && safe(x); };
+  auto independent = [&](const ir::Expr& x) { return !plan::uses_slot(x, slot) && ir_facts_.safe(x); };
   auto is_local = [&](const ir::Expr& x) { return x.op == Op::Local && x.slot == slot; };
   auto planes_read = [&](const ir::Expr& x) {
     if (x.op != Op::Read || x.args.size() != 1 || !is_local(*x.args[0])) return -1;
@@ -457,13 +368,13 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
     set = form->set;
   }
   for (const ir::Expr* c : form->conditions)
-    if (uses_slot(*c, slot) || (list_union && uses_slot(*c, e.slot))) return std::nullopt;
-  if (!set || !pure(*set) || !safe(*set)) return std::nullopt;
+    if (plan::uses_slot(*c, slot) || (list_union && plan::uses_slot(*c, e.slot))) return std::nullopt;
+  if (!set || !ir_facts_.pure(*set) || !ir_facts_.safe(*set)) return std::nullopt;
   bool only_x = true;
   walk(*set, [&](const ir::Expr& x) {
     if (x.op == Op::Local && x.slot != slot && x.slot < 1000) only_x = false;
   });
-  if (!only_x || !uses_slot(*set, slot)) return std::nullopt;
+  if (!only_x || !plan::uses_slot(*set, slot)) return std::nullopt;
   const std::string table = derived_table(*set, list_union, slot, domain, form->domain);
   // P one plane of a variable: the union is kept per plane as the variable changes.
   if (form->conditions.size() == 1) {
@@ -475,7 +386,7 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
         if (r.op != Op::Read || r.args.size() != 1 || r.args[0]->op != Op::Local) continue;
         const int pv = plane_of_var_[size_t(r.var)];
         if (pv < 0 || planes_[size_t(pv)].key_domain != form->domain ||
-            uses_slot(value, r.args[0]->slot))
+            plan::uses_slot(value, r.args[0]->slot))
           continue;
         bool checked = false;
         uint64_t planes = 0;
@@ -566,7 +477,7 @@ std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
   const ir::Expr& domain = *e.args[0];
   const ir::Expr& where_e = *e.args[1];
   if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return std::nullopt;
-  if (!pure(domain) || !pure(where_e)) return std::nullopt;
+  if (!ir_facts_.pure(domain) || !ir_facts_.pure(where_e)) return std::nullopt;
   // The locals read that no binder inside binds: the binder's own, and one other.
   const std::vector<const ir::Expr*> others = free_locals({&domain, &where_e}, e.slot);
   if (others.size() != 1) return std::nullopt;
@@ -633,7 +544,7 @@ bool Emitter::order_free(const ir::Expr& e) const {
   // Like safe(), and `can` of a move whose conditions are too (no board rules: those run
   // the move's block, which may fail).
   if (e.op == Op::Can) {
-    if (has_board_rules_ || !safe(*e.args[0])) return false;
+    if (has_board_rules_ || !ir_facts_.safe(*e.args[0])) return false;
     const ir::Move& M = program_.moves[size_t(e.move)];
     for (const auto& c : M.requires_)
       if (!order_free(*c)) return false;
@@ -655,7 +566,7 @@ bool Emitter::order_free(const ir::Expr& e) const {
         if (a && !order_free(*a)) return false;
       return safe_shallow(e);
     default:
-      return safe(e);
+      return ir_facts_.safe(e);
   }
 }
 

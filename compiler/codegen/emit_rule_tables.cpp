@@ -15,6 +15,8 @@
 // rules is marked unknown, and a state holding such a pair, or an index outside the
 // variable's domain, is checked by the rules' code, which reports the error where the rules
 // would. A move whose block stores one entry gets, once per key, the values it may take.
+// Which rules are tabulated is decided by the plan (compiler/plan/pass_rule_tables.cpp);
+// this file prints the tables.
 #include <algorithm>
 
 #include "compiler/codegen/emit_internal.h"
@@ -22,132 +24,6 @@
 namespace rulebook::compiler::emit {
 
 using ir::Op;
-
-namespace {
-
-/// Tables are made only when they are small enough to build in a moment and to keep.
-constexpr uint64_t kMaxTableBytes = uint64_t(16) << 20;
-constexpr uint64_t kMaxTableEvaluations = uint64_t(64) << 20;
-
-ir::ExprPtr node(Op op, const ir::TypePtr& type, dsl::Span span) {
-  auto e = std::make_unique<ir::Expr>();
-  e->op = op;
-  e->type = type;
-  e->span = span;
-  return e;
-}
-
-/// `$slot in domain`, for a quantifier's binder over `domain` (a set of scalars).
-ir::ExprPtr member(int slot, const ir::Expr& domain, const ir::TypePtr& boolean) {
-  auto type = std::make_shared<ir::Type>();
-  type->kind = ir::Type::Kind::Scalar;
-  type->domain = domain.type->domain;
-  ir::ExprPtr local = node(Op::Local, type, domain.span);
-  local->slot = slot;
-  ir::ExprPtr e = node(Op::In, boolean, domain.span);
-  e->args.push_back(std::move(local));
-  e->args.push_back(ir::clone_expr(domain));
-  return e;
-}
-
-}  // namespace
-
-bool Emitter::keyed_reads(const ir::Expr& e, std::vector<int>& env, int& var, int depth) const {
-  switch (e.op) {
-    case Op::Read: {
-      // Only var[q] for a quantified key q, always of one variable.
-      if (e.args.size() != 1 || !e.args[0] || e.args[0]->op != Op::Local) return false;
-      const int slot = e.args[0]->slot;
-      if (slot < 0 || size_t(slot) >= env.size() || env[size_t(slot)] < 0) return false;
-      if (var >= 0 && var != e.var) return false;
-      var = e.var;
-      return true;
-    }
-    case Op::Mover: case Op::Phase: case Op::Can:
-      return false;
-    case Op::Builtin:
-      if (dsl::builtin(e.builtin).time != dsl::BuiltinTime::Constant) return false;
-      break;
-    case Op::Call: {
-      if (depth > 32) return false;
-      const ir::Function& F = program_.functions[size_t(e.function)];
-      if (!F.body) return false;
-      std::vector<int> inner(size_t(std::max(F.locals, int(e.args.size()))), -1);
-      for (size_t i = 0; i < e.args.size(); ++i) {
-        const ir::Expr& a = *e.args[i];
-        if (!keyed_reads(a, env, var, depth)) return false;
-        if (a.op == Op::Local && a.slot >= 0 && size_t(a.slot) < env.size()) inner[i] = env[size_t(a.slot)];
-      }
-      return keyed_reads(*F.body, inner, var, depth + 1);
-    }
-    default:
-      break;
-  }
-  if (is_binder(e.op) && e.slot >= 0) {
-    if (size_t(e.slot) >= env.size()) env.resize(size_t(e.slot) + 1, -1);
-    env[size_t(e.slot)] = -1;  // an element of a set, never a quantified key itself
-  }
-  for (const auto& a : e.args)
-    if (a && !keyed_reads(*a, env, var, depth)) return false;
-  return true;
-}
-
-void Emitter::plan_rule_tables() {
-  rule_tables_ = RuleTablePlan();
-  RuleTablePlan plan;
-  for (size_t r = 0; r < program_.rules.size(); ++r) {
-    const ir::Rule& R = program_.rules[r];
-    if (!R.board_rule) continue;
-    if (!R.condition || R.condition->op != Op::All || R.condition->args.size() != 3) return;
-    // all $a in D1 where W1: [all $b in D2 where W2:] B
-    const ir::Expr& outer = *R.condition;
-    const ir::Expr* inner = outer.args[2].get();
-    const bool pair = inner && inner->op == Op::All && inner->args.size() == 3 &&
-                      inner->args[0] && pure(*inner->args[0]) &&
-                      inner->args[0]->type->kind == ir::Type::Kind::Set;
-    const ir::Expr& d1 = *outer.args[0];
-    if (!pure(d1) || d1.type->kind != ir::Type::Kind::Set) return;
-    TabulatedRule t;
-    t.rule = int(r);
-    t.arity = pair ? 2 : 1;
-    t.slots[0] = outer.slot;
-    t.slots[1] = pair ? inner->slot : -1;
-    const int key_domain = d1.type->domain;
-    if (pair && inner->args[0]->type->domain != key_domain) return;
-    std::vector<int> env(size_t(std::max(R.locals, 1)) + 1, -1);
-    env[size_t(t.slots[0])] = 0;
-    if (pair) env[size_t(t.slots[1])] = 1;
-    int var = plan.var;
-    const ir::Expr* w1 = outer.args[1].get();
-    const ir::Expr* w2 = pair ? inner->args[1].get() : nullptr;
-    const ir::Expr& body = pair ? *inner->args[2] : *outer.args[2];
-    if ((w1 && !keyed_reads(*w1, env, var, 0)) || (w2 && !keyed_reads(*w2, env, var, 0)) ||
-        !keyed_reads(body, env, var, 0))
-      return;
-    if (var < 0) return;  // a rule of no state: nothing to tabulate
-    const ir::StateVar& V = program_.vars[size_t(var)];
-    if (V.keys.size() != 1 || V.keys[0] != key_domain) return;
-    plan.var = var;
-    // The rule for one tuple: fine unless $a in D1, W1, $b in D2 and W2 all hold; then B.
-    const ir::TypePtr& boolean = R.condition->type;
-    t.guards.push_back(member(t.slots[0], d1, boolean));
-    if (w1) t.guards.push_back(ir::clone_expr(*w1));
-    if (pair) t.guards.push_back(member(t.slots[1], *inner->args[0], boolean));
-    if (w2) t.guards.push_back(ir::clone_expr(*w2));
-    t.body = &body;
-    plan.rules.push_back(std::move(t));
-  }
-  if (plan.rules.empty()) return;
-  const ir::StateVar& V = program_.vars[size_t(plan.var)];
-  const uint64_t keys = dom(V.keys[0]).size, values = dom(V.domain).size;
-  const uint64_t bytes = keys * keys * values * uint64_t(words(V.domain)) * 8;
-  uint64_t evaluations = 0;
-  for (const TabulatedRule& t : plan.rules) evaluations += t.arity == 2 ? keys * keys * values * values : keys * values;
-  if (bytes > kMaxTableBytes || evaluations > kMaxTableEvaluations) return;
-  plan.keys = V.keys[0];
-  plan.values = V.domain;
-  rule_tables_ = std::move(plan);
-}
 
 const ir::Stmt* Emitter::table_store(int m) const {
   if (!tabulated()) return nullptr;
@@ -158,7 +34,7 @@ const ir::Stmt* Emitter::table_store(int m) const {
   if (s.keys.size() != 1 || !s.keys[0] || s.keys[0]->op != Op::Local) return nullptr;
   if (s.keys[0]->slot < 0 || size_t(s.keys[0]->slot) >= M.params.size()) return nullptr;
   if (!s.value || !s.value->type || s.value->type->kind != ir::Type::Kind::Scalar) return nullptr;
-  if (!pure(*s.value)) return nullptr;
+  if (!ir_facts_.pure(*s.value)) return nullptr;
   return &s;
 }
 

@@ -310,6 +310,8 @@ engine::Status compile_to_shared_object(const std::string& source, const std::st
   for (const std::string& f : flags) key_text += f + ' ';
   key_text += '\0';
   key_text += fmt::format("rulebook {} abi {}", RULEBOOK_VERSION, RULEBOOK_ABI_VERSION);
+  // Only a build with passes off adds to the key: keys with every pass on stay as they were.
+  if (!options.passes.key().empty()) key_text += fmt::format("{}passes off {}", '\0', options.passes.key());
   const std::string base = fmt::format("{}/{}-{}", dir, stem_of(rules_file),
                                        hex16(source_hash(key_text)));
   out.path = base + ".so";

@@ -113,13 +113,13 @@ std::vector<uint64_t> linked_engine_hashes() {
 LoadedEngine load_engine(std::shared_ptr<const ir::Program> program, const dsl::SourceSet& sources,
                          const CompileOptions& options) {
   LoadedEngine result;
-  const EmittedCpp emitted = emit_cpp(*program, sources);
+  const EmittedCpp emitted = emit_cpp(*program, sources, options.passes);
   result.source_hash = emitted.hash;
   if (!emitted.error.empty()) {
     result.status = engine::Status::Error("internal error: " + emitted.error);
     return result;
   }
-  const rb_engine* table = find_linked_engine(emitted.hash);
+  const rb_engine* table = options.passes.key().empty() ? find_linked_engine(emitted.hash) : nullptr;
   if (table) {
     result.linked = true;
   } else {

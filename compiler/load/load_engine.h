@@ -9,6 +9,7 @@
 
 #include "compiler/runtime/engine.h"
 #include "compiler/ir/ir.h"
+#include "compiler/plan/engine_plan.h"
 #include "compiler/runtime/plugin_abi.h"
 #include "dsl/source.h"
 
@@ -23,6 +24,9 @@ struct CompileOptions {
   std::string compiler;
   /// Empty: -std=c++20 -O2 -fPIC -shared.
   std::vector<std::string> flags;
+  /// The engine plan's passes switched off (part of the cache key; an engine linked into
+  /// rulebook is built with every pass on, so it serves only when none is off).
+  plan::PassSwitches passes;
 };
 
 /// The compiler compile_to_shared_object runs for `options` (a launcher and arguments may
@@ -44,7 +48,7 @@ std::string cache_directory(const CompileOptions& options);
 
 /// Compiles a generated source into a shared object in the cache, unless the cache holds
 /// one for the same key already: the source, the compiler (the programs it runs as and its
-/// whole `--version`), the flags, rulebook's version and ABI. The cache directory is created
+/// whole `--version`), the flags, the passes off, rulebook's version and ABI. The cache directory is created
 /// with mode 0700 and refused unless it belongs to this user and no one else can write it.
 /// A cached object is used only if its bytes match the SHA-256 recorded beside it
 /// (NAME.sum) when it was built; otherwise it is rebuilt and `out.note` says so.

@@ -182,6 +182,11 @@ DiffResult run_differential(const std::string& name, const std::string& text, co
   compiler::CompileOptions co;
   co.cache_dir = o.cache_dir;
   co.flags = o.flags;
+  if (const std::string bad = compiler::plan::switch_off(o.no_pass, co.passes); !bad.empty()) {
+    r.kind = DiffResult::CompileFailed;
+    r.message = bad;
+    return r;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   compiler::LoadedEngine loaded = compiler::load_engine(program, sources, co);
   r.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -19,6 +19,9 @@ struct DiffOptions {
   /// The compiler flags of the engines: no optimisation by default, since compiling
   /// dominates and the behaviour must not depend on it.
   std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared"};
+  /// Passes of the engine plan switched off (`--no-pass`; "all": every pass): the engine
+  /// then computes what they would have kept or precomputed.
+  std::vector<std::string> no_pass;
 };
 
 struct DiffResult {

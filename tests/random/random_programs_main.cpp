@@ -2,6 +2,7 @@
 // and its compiled engine; prints every disagreement with the one command that repeats it.
 //
 //   random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]
+//     [--no-pass PASS|all]...: the engines built with passes of their plan off
 //                   [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG]
 //                   [--cache DIR] [--coverage] [--quiet] [--text-only]
 //   random_programs --proofs --seed S --count N [--rlimit N] [--max-states N] ...: tiny
@@ -16,6 +17,7 @@
 #include <map>
 
 #include "compiler/lower/lower.h"
+#include "compiler/plan/engine_plan.h"
 #include "tests/random/batch.h"
 #include "tests/random/proof_driver.h"
 
@@ -29,7 +31,7 @@ int usage(const std::string& why) {
   fmt::print(stderr,
              "usage: random_programs --seed S --count N [--jobs J] [--keep DIR] [--print] [--reduce]\n"
              "       [--enable FEATURE]... [--risk PERCENT] [--depth D] [--opt FLAG] [--cache DIR]\n"
-             "       [--coverage] [--quiet] [--text-only]\n"
+             "       [--coverage] [--quiet] [--text-only] [--no-pass PASS|all]...\n"
              "       random_programs --proofs [--rlimit N] [--max-states N] (and the options above)\nfeatures:");
   for (const auto& f : gen_features()) fmt::print(stderr, " {}", f.first);
   fmt::print(stderr, "\n");
@@ -75,6 +77,7 @@ int main(int argc, char** argv) {
     else if (a == "--depth") gen.max_depth = std::atoi(value().c_str());
     else if (a == "--opt") opt = value();
     else if (a == "--cache") diff.cache_dir = value();
+    else if (a == "--no-pass") diff.no_pass.push_back(value());
     else if (a == "--enable") {
       const std::string f = value();
       bool found = false;
@@ -86,6 +89,9 @@ int main(int argc, char** argv) {
     }
   }
   if (count < 1 || jobs < 1) return usage("--count and --jobs must be at least 1");
+  rulebook::compiler::plan::PassSwitches passes;
+  if (const std::string bad = rulebook::compiler::plan::switch_off(diff.no_pass, passes); !bad.empty())
+    return usage(bad);
   diff.flags = {"-std=c++20", opt, "-fPIC", "-shared"};
   if (text_only) {
     // The programs alone, run by nothing: for a seed that crashes a driver (with
@@ -106,7 +112,8 @@ int main(int argc, char** argv) {
     f.print = print, f.reduce = reduce, f.quiet = quiet, f.coverage = coverage, f.keep = keep, f.self = self;
     return run_proofs(seed, count, jobs, gen, proof, f);
   }
-  const std::string extra = gen_flags(gen) + (opt != "-O0" ? " --opt " + opt : "");
+  std::string extra = gen_flags(gen) + (opt != "-O0" ? " --opt " + opt : "");
+  for (const std::string& p : diff.no_pass) extra += " --no-pass " + p;
 
   std::map<int, int> kinds;
   std::map<std::string, int> constructs, programs_using;

@@ -1,0 +1,122 @@
+// The engine plan: what the generated engine precomputes or keeps beside the state,
+// decided by named passes over the rules IR before any C++ is printed (passes.h lists
+// them). Plain data, printable (print_plan), and each decision switchable.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/ir/ir.h"
+
+namespace rulebook::compiler::plan {
+
+/// The passes switched off (`--no-pass NAME`); every other pass runs.
+struct PassSwitches {
+  std::set<std::string> off;
+  bool on(std::string_view pass) const { return !off.count(std::string(pass)); }
+  /// "" when every pass runs, else "planes,can-memo" (in the order the passes run): what
+  /// a generated source and the engine cache's key say of the switches.
+  std::string key() const;
+};
+
+/// The switchable passes, in the order they run.
+const std::vector<std::string_view>& pass_names();
+
+/// Adds `--no-pass` values to `out` ("all": every pass). Returns "" or what is wrong (an
+/// unknown name, with the known ones).
+std::string switch_off(const std::vector<std::string>& names, PassSwitches& out);
+
+/// A variable kept also as one bitset of keys per value (see pass_planes.cpp).
+struct PlannedPlane {
+  int var = -1;
+  int values = 0;      ///< the element domain's size
+  int key_domain = -1;
+};
+
+/// A largest bitset per plane (kMaxPlaneValues values at most) keeps planes cheap to update.
+inline constexpr int kMaxPlaneValues = 16;
+
+/// A board rule `all $a in D1 where W1: [all $b in D2 where W2:] B` whose verdict for a
+/// tuple of keys depends on the state only through var[$a] (and var[$b]).
+struct TabulatedRule {
+  int rule = -1;
+  int arity = 1;
+  int slots[2] = {-1, -1};
+  /// The tuple is fine unless every guard holds ($a in D1, W1, $b in D2, W2); then
+  /// `body` (the rule's own) says.
+  std::vector<ir::ExprPtr> guards;
+  const ir::Expr* body = nullptr;
+};
+
+/// Every board rule tabulated over one variable, or no rule at all (see
+/// pass_rule_tables.cpp).
+struct RuleTablePlan {
+  int var = -1;
+  int keys = -1, values = -1;  ///< the variable's key and element domains
+  std::vector<TabulatedRule> rules;
+  int memo_slot = -1;  ///< remembers the verdict of a state (-1: none free)
+};
+
+/// What a pass says it decided, printed under its name: one line per decision or refusal.
+struct PassReport {
+  std::string pass;
+  bool on = true;
+  std::vector<std::string> lines;
+};
+
+struct EnginePlan {
+  PassSwitches switches;
+  std::vector<PassReport> reports;  ///< in the order the passes ran
+
+  // layout (always runs): facts the rest reads.
+  bool board_rules = false;
+  std::set<dsl::BuiltinId> geometry_used;
+  std::map<std::string, int> list_caps;  ///< List capacity by element C++ type
+
+  // planes
+  std::vector<PlannedPlane> planes;
+  std::vector<int> plane_of_var;  ///< var -> index in planes, or -1
+
+  // define-tables: per define, the entries of its table (0: computed at each call).
+  std::vector<uint64_t> table_entries;
+
+  // remembered-defines: per define its slot (-1: none); per variable the slots a store
+  // into it forgets.
+  std::vector<int> memo_slot;
+  int memo_defines = 0;
+  std::vector<uint64_t> forget_defines;
+
+  // rule-tables: the board rules answered from tables, and the remembered-value slot of
+  // their verdict (after the defines' slots; forgotten by stores into the variable).
+  RuleTablePlan rule_tables;
+
+  // scoped-defines: per define, remembered per argument while the board rules run.
+  std::vector<char> scoped;
+  int scoped_count = 0;
+
+  // can-direct: per move, can() tests its conditions each time (nothing remembered).
+  std::vector<char> can_direct;
+
+  // can-memo: per move the first bit remembering can(move, player) (-1: none); per
+  // variable the bits a store into it forgets.
+  std::vector<int> can_memo_base;
+  std::vector<uint64_t> forget_cans;
+};
+
+/// Runs the passes in order over `program`; each reads the plan so far.
+EnginePlan make_plan(const ir::Program& program, const PassSwitches& switches = {});
+
+/// The plan as text: a section per pass, what it decided and why, with the rules' names.
+/// Deterministic: the same program and switches give the same bytes.
+std::string print_plan(const EnginePlan& plan, const ir::Program& program);
+
+/// The C++ type the generated engine gives a value of type `t` (List capacities from
+/// `list_caps`).
+std::string cpp_type_name(const ir::Program& program, const std::map<std::string, int>& list_caps,
+                          const ir::Type& t);
+
+}  // namespace rulebook::compiler::plan

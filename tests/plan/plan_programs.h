@@ -1,0 +1,92 @@
+// Small rules programs the engine plan's tests share: each pass has something to decide
+// and something to refuse in one of them.
+#pragma once
+
+namespace plan_test {
+
+// Stones on a small board: a plane test of a parameter, a state too wide for planes, pure
+// and state-reading defines, and moves with and without parameters.
+inline constexpr const char* kStones = R"(
+game "Plan";
+board 4 x 4;
+players 2;
+state stone: Cell -> Player?;
+state tally: Cell -> 0..40;
+state turns: 0..100;
+
+define stones: int = count c in cells where stone[c] != none;
+define late: bool = turns > 90;
+define mine: int = count c in cells where stone[c] == mover;
+define distance(a: Cell, b: Cell): int = abs(x(a) - x(b)) + abs(y(a) - y(b));
+define far(a: Cell, b: Cell, c: Cell, d: Cell): bool = distance(a, b) + distance(c, d) > 8;
+define seven: int = 7;
+define taken(c: Cell): bool = stone[c] != none;
+
+phase play {
+  move wait
+    requires turns < 100;
+  {
+    turns += 1;
+  }
+  move put(c: Cell)
+    requires stone[c] == none;
+    requires tally[c] != 3;
+  {
+    stone[c] := mover;
+    turns += 1;
+  }
+}
+
+end when turns == 100 or stones == 16 or mine > 20 or late or (some a in cells: far(a, a, a, a))
+  or seven == 8 or (some a in cells: taken(a)) or not can(put);
+)";
+
+// The same kind of board with a board rule calling a one-parameter define.
+inline constexpr const char* kRuled = R"(
+game "Ruled";
+board 4 x 4;
+players 2;
+state stone: Cell -> 0..2;
+state turns: 0..20;
+
+define crowd(c: Cell): int = count d in king(c) where stone[d] != 0;
+define here(c: Cell): bool = stone[c] != 0;
+
+rule roomy "no stone is surrounded": all c in cells where here(c): crowd(c) < 8;
+
+phase play {
+  move put(c: Cell)
+    requires stone[c] == 0;
+  {
+    stone[c] := 1;
+    turns += 1;
+  }
+}
+
+end when turns == 20;
+)";
+
+// Ships kept apart by a board rule over pairs of ships: a rule the plan tabulates.
+inline constexpr const char* kShips = R"(
+game "Ships";
+board 4 x 4;
+players 1;
+type Ship = 1..3;
+state at: Ship -> Cell?;
+define ships: set of Ship = 1..3;
+
+rule apart "two ships never share a cell":
+  all s in ships, t in ships where s < t: at[s] == none or at[s] != at[t];
+
+phase placing {
+  move place(s: Ship, c: Cell)
+    requires at[s] == none;
+  {
+    at[s] := c;
+  }
+}
+
+end when all s in ships: at[s] != none;
+)";
+
+}  // namespace plan_test

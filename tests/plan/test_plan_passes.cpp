@@ -1,0 +1,136 @@
+// The engine plan's passes, each on the printed plan of a small rules program written
+// here: what the pass decides, what it refuses and why, and that switching it off leaves
+// the "no" answer (and the engine still agrees with the interpreter: see test_plan_off).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "compiler/lower/lower.h"
+#include "compiler/plan/engine_plan.h"
+#include "tests/plan/plan_programs.h"
+
+using namespace rulebook;
+
+namespace {
+
+using plan_test::kRuled;
+using plan_test::kShips;
+using plan_test::kStones;
+
+std::string printed(const char* text, const std::vector<std::string>& off = {}) {
+  dsl::SourceSet sources;
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text("plan.rules", text, sources, diags);
+  INFO(diags.render(sources));
+  REQUIRE(p);
+  compiler::plan::PassSwitches switches;
+  REQUIRE(compiler::plan::switch_off(off, switches).empty());
+  return compiler::plan::print_plan(compiler::plan::make_plan(*p, switches), *p);
+}
+
+/// The lines of section `pass` of a printed plan.
+std::string section(const std::string& plan, const std::string& pass) {
+  const std::string head = "\n## " + pass;
+  const size_t at = plan.find(head);
+  if (at == std::string::npos) return "";
+  const size_t end = plan.find("\n## ", at + head.size());
+  return plan.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+}
+
+bool has(const std::string& text, const std::string& part) {
+  INFO(text);
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("plan: passes run in a fixed order and print a section each", "[plan]") {
+  const std::string plan = printed(kStones);
+  CHECK(has(plan, "passes off: none"));
+  size_t last = 0;
+  for (std::string_view pass : compiler::plan::pass_names()) {
+    const size_t at = plan.find("\n## " + std::string(pass) + "\n");
+    CHECK(at != std::string::npos);
+    CHECK(at > last);
+    last = at;
+  }
+  CHECK(printed(kStones) == plan);  // deterministic
+}
+
+TEST_CASE("plan: planes for a small variable asked which keys hold a value", "[plan]") {
+  const std::string s = section(printed(kStones), "planes");
+  CHECK(has(s, "stone: 3 planes over Cell (16 keys)"));
+  // tally is asked the same question but has 41 values.
+  CHECK(has(s, "tally: no planes: 41 values (at most 16)"));
+  CHECK(!has(s, "turns"));
+  CHECK(has(section(printed(kStones, {"planes"}), "planes (off)"), "switched off"));
+}
+
+TEST_CASE("plan: tables of pure defines over small domains", "[plan]") {
+  const std::string s = section(printed(kStones), "define-tables");
+  CHECK(has(s, "distance: table of 256 entries"));
+  CHECK(has(s, "far: computed at each call: more than 4096 argument combinations"));
+  CHECK(has(s, "seven: computed at each call: a literal"));
+  CHECK(has(s, "taken: computed at each call: reads the state or the mover"));
+  CHECK(has(section(printed(kStones, {"define-tables"}), "define-tables (off)"), "switched off"));
+}
+
+TEST_CASE("plan: parameterless defines remembered until a store", "[plan]") {
+  const std::string s = section(printed(kStones), "remembered-defines");
+  CHECK(has(s, "stones: slot 0, forgotten by stores into stone"));
+  CHECK(has(s, "late: not remembered: constant time"));
+  CHECK(has(s, "mine: not remembered: reads the mover"));
+  CHECK(!has(s, "seven"));  // pure: nothing to forget
+  CHECK(has(section(printed(kStones, {"remembered-defines"}), "remembered-defines (off)"),
+            "switched off"));
+}
+
+TEST_CASE("plan: one-parameter defines scoped to an evaluation of the board rules", "[plan]") {
+  const std::string s = section(printed(kRuled), "scoped-defines");
+  CHECK(has(s, "crowd: remembered per argument while the board rules run"));
+  CHECK(has(s, "here: not scoped: constant time"));
+  // Without board rules there is nothing to scope.
+  CHECK(has(section(printed(kStones), "scoped-defines"), "nothing to decide"));
+}
+
+TEST_CASE("plan: board rules over pairs of keys answered from tables", "[plan]") {
+  const std::string plan = printed(kShips);
+  const std::string s = section(plan, "rule-tables");
+  CHECK(has(s, "rule apart: tabulated per pair of keys over at"));
+  // The verdict of a state takes the slot after the remembered defines' (none here).
+  CHECK(has(s, "verdict of a state: slot 0, forgotten by stores into at"));
+  // A rule reading cells around its key is not a function of the key's value alone.
+  CHECK(has(section(printed(kRuled), "rule-tables"),
+            "board rules not tabulated: rule roomy: reads the state otherwise than one variable at its keys"));
+  CHECK(has(section(printed(kStones), "rule-tables"), "nothing to decide"));
+  CHECK(has(section(printed(kShips, {"rule-tables"}), "rule-tables (off)"), "switched off"));
+}
+
+TEST_CASE("plan: can() tested directly or remembered per player", "[plan]") {
+  const std::string plan = printed(kStones);
+  const std::string direct = section(plan, "can-direct");
+  CHECK(has(direct, "wait: can() tests its conditions"));
+  CHECK(has(direct, "put: not direct: has parameters"));
+  const std::string memo = section(plan, "can-memo");
+  CHECK(has(memo, "put: bits 0..1, forgotten by stores into stone, tally"));
+  CHECK(!has(memo, "wait"));
+  // With board rules a move's block runs for can(): never direct.
+  CHECK(has(section(printed(kRuled), "can-direct"), "put: not direct: has parameters"));
+  // can-direct off: every move is remembered.
+  const std::string all_memo = section(printed(kStones, {"can-direct"}), "can-memo");
+  CHECK(has(all_memo, "wait: bits 0..1, forgotten by stores into turns"));
+  CHECK(has(all_memo, "put: bits 2..3"));
+}
+
+TEST_CASE("plan: switches by name, all, and unknown names refused", "[plan]") {
+  compiler::plan::PassSwitches s;
+  CHECK(compiler::plan::switch_off({"can-memo", "planes"}, s).empty());
+  CHECK(s.key() == "planes,can-memo");
+  compiler::plan::PassSwitches all;
+  CHECK(compiler::plan::switch_off({"all"}, all).empty());
+  CHECK(all.off.size() == compiler::plan::pass_names().size());
+  compiler::plan::PassSwitches bad;
+  CHECK(has(compiler::plan::switch_off({"plane"}, bad), "unknown pass 'plane'"));
+  const std::string off = printed(kStones, {"all"});
+  for (std::string_view pass : compiler::plan::pass_names())
+    CHECK(has(off, "## " + std::string(pass) + " (off)"));
+}
