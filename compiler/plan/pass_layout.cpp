@@ -13,10 +13,11 @@ using ir::Op;
 
 namespace {
 
-void list_caps(PassContext& c) {
-  const ir::Program& program = c.program;
-  std::map<std::string, int>& caps = c.plan.list_caps;
-  auto type_name = [&](const ir::Type& t) { return cpp_type_name(program, caps, t); };
+/// One round: the capacities the program's lists need, naming element types (a list's C++
+/// name holds its capacity) by the capacities `named` of the round before.
+std::map<std::string, int> list_caps_round(const ir::Program& program, const std::map<std::string, int>& named) {
+  std::map<std::string, int> caps;
+  auto type_name = [&](const ir::Type& t) { return cpp_type_name(program, named, t); };
   // Constant lists consumed in place (indexed, or iterated) are plain arrays: they do not
   // set the capacity of List values.
   std::set<const ir::Expr*> in_place;
@@ -71,6 +72,21 @@ void list_caps(PassContext& c) {
     }
   });
   for (auto& [type, cap] : settled) caps[type] = std::max(cap, 1);
+  return caps;
+}
+
+/// The capacities, to a fixed point: a list of lists is named after its elements'
+/// capacity, which the same walk may raise (a literal of literals is seen before its
+/// elements), so a round names types by the round before until nothing changes. Each round
+/// settles one more level of nesting, so this ends within the program's deepest type.
+void list_caps(PassContext& c) {
+  std::map<std::string, int> caps;
+  for (;;) {
+    std::map<std::string, int> next = list_caps_round(c.program, caps);
+    if (next == caps) break;
+    caps = std::move(next);
+  }
+  c.plan.list_caps = std::move(caps);
 }
 
 }  // namespace

@@ -587,3 +587,30 @@ TEST_CASE("found: the ranges of nested terms are read once per node", "[random][
   REQUIRE(!text.empty());
   proves_as_brute_force("loop_stores_nested_terms.rules", text, "prop_1", "vacuous");
 }
+
+TEST_CASE("found: a literal of sequence literals gets room for its elements", "[random][found]") {
+  // Was "a list outgrew its capacity" (a set) and "too many initializers" (a sequence): the
+  // outer literal was seen before its elements, so its capacity was recorded under the
+  // element type's C++ name for a capacity of 1, and the engine used the name for 2
+  // (the plainly written benchmark games met it).
+  for (const char* kind : {"set of seq of int = {", "seq of seq of int = ["}) {
+    const std::string open = kind;
+    const std::string close = open.back() == '{' ? "}" : "]";
+    agrees("list_of_lists.rules", R"(game "list of lists";
+board 3 x 3;
+players 2;
+state owner: Cell -> Player?;
+define steps: )" + open + R"([0, 1], [1, 0], [1, 1], [1, -1])" + close + R"(;
+define lines_through(c: Cell): int = count s in steps where s[0] + s[1] > x(c);
+phase play {
+  move put(c: Cell)
+    requires owner[c] == none;
+    requires lines_through(c) > 1;
+  {
+    owner[c] := mover;
+  }
+}
+end when no c in cells: owner[c] == none;
+)");
+  }
+}
