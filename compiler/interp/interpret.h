@@ -50,9 +50,7 @@ class Interpreter : public engine::Engine {
                                const std::vector<std::vector<uint32_t>>& overrides) const;
   /// Paths of exactly `depth` moves from `state` (the last ply counted, not played).
   engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const override;
-  /// Metric `index` in `state`: `recorded` tells whether its `when` holds (for an `at end`
-  /// metric: whether the game is over); `value` is computed only then.
-  engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const;
+  engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const override;
 
   const ir::Program& program() const { return program_; }
 
