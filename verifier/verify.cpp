@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/interp/interpret_internal.h"
+#include "compiler/interp/interpret.h"
 #include "compiler/ir/ir_print.h"
 #include "verifier/verifier_internal.h"
 
@@ -382,17 +382,16 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
     // The board must lie in this set: every board rule, the phase and `where` hold on it
     // (read by the interpreter, not by the encoding that found it).
     std::vector<uint8_t> state = witness.state;
-    compiler::interp::Run run(enc_.machine(), state.data());
-    run.push_frame(std::max(64, prop.locals + 1));
+    compiler::Interpreter interpreter(p_, sources_);
+    compiler::Evaluator run(interpreter);
+    run.start(state.data(), std::max(64, prop.locals + 1));
     std::optional<int64_t> value;
-    try {
-      bool in = prop.phase < 0 || int64_t(ir::load_index(state.data(), p_.vars[ir::kVarPhase], 0)) == prop.phase;
-      for (const ir::Rule& rule : p_.rules)
-        if (in && rule.board_rule) in = run.truth(*rule.condition);
-      if (in && run.truth(*prop.where)) value = run.scalar(*prop.expr) * sign;
-    } catch (const std::exception&) {
-      value.reset();  // a condition or the value errs on it: not a witness of this set
-    }
+    // A condition or the value that errs on it: not a witness of this set.
+    int64_t in = prop.phase < 0 || int64_t(ir::load_index(state.data(), p_.vars[ir::kVarPhase], 0)) == prop.phase;
+    for (const ir::Rule& rule : p_.rules)
+      if (in && rule.board_rule && !run.scalar(*rule.condition, in).ok) in = 0;
+    int64_t v = 0;
+    if (in && run.scalar(*prop.where, in).ok && in && run.scalar(*prop.expr, v).ok) value = v * sign;
     if (!value) {
       if (opt_.progress) opt_.progress(fmt::format("  {}: the witness of {} is not in its set", prop.name, f.name));
       continue;
