@@ -104,7 +104,7 @@ TEST_CASE("the card game: the bound of yellow cards in a line is 9, with a witne
     if (x.name == "most_yellow_in_line") r = &x;
   REQUIRE(r);
   INFO(verifier::result_text(*r, false));
-  REQUIRE(r->verdict == "bound");
+  REQUIRE(r->verdict == verifier::Verdict::Bound);
   CHECK(*r->value == 9);
   CHECK(r->detail.find("the witness of find nine_yellows_in_a_line, checked") != std::string::npos);
   REQUIRE(r->board);

@@ -136,10 +136,10 @@ void agree(const ir::Program& p, const dsl::SourceSet& sources, const std::vecto
     const Brute b = all.at(prop.name);
     const auto& r = named(rs, prop.name);
     INFO(prop.name << ": " << verifier::result_text(r, false) << " brute force: " << b.lo << ".." << b.hi);
-    if (prop.kind == "prove") CHECK(r.verdict == (b.all ? "proved" : "refuted"));
-    if (prop.kind == "find") CHECK(r.verdict == (b.any ? "found" : "none"));
-    if (prop.kind == "bound") {
-      REQUIRE(r.verdict == "bound");
+    if (prop.kind == ir::PropertyKind::Prove) CHECK(r.verdict == (b.all ? verifier::Verdict::Proved : verifier::Verdict::Refuted));
+    if (prop.kind == ir::PropertyKind::Find) CHECK(r.verdict == (b.any ? verifier::Verdict::Found : verifier::Verdict::None));
+    if (prop.kind == ir::PropertyKind::Bound) {
+      REQUIRE(r.verdict == verifier::Verdict::Bound);
       CHECK(*r.value == (prop.maximize ? b.hi : b.lo));
       REQUIRE(r.board);
     }
@@ -186,7 +186,7 @@ TEST_CASE("bounds, finds and proofs over moves agree with playing every move of 
   // Each witness, replayed by the interpreter, is a legal move reaching the bound.
   for (const ir::Property& prop : p->properties) {
     const auto& r = named(rs, prop.name);
-    if (prop.kind != "bound" || !r.board) continue;
+    if (prop.kind != ir::PropertyKind::Bound || !r.board) continue;
     INFO(prop.name << ": " << r.board->move);
     auto v = replay(*p, sources, prop, *r.board);
     REQUIRE(v);
@@ -210,10 +210,10 @@ TEST_CASE("a broken copy where pairs count as mills raises the bound and refutes
   auto rs = verifier::verify(*p, sources, o);
   agree(*p, sources, rs);
   const auto& most = named(rs, "most_mills");
-  REQUIRE(most.verdict == "bound");
+  REQUIRE(most.verdict == verifier::Verdict::Bound);
   CHECK(*most.value > 3);  // pairs: up to four through one cell
   const auto& claim = named(rs, "at_most_two");
-  REQUIRE(claim.verdict == "refuted");
+  REQUIRE(claim.verdict == verifier::Verdict::Refuted);
   REQUIRE(claim.board);
   for (const ir::Property& prop : p->properties)
     if (prop.name == "at_most_two") {
