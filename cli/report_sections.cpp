@@ -122,18 +122,19 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   int definite = 0;
   for (const verifier::Result& r : results) {
     definite += r.definite() ? 1 : 0;
-    nlohmann::json d = {{"property", r.name}, {"kind", r.kind},     {"verdict", r.verdict},
+    const std::string kind = ir::kind_name(r.kind), verdict = verifier::verdict_name(r.verdict);
+    nlohmann::json d = {{"property", r.name}, {"kind", kind},         {"verdict", verdict},
                         {"over", r.set},      {"detail", r.detail}, {"description", r.description}};
     if (r.value) d["value"] = *r.value;
     if (!r.needs.empty()) d["needs"] = r.needs;
     std::string boards;
     if (r.board) {
       d["board"] = {{"text", r.board->text}, {"move", r.board->move}};
-      boards += draw(*r.board, r.board->move.empty() ? r.verdict : r.verdict + ": " + r.board->move);
+      boards += draw(*r.board, r.board->move.empty() ? verdict : verdict + ": " + r.board->move);
     }
     nlohmann::json drops = nlohmann::json::array();
     for (const verifier::RuleDrop& drop : r.drops) {
-      nlohmann::json dj = {{"rule", drop.rule}, {"verdict", drop.verdict}};
+      nlohmann::json dj = {{"rule", drop.rule}, {"verdict", verifier::verdict_name(drop.verdict)}};
       if (drop.board) {
         dj["board"] = drop.board->text;
         boards += draw(*drop.board, "without " + drop.rule);
@@ -145,8 +146,8 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     std::string result = r.detail;
     if (!r.needs.empty()) result += (result.empty() ? "" : "; ") + fmt::format("needs {}", fmt::join(r.needs, ", "));
     view.push_back({{"property", r.name},
-                    {"kind", r.kind},
-                    {"verdict", r.verdict},
+                    {"kind", kind},
+                    {"verdict", verdict},
                     {"over", r.set},
                     {"result", result},
                     {"board", boards}});

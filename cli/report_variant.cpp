@@ -235,11 +235,10 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   explorer::GameEnd end = explorer::seeded_game(e, plan.seed, plan.max_plies);
   if (!start.status.ok) return fail("setup", start.status);
   if (!end.status.ok) return fail(fmt::format("the game of seed {}", plan.seed), end.status);
-  render::Annotator annotator;
+  render::Annotator annotator(p, game.sources);
   render::Annotations start_notes, end_notes;
   if (!plan.layers.empty()) {
-    engine::Status st = annotator.open(path);
-    if (st.ok) st = annotator.draw(plan.layers, start.after.data(), start_notes);
+    engine::Status st = annotator.draw(plan.layers, start.after.data(), start_notes);
     if (st.ok) st = annotator.draw(plan.layers, end.after.data(), end_notes);
     if (!st.ok) return fail("annotations", st);
   }

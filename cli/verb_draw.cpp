@@ -61,9 +61,8 @@ int run_draw(const DrawVerbOptions& opt) {
   }
   render::Annotations notes;
   if (!layers.empty()) {
-    render::Annotator annotator;
-    engine::Status st = annotator.open(opt.file);
-    if (st.ok) st = annotator.draw(layers, g.after.data(), notes);
+    render::Annotator annotator(*game.program, game.sources);
+    const engine::Status st = annotator.draw(layers, g.after.data(), notes);
     if (!st.ok) {
       fmt::print(stderr, "error: {}\n", st.message);
       return kExitInputError;

@@ -56,7 +56,7 @@ int run_prove(const ProveOptions& opt) {
   int unknown = 0, vacuous = 0, cut = 0;
   for (const auto& r : results) {
     if (r.failed()) code = kExitInputError;
-    if (r.verdict == "interrupted") ++cut;
+    if (r.verdict == verifier::Verdict::Interrupted) ++cut;
     else if (!r.definite()) ++unknown;
     if (r.vacuous()) ++vacuous;
   }
@@ -65,19 +65,19 @@ int run_prove(const ProveOptions& opt) {
     for (const auto& r : results) {
       nlohmann::json j;
       j["name"] = r.name;
-      j["kind"] = r.kind;
-      j["verdict"] = r.verdict;
+      j["kind"] = ir::kind_name(r.kind);
+      j["verdict"] = verifier::verdict_name(r.verdict);
       j["set"] = r.set;
       j["detail"] = r.detail;
       if (r.value) j["value"] = *r.value;
       if (r.board) j["board"] = board_json(*r.board);
-      if (r.kind == "depends") {
+      if (r.kind == ir::PropertyKind::Depends) {
         j["needs"] = r.needs;
         nlohmann::json drops = nlohmann::json::array();
         for (const auto& d : r.drops) {
           nlohmann::json dj;
           dj["rule"] = d.rule;
-          dj["verdict"] = d.verdict;
+          dj["verdict"] = verifier::verdict_name(d.verdict);
           if (d.board) dj["board"] = board_json(*d.board);
           drops.push_back(dj);
         }

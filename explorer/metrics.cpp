@@ -8,8 +8,6 @@
 #include <mutex>
 #include <thread>
 
-#include "compiler/interp/interpret.h"
-#include "compiler/load/load_engine.h"
 #include "compiler/runtime/random.h"
 
 namespace rulebook::explorer {
@@ -45,7 +43,7 @@ int subject_of(const ir::Program& p, bool per_team, int player) {
   return -1;
 }
 
-GameRecord play_one(const engine::Engine& e, const ir::Program& p, const MetricFn& metric,
+GameRecord play_one(const engine::Engine& e, const ir::Program& p,
                     const PlayoutPlan& plan, uint64_t seed) {
   GameRecord r;
   const engine::Info& info = e.info();
@@ -61,12 +59,11 @@ GameRecord play_one(const engine::Engine& e, const ir::Program& p, const MetricF
   std::vector<int64_t> scores;
   // `when` metrics are recorded at the first state where their condition holds.
   auto record_when = [&]() -> engine::Status {
-    if (!metric) return engine::Status::Ok();
     for (size_t m = 0; m < p.metrics.size(); ++m) {
       if (!p.metrics[m].when || r.recorded[m]) continue;
       bool rec = false;
       int64_t v = 0;
-      if (engine::Status s = metric(state.data(), int(m), rec, v); !s.ok) return s;
+      if (engine::Status s = e.metric(state.data(), int(m), rec, v); !s.ok) return s;
       if (rec) r.recorded[m] = 1, r.values[m] = v;
     }
     return engine::Status::Ok();
@@ -120,12 +117,12 @@ GameRecord play_one(const engine::Engine& e, const ir::Program& p, const MetricF
     if (!(st = record_when()).ok) break;
   }
   if (st.ok) st = e.scores(state.data(), r.scores);
-  if (st.ok && metric) {
+  if (st.ok) {
     for (size_t m = 0; m < p.metrics.size() && st.ok; ++m) {
       if (p.metrics[m].when) continue;
       bool rec = false;
       int64_t v = 0;
-      st = metric(state.data(), int(m), rec, v);
+      st = e.metric(state.data(), int(m), rec, v);
       if (rec) r.recorded[m] = 1, r.values[m] = v;
     }
   }
@@ -165,19 +162,10 @@ Share wilson(uint64_t k, uint64_t n) {
   return s;
 }
 
-MetricFn metric_function(const engine::Engine& engine) {
-  if (auto* i = dynamic_cast<const compiler::Interpreter*>(&engine))
-    return [i](const uint8_t* s, int m, bool& rec, int64_t& v) { return i->metric(s, m, rec, v); };
-  if (auto* c = dynamic_cast<const compiler::CompiledEngine*>(&engine))
-    return [c](const uint8_t* s, int m, bool& rec, int64_t& v) { return c->metric(s, m, rec, v); };
-  return {};
-}
-
 PlayoutStats play_games(const engine::Engine& e, const ir::Program& p, const PlayoutPlan& plan) {
   PlayoutStats out;
   out.plan = plan;
   const engine::Info& info = e.info();
-  const MetricFn metric = metric_function(e);
   std::vector<GameRecord> records(size_t(std::max(0, plan.games)));
   std::vector<char> done(records.size(), 0);
   std::atomic<int> next{0}, finished_count{0};
@@ -185,7 +173,7 @@ PlayoutStats play_games(const engine::Engine& e, const ir::Program& p, const Pla
   auto worker = [&] {
     for (int g; (g = next.fetch_add(1)) < plan.games;) {
       if (plan.stop && plan.stop->load()) return;
-      records[size_t(g)] = play_one(e, p, metric, plan, plan.seed + uint64_t(g));
+      records[size_t(g)] = play_one(e, p, plan, plan.seed + uint64_t(g));
       done[size_t(g)] = 1;
       const int n = ++finished_count;
       if (plan.progress) {

@@ -80,11 +80,6 @@ struct PlayoutStats {
   std::vector<MetricStats> metrics;
 };
 
-/// Evaluates metric `index` in a state (Interpreter::metric or CompiledEngine::metric).
-using MetricFn = std::function<engine::Status(const uint8_t*, int, bool&, int64_t&)>;
-/// The metric evaluator of an interpreter or a compiled engine; empty for other engines.
-MetricFn metric_function(const engine::Engine& engine);
-
 /// Plays plan.games games from fresh setups.
 PlayoutStats play_games(const engine::Engine& engine, const ir::Program& program, const PlayoutPlan& plan);
 

@@ -7,8 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "compiler/lower/lower.h"
-#include "dsl/diagnostics.h"
 #include "render/palette.h"
 
 namespace rulebook::render {
@@ -26,21 +24,6 @@ std::string type_text(const ir::Program& p, const ir::TypePtr& t) {
 
 bool is(const ir::TypePtr& t, TK kind, int domain = -2) {
   return t && t->kind == kind && (domain == -2 || t->domain == domain);
-}
-
-ir::TypePtr scalar_type(int domain) {
-  auto t = std::make_shared<ir::Type>();
-  t->kind = TK::Scalar;
-  t->domain = domain;
-  return t;
-}
-
-ir::ExprPtr constant(int domain, int64_t v) {
-  auto e = std::make_unique<ir::Expr>();
-  e->op = ir::Op::Const;
-  e->type = scalar_type(domain);
-  e->value = v;
-  return e;
 }
 
 }  // namespace
@@ -90,87 +73,59 @@ bool parse_layer(const std::string& text, Layer& out, std::string& error) {
   return true;
 }
 
-Annotator::Annotator() = default;
+Annotator::Annotator(const ir::Program& program, const dsl::SourceSet& sources)
+    : program_(program), interp_(program, sources), eval_(interp_) {}
+
 Annotator::~Annotator() = default;
 
-engine::Status Annotator::open(const std::string& path) {
-  dsl::Diagnostics diags;
-  std::optional<ir::Program> p = compiler::load_program(path, sources_, diags);
-  if (!p || diags.has_errors()) return engine::Status::Error(diags.render(sources_));
-  program_ = std::make_unique<ir::Program>(std::move(*p));
-  interp_ = std::make_unique<compiler::Interpreter>(*program_, sources_);
-  return engine::Status::Ok();
-}
-
 engine::Status Annotator::find(const std::string& name, int& index) const {
-  for (size_t i = 0; i < program_->functions.size(); ++i)
-    if (program_->functions[i].name == name) {
+  for (size_t i = 0; i < program_.functions.size(); ++i)
+    if (program_.functions[i].name == name) {
       index = int(i);
       return engine::Status::Ok();
     }
-  return engine::Status::Error(fmt::format("{}: no define '{}'", program_->source_path, name));
+  return engine::Status::Error(fmt::format("{}: no define '{}'", program_.source_path, name));
 }
 
-engine::Status Annotator::eval(int f, const std::vector<Arg>& args, const int64_t* member, const uint8_t* state,
-                               int64_t& out) {
-  const ir::Function& fn = program_->functions[size_t(f)];
-  auto call = std::make_unique<ir::Expr>();
-  call->op = ir::Op::Call;
-  call->function = f;
-  call->type = fn.result;
-  call->span = fn.span;
+engine::Status Annotator::eval(int f, const std::vector<Arg>& args, const uint8_t* state,
+                               compiler::interp::Value& out) {
+  const ir::Function& fn = program_.functions[size_t(f)];
+  std::vector<compiler::interp::Value> values(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].is_set) {
-      call->args.push_back(constant(fn.params[i]->domain, args[i].value));
-      continue;
-    }
-    auto set = std::make_unique<ir::Expr>();
-    set->op = ir::Op::ConstSet;
-    set->type = fn.params[i];
-    set->bits = args[i].bits;
-    call->args.push_back(std::move(set));
+    if (args[i].is_set) values[i].set = args[i].bits;
+    else values[i].scalar = args[i].value;
   }
-  ir::Metric m;
-  m.name = fn.name;
-  m.span = fn.span;
-  m.when = constant(ir::kBoolDomain, 1);
-  if (member) {
-    m.value = std::make_unique<ir::Expr>();
-    m.value->op = ir::Op::In;
-    m.value->type = scalar_type(ir::kBoolDomain);
-    m.value->args.push_back(constant(fn.result->domain, *member));
-    m.value->args.push_back(std::move(call));
-  } else {
-    m.value = std::move(call);
-  }
-  program_->metrics.clear();
-  program_->metrics.push_back(std::move(m));
-  bool recorded = false;
-  return interp_->metric(state, 0, recorded, out);
+  state_.assign(state, state + program_.state_bytes);
+  eval_.start(state_.data(), fn.locals);
+  return eval_.call(f, values, out);
+}
+
+engine::Status Annotator::eval(int f, const std::vector<Arg>& args, const uint8_t* state, int64_t& out) {
+  compiler::interp::Value v;
+  engine::Status st = eval(f, args, state, v);
+  out = v.scalar;
+  return st;
 }
 
 engine::Status Annotator::members(int f, const std::vector<Arg>& args, int domain, const uint8_t* state,
                                   std::vector<int64_t>& out) {
   out.clear();
-  const ir::Domain& d = program_->domains[size_t(domain)];
-  for (uint32_t i = 0; i < d.size; ++i) {
-    const int64_t v = ir::domain_value(program_->domains, domain, i);
-    int64_t in = 0;
-    if (engine::Status st = eval(f, args, &v, state, in); !st.ok) return st;
-    if (in) out.push_back(v);
-  }
+  compiler::interp::Value set;
+  if (engine::Status st = eval(f, args, state, set); !st.ok) return st;
+  const ir::Domain& d = program_.domains[size_t(domain)];
+  for (uint32_t i = 0; i < d.size; ++i)
+    if (ir::test(set.set, i)) out.push_back(ir::domain_value(program_.domains, domain, i));
   return engine::Status::Ok();
 }
 
 engine::Status Annotator::draw(const std::vector<Layer>& layers, const uint8_t* state, Annotations& out) {
-  if (!program_) return engine::Status::Error("no rules loaded for annotations");
   for (const Layer& l : layers)
     if (engine::Status st = draw_layer(l, state, out); !st.ok) return st;
   return engine::Status::Ok();
 }
 
 engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, Annotations& out) {
-  const ir::Program& p = *program_;
+  const ir::Program& p = program_;
   const int w = p.geometry.width, h = p.geometry.height;
   int f = -1;
   if (engine::Status st = find(layer.define, f); !st.ok) return st;
@@ -213,7 +168,7 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
           std::vector<bool> on(size_t(len), false);
           for (int i = 0; i < len; ++i) {
             int64_t v = 0;
-            if (engine::Status st = eval(f, {line, Arg{false, cell_at(i), {}}}, nullptr, state, v); !st.ok) return st;
+            if (engine::Status st = eval(f, {line, Arg{false, cell_at(i), {}}}, state, v); !st.ok) return st;
             on[size_t(i)] = v != 0;
           }
           // One line per run of consecutive cells where the definition holds.
@@ -308,7 +263,7 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
       }
       for (int64_t c : cells) {
         int64_t v = 0;
-        if (engine::Status st = eval(f, {Arg{false, c, {}}}, nullptr, state, v); !st.ok) return st;
+        if (engine::Status st = eval(f, {Arg{false, c, {}}}, state, v); !st.ok) return st;
         out.labels.push_back({int(c), pad(fn.result->domain, v), colour});
       }
       out.legend.push_back(fmt::format("{} corner numbers: {}", colour, title));
@@ -333,7 +288,7 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
         if (engine::Status st = members(g, {Arg{false, t, {}}}, ir::kCellDomain, state, cells); !st.ok) return st;
         if (cells.empty()) continue;
         int64_t v = 0;
-        if (engine::Status st = eval(f, {Arg{false, t, {}}}, nullptr, state, v); !st.ok) return st;
+        if (engine::Status st = eval(f, {Arg{false, t, {}}}, state, v); !st.ok) return st;
         out.labels.push_back({int(cells.front()), pad(fn.result->domain, v), colour});
         ++groups;
       }

@@ -44,19 +44,16 @@ struct Layer {
 bool parse_layer(const std::string& text, Layer& out, std::string& error);
 
 /// Evaluates a program's definitions in given states and turns layers into annotations.
-/// It loads its own copy of the rules (the interpreter evaluates one definition at a time
-/// through a metric it writes into that copy), so states of any engine of the same rules
-/// can be annotated.
+/// States of any engine of the same rules can be annotated.
 class Annotator {
  public:
-  Annotator();
+  /// `program` and `sources` (the rules as the caller loaded them) must outlive this.
+  Annotator(const ir::Program& program, const dsl::SourceSet& sources);
   ~Annotator();
-  /// Loads `path`; an error names the file (diagnostics rendered in the message).
-  engine::Status open(const std::string& path);
   /// Appends the layers' drawings for `state` to `out`; a definition that is missing or of
   /// the wrong type is an error naming it and the type it needs.
   engine::Status draw(const std::vector<Layer>& layers, const uint8_t* state, Annotations& out);
-  const ir::Program& program() const { return *program_; }
+  const ir::Program& program() const { return program_; }
 
  private:
   struct Arg {
@@ -65,17 +62,18 @@ class Annotator {
     std::vector<uint64_t> bits;
   };
   engine::Status find(const std::string& name, int& index) const;
-  /// The value of define `f` with `args` in `state`; with `member` set, whether that value
-  /// (a set) holds `*member`.
-  engine::Status eval(int f, const std::vector<Arg>& args, const int64_t* member, const uint8_t* state,
-                      int64_t& out);
+  /// The value of define `f` with `args` in `state`.
+  engine::Status eval(int f, const std::vector<Arg>& args, const uint8_t* state, compiler::interp::Value& out);
+  /// A scalar define's value.
+  engine::Status eval(int f, const std::vector<Arg>& args, const uint8_t* state, int64_t& out);
   engine::Status members(int f, const std::vector<Arg>& args, int domain, const uint8_t* state,
                          std::vector<int64_t>& out);
   engine::Status draw_layer(const Layer& layer, const uint8_t* state, Annotations& out);
 
-  dsl::SourceSet sources_;
-  std::unique_ptr<ir::Program> program_;
-  std::unique_ptr<compiler::Interpreter> interp_;
+  const ir::Program& program_;
+  compiler::Interpreter interp_;
+  compiler::Evaluator eval_;
+  std::vector<uint8_t> state_;  ///< the state evaluated (a define cannot write it)
 };
 
 }  // namespace rulebook::render

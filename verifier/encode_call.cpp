@@ -14,12 +14,11 @@ namespace rulebook::verifier {
 
 using K = Sym::K;
 using ir::Op;
-namespace ip = compiler::interp;
 using B = dsl::BuiltinId;
 
 namespace {
 
-SymP bits_sym(const ip::Bits& b, int domain) {
+SymP bits_sym(const ir::Bits& b, int domain) {
   auto s = std::make_shared<Sym>();
   s->k = K::Bits;
   s->domain = domain;
@@ -94,24 +93,24 @@ SymP Encoder::builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args)
     case B::InnerPoints: return bits_sym(m_.inner_points, d);
     case B::RimPoints: return bits_sym(m_.rim_points, d);
     case B::Points: {
-      ip::Bits b(ip::words(uint32_t(m_.points)), 0);
-      for (int i = 0; i < m_.points; ++i) ip::set_bit(b, i);
+      ir::Bits b(ir::words(uint32_t(m_.points)), 0);
+      for (int i = 0; i < m_.points; ++i) ir::set_bit(b, i);
       return bits_sym(b, d);
     }
     case B::Players:
     case B::Teams: {
       uint32_t n = e.builtin == B::Players ? uint32_t(p_.players) : uint32_t(p_.geometry.teams.size());
-      ip::Bits b(ip::words(n), 0);
-      for (uint32_t i = 0; i < n; ++i) ip::set_bit(b, i);
+      ir::Bits b(ir::words(n), 0);
+      for (uint32_t i = 0; i < n; ++i) ir::set_bit(b, i);
       return bits_sym(b, d);
     }
     case B::Rows:
     case B::Columns:
     case B::Lines: {
-      const auto& l = e.builtin == B::Rows ? m_.rows : e.builtin == B::Columns ? m_.columns : m_.lines;
+      const auto& l = e.builtin == B::Rows ? m_.row_sets : e.builtin == B::Columns ? m_.column_sets : m_.line_sets;
       auto out = std::make_shared<Sym>();
       out->k = K::List;
-      for (const auto& v : l) out->items.push_back(bits_sym(v.set, ir::kCellDomain));
+      for (const ir::Bits& v : l) out->items.push_back(bits_sym(v, ir::kCellDomain));
       return out;
     }
     case B::Row: case B::Column: case B::Orth: case B::Diag: case B::King: case B::Corners: {
@@ -144,11 +143,11 @@ SymP Encoder::builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args)
     case B::Ends: {
       if (!cell(0, c)) return bad("not a cell");
       const int64_t o = args[1]->v, n = args[2]->v;
-      ip::Bits out(ip::words(uint32_t(m_.cells)), 0);
+      ir::Bits out(ir::words(uint32_t(m_.cells)), 0);
       const int64_t x = c % m_.width, y = c / m_.width, dx = o == 0 ? 1 : 0, dy = o == 0 ? 0 : 1;
       if (n > 0 && (o == 0 ? n <= m_.width - x : n <= m_.height - y))  // any n: no overflow
         for (int64_t i = 0; i < n; ++i)
-          if (e.builtin == B::Segment || i == 0 || i == n - 1) ip::set_bit(out, (y + dy * i) * m_.width + x + dx * i);
+          if (e.builtin == B::Segment || i == 0 || i == n - 1) ir::set_bit(out, (y + dy * i) * m_.width + x + dx * i);
       return bits_sym(out, d);
     }
     case B::Abs: {
@@ -165,8 +164,8 @@ SymP Encoder::builtin_concrete(const ir::Expr& e, const std::vector<SymP>& args)
       int64_t q = args[0]->v;
       if (e.builtin == B::Members) {
         if (q < 0 || size_t(q) >= p_.geometry.teams.size()) return bad("not a team");
-        ip::Bits b(ip::words(uint32_t(p_.players)), 0);
-        for (int m : p_.geometry.teams[size_t(q)]) ip::set_bit(b, m);
+        ir::Bits b(ir::words(uint32_t(p_.players)), 0);
+        for (int m : p_.geometry.teams[size_t(q)]) ir::set_bit(b, m);
         return bits_sym(b, d);
       }
       if (q < 0 || q >= p_.players) return bad("not a player");
@@ -209,10 +208,10 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
   if (e.builtin == B::Size) {
     SymP s = args[0];
     if (s->k == K::List) return val(int64_t(s->items.size()));
-    if (s->k == K::Bits) return val(ip::count(ip::Bits(s->bits)));
+    if (s->k == K::Bits) return val(ir::count(ir::Bits(s->bits)));
     if (s->k == K::Table) {
       std::vector<SymP> out;
-      for (const SymP& x : s->items) out.push_back(x->k == K::Err ? x : val(ip::count(ip::Bits(x->bits))));
+      for (const SymP& x : s->items) out.push_back(x->k == K::Err ? x : val(ir::count(ir::Bits(x->bits))));
       return from_table(s->sel, std::move(out), e.type);
     }
     SymP el = set_elements(s, a[0]->type->domain);
@@ -243,13 +242,13 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
     });
   if (e.builtin == B::Components || e.builtin == B::LargestGroup) {
     SymP s = args[0];
-    auto groups = [&](const Sym& set) { return groups_of(set.bits); };
+    auto groups = [&](const Sym& set) { return m_.groups(set.bits); };
     auto one = [&](const SymP& set) -> SymP {
       if (set->k == K::Err) return set;
       auto gs = groups(*set);
       if (e.builtin == B::LargestGroup) {
         int64_t best = 0;
-        for (const auto& g : gs) best = std::max(best, ip::count(g));
+        for (const auto& g : gs) best = std::max(best, ir::count(g));
         return val(best);
       }
       auto out = std::make_shared<Sym>();
@@ -524,35 +523,12 @@ SymP Encoder::components_count(const SymP& s) {
       if (lc.in[size_t(c)].is_false()) continue;
       z3::expr_vector nb(z3_);
       for (int d = 0; d < m_.cells; ++d)
-        if (ip::test(m_.orth[size_t(c)], d) && !lc.in[size_t(d)].is_false()) nb.push_back(lc.in[size_t(d)]);
+        if (ir::test(m_.orth[size_t(c)], d) && !lc.in[size_t(d)].is_false()) nb.push_back(lc.in[size_t(d)]);
       count_facts_.push_back(z3::implies(connected_pair && lc.in[size_t(c)], nb.empty() ? z3_.bool_val(false) : z3::mk_or(nb)));
     }
   }
   lazy_counts_.push_back(std::move(lc));
   return with_err(out, err_of(el));
-}
-
-std::vector<ip::Bits> Encoder::groups_of(const ip::Bits& set) const {
-  std::vector<ip::Bits> out;
-  ip::Bits seen(set.size(), 0);
-  for (int c = 0; c < m_.cells; ++c) {
-    if (!ip::test(set, c) || ip::test(seen, c)) continue;
-    ip::Bits g(set.size(), 0);
-    std::vector<int> queue{c};
-    ip::set_bit(seen, c);
-    while (!queue.empty()) {
-      const int x = queue.back();
-      queue.pop_back();
-      ip::set_bit(g, x);
-      for (int y = 0; y < m_.cells; ++y)
-        if (ip::test(m_.orth[size_t(x)], y) && ip::test(set, y) && !ip::test(seen, y)) {
-          ip::set_bit(seen, y);
-          queue.push_back(y);
-        }
-    }
-    out.push_back(std::move(g));
-  }
-  return out;
 }
 
 bool Encoder::reads_counts(const z3::expr& e) const {
@@ -595,7 +571,7 @@ z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
         z3::expr_vector from(z3_);
         from.push_back(reached[size_t(c)]);
         for (int d = 0; d < n; ++d)
-          if (ip::test(m_.orth[size_t(c)], d)) from.push_back(reached[size_t(d)]);
+          if (ir::test(m_.orth[size_t(c)], d)) from.push_back(reached[size_t(d)]);
         next.push_back(lc.in[size_t(c)].is_false() ? lc.in[size_t(c)] : lc.in[size_t(c)] && z3::mk_or(from));
       }
       reached = std::move(next);
@@ -618,23 +594,23 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
     // from the model afterwards (a bound's) must be the rules' own.
     const int n = m_.cells;
     std::vector<char> in(size_t(n), 0);
-    ip::Bits set(ip::words(uint32_t(n)), 0);
+    ir::Bits set(ir::words(uint32_t(n)), 0);
     for (int c = 0; c < n; ++c)
-      if ((in[size_t(c)] = m.eval(lc.in[size_t(c)], true).is_true())) ip::set_bit(set, c);
+      if ((in[size_t(c)] = m.eval(lc.in[size_t(c)], true).is_true())) ir::set_bit(set, c);
     // The set's components in the model, each with its rim: the cells around it, none of
     // them in the set.
     std::vector<std::vector<int>> cells, rim;
-    for (const ip::Bits& g : groups_of(set)) {
-      ip::Bits around(g.size(), 0);
+    for (const ir::Bits& g : m_.groups(set)) {
+      ir::Bits around(g.size(), 0);
       cells.emplace_back();
       rim.emplace_back();
       for (int c = 0; c < n; ++c)
-        if (ip::test(g, c)) {
+        if (ir::test(g, c)) {
           cells.back().push_back(c);
           for (size_t w = 0; w < around.size(); ++w) around[w] |= m_.orth[size_t(c)][w];
         }
       for (int c = 0; c < n; ++c)
-        if (ip::test(around, c) && !ip::test(g, c)) rim.back().push_back(c);
+        if (ir::test(around, c) && !ir::test(g, c)) rim.back().push_back(c);
     }
     const int64_t actual = int64_t(cells.size());
     for (size_t v = 0; v < lc.is.size(); ++v) {
@@ -685,7 +661,7 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
         z3::expr first = in_(c);
         bool here = in[size_t(c)] != 0;
         for (int d = 0; d < c; ++d)
-          if (ip::test(m_.orth[size_t(c)], d)) {
+          if (ir::test(m_.orth[size_t(c)], d)) {
             first = first && !in_(d);
             here = here && !in[size_t(d)];
           }

@@ -12,7 +12,6 @@ namespace rulebook::verifier {
 
 using K = Sym::K;
 using ir::Op;
-namespace ip = compiler::interp;
 using B = dsl::BuiltinId;
 
 namespace {
@@ -211,7 +210,7 @@ SymP Encoder::eval(const ir::Expr& e, Frame& f) {
       for (const SymP& i : out->items) all = all && i->k == K::Val;
       if (!all) return out;
       out->k = K::Bits;
-      out->bits.assign(ip::words(n), 0);
+      out->bits.assign(ir::words(n), 0);
       for (uint32_t i = 0; i < n; ++i)
         if (out->items[i]->v) out->bits[i >> 6] |= uint64_t(1) << (i & 63);
       out->items.clear();
@@ -227,7 +226,7 @@ SymP Encoder::eval(const ir::Expr& e, Frame& f) {
           auto out = std::make_shared<Sym>();
           out->k = K::Bits;
           out->domain = d;
-          out->bits.assign(ip::words(p_.domains[size_t(d)].size), 0);
+          out->bits.assign(ir::words(p_.domains[size_t(d)].size), 0);
           for (int64_t v = l->v; v <= h->v; ++v) {
             int64_t i = ir::domain_index(p_.domains, d, v);
             if (i < 0) return err_sym(fmt::format("{}: {} is outside {}", where(e.span), v, p_.domains[size_t(d)].name));
@@ -370,7 +369,7 @@ SymP Encoder::aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom0) {
     const bool plain = plain_domain(p_, d);
     SymP el = dom->k == K::Bits ? nullptr : set_elements(dom, d);
     for (uint32_t i = 0; i < p_.domains[size_t(d)].size; ++i) {
-      SymP m = el ? el->items[i] : val(ip::test(dom->bits, i));
+      SymP m = el ? el->items[i] : val(ir::test(dom->bits, i));
       if (m->k == K::Val && !m->v) continue;
       elems.push_back(val(plain ? int64_t(i) : ir::domain_value(p_.domains, d, i)));
       member_of.push_back(m);
@@ -499,7 +498,7 @@ SymP Encoder::aggregate_body(const ir::Expr& e, Frame& f, const SymP& dom0) {
       for (const SymP& i : out->items) all = all && i->k == K::Val;
       if (!all) return out;
       out->k = K::Bits;
-      out->bits.assign(ip::words(uint32_t(out->items.size())), 0);
+      out->bits.assign(ir::words(uint32_t(out->items.size())), 0);
       for (size_t i = 0; i < out->items.size(); ++i)
         if (out->items[i]->v) out->bits[i >> 6] |= uint64_t(1) << (i & 63);
       out->items.clear();

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "compiler/ir/int_range.h"
-#include "compiler/lower/lower_internal.h"
 #include "dsl/integers.h"
 #include "verifier/encode_internal.h"
 
@@ -14,7 +13,6 @@ namespace rulebook::verifier {
 
 using K = Sym::K;
 using ir::Op;
-namespace ip = compiler::interp;
 
 SymP Encoder::s_not(const SymP& a0) {
   SymP a = resolve(a0);
@@ -254,9 +252,9 @@ SymP Encoder::convert_set(const SymP& s0, int from, int to) {
     auto out = std::make_shared<Sym>();
     out->k = K::Bits;
     out->domain = to;
-    out->bits.assign(ip::words(n), 0);
+    out->bits.assign(ir::words(n), 0);
     for (uint32_t i = 0; i < p_.domains[size_t(from)].size; ++i) {
-      if (!ip::test(s->bits, i)) continue;
+      if (!ir::test(s->bits, i)) continue;
       int64_t j = ir::domain_index(p_.domains, to, ir::domain_value(p_.domains, from, i));
       if (j >= 0) out->bits[size_t(j) >> 6] |= uint64_t(1) << (j & 63);
     }
@@ -280,10 +278,10 @@ SymP Encoder::member(const SymP& x0, const SymP& s0, int d) {
   if (x->k == K::Err) return x;
   if (concrete(*x) && (s->k == K::Bits || s->k == K::Table)) {
     int64_t i = ir::domain_index(p_.domains, d, x->v);
-    if (s->k == K::Bits) return val(i >= 0 && ip::test(s->bits, i));
+    if (s->k == K::Bits) return val(i >= 0 && ir::test(s->bits, i));
     std::vector<SymP> e;
     for (const SymP& b : s->items)
-      e.push_back(b->k == K::Err ? b : val(i >= 0 && ip::test(b->bits, i)));
+      e.push_back(b->k == K::Err ? b : val(i >= 0 && ir::test(b->bits, i)));
     return from_table(s->sel, std::move(e), scalar_type(ir::kBoolDomain));
   }
   if (x->k == K::Table && (s->k == K::Bits || (s->k == K::Table && s->sel == x->sel))) {
@@ -296,7 +294,7 @@ SymP Encoder::member(const SymP& x0, const SymP& s0, int d) {
         continue;
       }
       int64_t i = ir::domain_index(p_.domains, d, xv->v);
-      e.push_back(val(i >= 0 && ip::test(set.bits, i)));
+      e.push_back(val(i >= 0 && ir::test(set.bits, i)));
     }
     return from_table(x->sel, std::move(e), scalar_type(ir::kBoolDomain));
   }
@@ -373,7 +371,7 @@ SymP Encoder::read_at(int var, const std::vector<int64_t>& keys) {
       }
       if (all) {
         out->k = K::Bits;
-        out->bits.assign(ip::words(n), 0);
+        out->bits.assign(ir::words(n), 0);
         for (uint32_t i = 0; i < n; ++i)
           if (out->items[i]->v) out->bits[i >> 6] |= uint64_t(1) << (i & 63);
         out->items.clear();

@@ -11,7 +11,7 @@ namespace rulebook::verifier {
 using K = Sym::K;
 
 Encoder::Encoder(const ir::Program& program, const dsl::SourceSet& sources, z3::context& ctx)
-    : p_(program), sources_(sources), z3_(ctx), m_(program, sources) {
+    : p_(program), sources_(sources), z3_(ctx), m_(program.geometry) {
   for (int v = 0; v < 1024; ++v) {
     auto s = std::make_shared<Sym>();
     s->v = v;
@@ -282,7 +282,7 @@ SymP Encoder::set_elements(const SymP& s0, int domain) {
   out->domain = domain;
   out->err = s->err;
   if (s->k == K::Bits) {
-    for (uint32_t i = 0; i < n; ++i) out->items.push_back(val(compiler::interp::test(s->bits, i) ? 1 : 0));
+    for (uint32_t i = 0; i < n; ++i) out->items.push_back(val(ir::test(s->bits, i) ? 1 : 0));
     return out;
   }
   if (s->k == K::Table) {
@@ -290,7 +290,7 @@ SymP Encoder::set_elements(const SymP& s0, int domain) {
     for (uint32_t i = 0; i < n; ++i) {
       std::vector<SymP> e;
       for (const SymP& x : s->items)
-        e.push_back(val(x->k == K::Bits && compiler::interp::test(x->bits, i) ? 1 : 0));
+        e.push_back(val(x->k == K::Bits && ir::test(x->bits, i) ? 1 : 0));
       out->items.push_back(from_table(s->sel, std::move(e), scalar_type(ir::kBoolDomain)));
     }
     s->set_cache = out;

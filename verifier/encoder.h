@@ -20,7 +20,7 @@
 
 #include <z3++.h>
 
-#include "compiler/interp/interpret_internal.h"
+#include "compiler/ir/board_tables.h"
 #include "compiler/ir/ir.h"
 #include "dsl/source.h"
 
@@ -225,8 +225,6 @@ class Encoder {
   /// Whether `e` reads a count of components (one of their one-hot values).
   bool reads_counts(const z3::expr& e) const;
   int cells() const { return m_.cells; }
-  /// The interpreter's tables of the program (concrete reads of a board).
-  const compiler::interp::Machine& machine() const { return m_; }
 
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
   SymP mover_override;
@@ -261,8 +259,6 @@ class Encoder {
   SymP read_at(int var, const std::vector<int64_t>& keys);
   SymP read_slot(int var, uint32_t element);
   SymP components_count(const SymP& set);
-  /// The components of a concrete set of cells (orthogonal neighbours), by first cell.
-  std::vector<compiler::interp::Bits> groups_of(const compiler::interp::Bits& set) const;
   // Atoms of a table of a state element's selector (see `abstract`): its truth (a bool,
   // the same for every table true at the same indices), its value as a number (a table of
   // at most two values reads its truth atom), and its cases.
@@ -277,7 +273,7 @@ class Encoder {
   const ir::Program& p_;
   const dsl::SourceSet& sources_;
   z3::context& z3_;
-  compiler::interp::Machine m_;
+  const ir::BoardTables m_;  ///< the board's tables (concrete reads of a board)
   std::vector<Selector> sels_;
   std::vector<int> fixed_;  ///< per selector: its index while expanded, else -1
   /// Per selector: -1, or the id of the set of indices that matter (Care) in `cares_`.

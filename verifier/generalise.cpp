@@ -128,7 +128,7 @@ bool Verifier::generalised(Scope& sc, const ir::Property& prop, Result& r, bool 
       return false;
     }
   }
-  if (prop.kind == "lemma" && remember) {
+  if (prop.kind == ir::PropertyKind::Lemma && remember) {
     // Its generalised value is valid: later generalisations may assume it.
     std::vector<z3::expr> parts;
     conjuncts(ps[0].plain, parts);

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/interp/interpret_internal.h"
+#include "compiler/interp/interpret.h"
 #include "compiler/ir/ir_print.h"
 #include "verifier/verifier_internal.h"
 
@@ -82,19 +82,19 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
     a.result = z3::unsat;  // a case whose value always holds needs no question
     if (truth(q) != -1) a = ask(sc, q);
     if (a.result == z3::sat) {
-      r.verdict = "refuted";
+      r.verdict = Verdict::Refuted;
       r.board = board(*a.model, sc);
       return;
     }
     if (a.result == z3::unknown) {
-      r.verdict = "unknown";
+      r.verdict = Verdict::Unknown;
       r.detail = unknown_ + (cs.size() > 1 ? fmt::format(" ({} of {} cases proved)", settled, cs.size()) : "");
       return;
     }
     ++settled;
     for (const std::string& name : rule_names(sc, a.core)) used.push_back(name);
   }
-  if (prop.kind == "lemma" && !prop.over_moves) {
+  if (prop.kind == ir::PropertyKind::Lemma && !prop.over_moves) {
     // A fact for later properties, wherever the rules this proof used hold.
     Scope& sc = scopes[0];
     auto [g, err] = value_pair(sc, *prop.expr);
@@ -111,7 +111,7 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
       if (p.lit < 0) lemma.domain_ids.push_back(p.e.id());
     lemmas_.push_back(std::move(lemma));
   }
-  r.verdict = "proved";
+  r.verdict = Verdict::Proved;
 }
 
 std::string Verifier::set_key(const ir::Property& prop) const {
@@ -157,7 +157,7 @@ void Verifier::settle_vacuity(const std::vector<const ir::Property*>& props, std
   // questions of the properties themselves are the same with or without this check.
   for (size_t i = 0; i < out.size(); ++i) {
     Result& r = out[i];
-    if ((r.kind != "prove" && r.kind != "lemma") || r.verdict != "proved") continue;
+    if ((r.kind != ir::PropertyKind::Prove && r.kind != ir::PropertyKind::Lemma) || r.verdict != Verdict::Proved) continue;
     if (opt_.stopped()) {
       r.detail += (r.detail.empty() ? "" : "; ") + std::string("the set was not shown to have an element: interrupted");
       continue;
@@ -181,7 +181,7 @@ void Verifier::settle_vacuity(const std::vector<const ir::Property*>& props, std
       known = nonempty_.emplace(key, *has).first;
     }
     if (!known->second) {
-      r.verdict = "vacuous";
+      r.verdict = Verdict::Vacuous;
       r.detail = "no state satisfies the conditions of the set (the board rules, the phase, the move's legality, "
                  "the where clause), so the property holds of nothing";
     }
@@ -206,7 +206,7 @@ void Verifier::find(const ir::Property& prop, Result& r) {
     if (any.empty()) continue;  // the condition cannot hold in this case
     Answer a = ask(scopes[c.scope], z3::mk_or(any));
     if (a.result == z3::sat) {
-      r.verdict = "found";
+      r.verdict = Verdict::Found;
       r.board = board(*a.model, scopes[c.scope]);
       return;
     }
@@ -216,7 +216,7 @@ void Verifier::find(const ir::Property& prop, Result& r) {
       if (unknown_.rfind("timeout", 0) == 0 || unknown_.rfind("resource", 0) == 0) break;
     }
   }
-  r.verdict = unknown ? "unknown" : "none";
+  r.verdict = unknown ? Verdict::Unknown : Verdict::None;
   if (unknown) r.detail = unknown_;
 }
 
@@ -241,7 +241,7 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
   }
   size_t settled = 0, pruned = 0;
   auto give_up = [&](const std::string& why) {
-    r.verdict = "unknown";
+    r.verdict = Verdict::Unknown;
     r.detail = why + (best ? fmt::format(" (reached {} so far", *best * sign) : " (nothing reached yet") +
                (cs.size() > 1 ? fmt::format("; {} of {} cases settled)", settled, cs.size()) : ")");
   };
@@ -260,7 +260,7 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
         for (const z3::expr& e : es) any.push_back(e);
         Answer a = ask(scopes[scope], z3::mk_or(any));
         if (a.result == z3::sat) {
-          r.verdict = "error";
+          r.verdict = Verdict::Error;
           r.detail = "the expression cannot be evaluated on this board";
           r.board = board(*a.model, scopes[scope]);
           return;
@@ -279,7 +279,7 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
     if (!errs.empty()) {
       Answer a = ask(sc, z3::mk_or(errs));
       if (a.result == z3::sat) {
-        r.verdict = "error";
+        r.verdict = Verdict::Error;
         r.detail = "the expression cannot be evaluated on this board";
         r.board = board(*a.model, sc);
         return;
@@ -316,11 +316,11 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
       opt_.progress(fmt::format("  {}: {} of {} cases settled", prop.name, settled, cs.size()));
   }
   if (!best) {
-    r.verdict = "empty";
+    r.verdict = Verdict::Empty;
     r.detail = "the set is empty";
     return;
   }
-  r.verdict = "bound";
+  r.verdict = Verdict::Bound;
   r.value = *best * sign;
   r.detail = fmt::format("{} {} = {}, reached by the board below{}, and nothing {} (proved{})",
                          prop.maximize ? "max" : "min", std::string(sources_.text(prop.expr->span)), *r.value,
@@ -349,7 +349,7 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
   and_parts(*prop.where, base);
   std::optional<Seed> best;
   for (const ir::Property& f : p_.properties) {
-    if (f.kind != "find" || f.over_moves || f.phase != prop.phase || !f.where) continue;
+    if (f.kind != ir::PropertyKind::Find || f.over_moves || f.phase != prop.phase || !f.where) continue;
     // Narrower: every condition of the bound's `where` is one of the find's, and it has more.
     std::vector<const ir::Expr*> parts;
     and_parts(*f.where, parts);
@@ -373,7 +373,7 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
       }
       find(f, fr);
       budget_ = whole;
-      if (fr.verdict != "found" || !fr.board) continue;
+      if (fr.verdict != Verdict::Found || !fr.board) continue;
       fr.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       fr.rlimit = rlimit_seen_ - units0;
       it = found_.emplace(f.name, std::move(fr)).first;
@@ -382,17 +382,16 @@ std::optional<Verifier::Seed> Verifier::seed(const ir::Property& prop, int64_t s
     // The board must lie in this set: every board rule, the phase and `where` hold on it
     // (read by the interpreter, not by the encoding that found it).
     std::vector<uint8_t> state = witness.state;
-    compiler::interp::Run run(enc_.machine(), state.data());
-    run.push_frame(std::max(64, prop.locals + 1));
+    compiler::Interpreter interpreter(p_, sources_);
+    compiler::Evaluator run(interpreter);
+    run.start(state.data(), std::max(64, prop.locals + 1));
     std::optional<int64_t> value;
-    try {
-      bool in = prop.phase < 0 || int64_t(ir::load_index(state.data(), p_.vars[ir::kVarPhase], 0)) == prop.phase;
-      for (const ir::Rule& rule : p_.rules)
-        if (in && rule.board_rule) in = run.truth(*rule.condition);
-      if (in && run.truth(*prop.where)) value = run.scalar(*prop.expr) * sign;
-    } catch (const std::exception&) {
-      value.reset();  // a condition or the value errs on it: not a witness of this set
-    }
+    // A condition or the value that errs on it: not a witness of this set.
+    int64_t in = prop.phase < 0 || int64_t(ir::load_index(state.data(), p_.vars[ir::kVarPhase], 0)) == prop.phase;
+    for (const ir::Rule& rule : p_.rules)
+      if (in && rule.board_rule && !run.scalar(*rule.condition, in).ok) in = 0;
+    int64_t v = 0;
+    if (in && run.scalar(*prop.where, in).ok && in && run.scalar(*prop.expr, v).ok) value = v * sign;
     if (!value) {
       if (opt_.progress) opt_.progress(fmt::format("  {}: the witness of {} is not in its set", prop.name, f.name));
       continue;
@@ -419,7 +418,7 @@ void Verifier::derive(const ir::Property& prop, Result& r) {
     break;
   }
   if (!first) {
-    r.verdict = unknown ? "unknown" : "empty";
+    r.verdict = unknown ? Verdict::Unknown : Verdict::Empty;
     r.detail = unknown ? unknown_ : "the set is empty";
     return;
   }
@@ -441,18 +440,18 @@ void Verifier::derive(const ir::Property& prop, Result& r) {
   for (Scope& sc : scopes) {
     Answer b = ask(sc, refutation(sc, eq));
     if (b.result == z3::sat) {
-      r.verdict = "not-constant";
+      r.verdict = Verdict::NotConstant;
       r.board = board(*b.model, sc);
       r.detail = fmt::format("{} is {} on one board but not on the board below", std::string(sources_.text(prop.expr->span)), c);
       return;
     }
     if (b.result == z3::unknown) {
-      r.verdict = "unknown";
+      r.verdict = Verdict::Unknown;
       r.detail = unknown_ + fmt::format(" (one value found: {})", c);
       return;
     }
   }
-  r.verdict = "derived";
+  r.verdict = Verdict::Derived;
   r.detail = fmt::format("{} = {} on every element (proved)", std::string(sources_.text(prop.expr->span)), c);
 }
 
@@ -468,17 +467,17 @@ void Verifier::consistent(Result& r, const std::string& drop) {
     if (!drop.empty() && p_.rules[i].name == drop && p_.rules[i].board_rule) q = !board_rule(i);
   Answer a = ask(sc, q, &on);
   if (a.result == z3::unknown) {
-    r.verdict = "unknown";
+    r.verdict = Verdict::Unknown;
     r.detail = unknown_;
     return;
   }
   const bool sat = a.result == z3::sat;
   if (sat) r.board = board(*a.model, sc);
   if (drop.empty()) {
-    r.verdict = sat ? "consistent" : "inconsistent";
+    r.verdict = sat ? Verdict::Consistent : Verdict::Inconsistent;
     r.detail = sat ? "every board rule holds on the board below" : "no state satisfies every board rule";
   } else {
-    r.verdict = sat ? "not-redundant" : "redundant";
+    r.verdict = sat ? Verdict::NotRedundant : Verdict::Redundant;
     r.detail = sat ? "the other rules hold and " + drop + " does not on the board below"
                    : drop + " follows from the other board rules (proved)";
   }
@@ -487,21 +486,21 @@ void Verifier::consistent(Result& r, const std::string& drop) {
 void Verifier::depends(const ir::Property& prop, Result& r) {
   const ir::Property* subject = nullptr;
   for (const ir::Property& q : p_.properties)
-    if (q.name == prop.subject && q.kind != "depends") subject = &q;
-  if (!subject || (subject->kind != "prove" && subject->kind != "lemma")) {
-    r.verdict = "unsupported";
+    if (q.name == prop.subject && q.kind != ir::PropertyKind::Depends) subject = &q;
+  if (!subject || (subject->kind != ir::PropertyKind::Prove && subject->kind != ir::PropertyKind::Lemma)) {
+    r.verdict = Verdict::Unsupported;
     r.detail = "depends is answered for prove and lemma properties";
     return;
   }
   if (subject->over_moves && subject->moves.size() != 1) {
-    r.verdict = "unsupported";
+    r.verdict = Verdict::Unsupported;
     r.detail = "depends over several moves is not encoded";
     return;
   }
   Scope sc = scope(*subject, 0);
   // Proved by generalisation (generalise.cpp), the subject needs no rule at all.
   if (Result g; generalised(sc, *subject, g, false)) {
-    r.verdict = "depends";
+    r.verdict = Verdict::Depends;
     r.detail = prop.subject + " needs none of the named rules (" + g.detail + ")";
     return;
   }
@@ -517,7 +516,7 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
   for (size_t i = 0; i < sc.lits.size(); ++i) all.push_back(i);
   Answer first = run(all);
   if (first.result != z3::unsat) {
-    r.verdict = first.result == z3::sat ? "refuted" : "unknown";
+    r.verdict = first.result == z3::sat ? Verdict::Refuted : Verdict::Unknown;
     r.detail = first.result == z3::sat ? prop.subject + " does not hold with every rule" : unknown_;
     if (first.result == z3::sat) r.board = board(*first.model, sc);
     return;
@@ -538,7 +537,7 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
         if (std::find(fewer.begin(), fewer.end(), size_t(c)) != fewer.end()) need.push_back(size_t(c));
       std::sort(need.begin(), need.end());
     } else if (a.result == z3::unknown) {
-      r.verdict = "unknown";
+      r.verdict = Verdict::Unknown;
       r.detail = unknown_ + " (while dropping " + sc.lit_names[all[i]] + ")";
       return;
     }
@@ -553,27 +552,23 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
     d.rule = sc.lit_names[i];
     if (opt_.progress) opt_.progress(fmt::format("  depends {}: all rules but {}", prop.subject, d.rule));
     Answer a = run(others);
-    d.verdict = a.result == z3::sat ? "refuted" : a.result == z3::unsat ? "proved" : "unknown";
+    d.verdict = a.result == z3::sat ? Verdict::Refuted : a.result == z3::unsat ? Verdict::Proved : Verdict::Unknown;
     if (a.result == z3::sat) d.board = board(*a.model, sc);
     r.drops.push_back(std::move(d));
   }
-  r.verdict = "depends";
+  r.verdict = Verdict::Depends;
   r.detail = need.empty() ? prop.subject + " needs none of the named rules"
                           : prop.subject + " needs these rules (a minimal set)";
 }
 
 void Verifier::one(const ir::Property& prop, Result& r) {
-  if (prop.kind == "prove" || prop.kind == "lemma") prove_like(prop, r);
-  else if (prop.kind == "find") find(prop, r);
-  else if (prop.kind == "bound") bound(prop, r);
-  else if (prop.kind == "derive") derive(prop, r);
-  else if (prop.kind == "consistent") consistent(r, "");
-  else if (prop.kind == "redundant") consistent(r, prop.subject);
-  else if (prop.kind == "depends") depends(prop, r);
-  else {
-    r.verdict = "unsupported";
-    r.detail = "unknown property kind " + prop.kind;
-  }
+  if (prop.kind == ir::PropertyKind::Prove || prop.kind == ir::PropertyKind::Lemma) prove_like(prop, r);
+  else if (prop.kind == ir::PropertyKind::Find) find(prop, r);
+  else if (prop.kind == ir::PropertyKind::Bound) bound(prop, r);
+  else if (prop.kind == ir::PropertyKind::Derive) derive(prop, r);
+  else if (prop.kind == ir::PropertyKind::Consistent) consistent(r, "");
+  else if (prop.kind == ir::PropertyKind::Redundant) consistent(r, prop.subject);
+  else depends(prop, r);
 }
 
 std::vector<Result> Verifier::run() {
@@ -599,18 +594,18 @@ std::vector<Result> Verifier::run() {
   std::vector<Result> out;
   std::vector<const ir::Property*> props;  ///< the property of each result
   for (const ir::Property& prop : p_.properties) {
-    bool wanted = opt_.only.empty() || prop.kind == "lemma";
+    bool wanted = opt_.only.empty() || prop.kind == ir::PropertyKind::Lemma;
     for (const std::string& n : opt_.only) wanted = wanted || n == prop.name;
     if (!wanted) continue;
     Result r;
     // A `depends P` has no name of its own: it is named after its subject.
-    r.name = prop.kind == "depends" && prop.name.empty() ? prop.subject : prop.name;
+    r.name = prop.kind == ir::PropertyKind::Depends && prop.name.empty() ? prop.subject : prop.name;
     r.kind = prop.kind;
     r.description = prop.description;
-    if (prop.kind == "depends") {
+    if (prop.kind == ir::PropertyKind::Depends) {
       for (const ir::Property& q : p_.properties)
-        if (q.name == prop.subject && q.kind != "depends") r.set = set_text(q);
-    } else if (prop.kind == "consistent" || prop.kind == "redundant") {
+        if (q.name == prop.subject && q.kind != ir::PropertyKind::Depends) r.set = set_text(q);
+    } else if (prop.kind == ir::PropertyKind::Consistent || prop.kind == ir::PropertyKind::Redundant) {
       r.set = "every state (of the variables' types)";
     } else {
       r.set = set_text(prop);
@@ -618,19 +613,19 @@ std::vector<Result> Verifier::run() {
     // A `depends` is named after the property it is about.
     const std::string& shown = prop.name.empty() ? prop.subject : prop.name;
     if (opt_.stopped()) {
-      r.verdict = "interrupted";
+      r.verdict = Verdict::Interrupted;
       r.detail = "not checked: the run was interrupted before it";
       out.push_back(std::move(r));
       props.push_back(&prop);
       continue;
     }
-    if (opt_.progress) opt_.progress(fmt::format("{} {} ...", prop.kind, shown));
+    if (opt_.progress) opt_.progress(fmt::format("{} {} ...", ir::kind_name(prop.kind), shown));
     budget_.started = Clock::now();
     budget_.rlimit_base = rlimit_seen_;
     budget_.seconds = opt_.timeout_seconds;
     budget_.rlimit = opt_.rlimit;
     unknown_.clear();
-    if (auto it = prop.kind == "find" ? found_.find(prop.name) : found_.end(); it != found_.end()) {
+    if (auto it = prop.kind == ir::PropertyKind::Find ? found_.find(prop.name) : found_.end(); it != found_.end()) {
       // Already asked to seed a bound: the same answer, board and cost.
       const Result& was = it->second;
       r.verdict = was.verdict;
@@ -638,7 +633,7 @@ std::vector<Result> Verifier::run() {
       r.board = was.board;
       r.seconds = was.seconds;
       r.rlimit = was.rlimit;
-      if (opt_.progress) opt_.progress(fmt::format("  {}: {} (asked before, to seed a bound)", shown, r.verdict));
+      if (opt_.progress) opt_.progress(fmt::format("  {}: {} (asked before, to seed a bound)", shown, verdict_name(r.verdict)));
       nonempty_.emplace(set_key(prop), true);
       out.push_back(std::move(r));
       props.push_back(&prop);
@@ -647,17 +642,17 @@ std::vector<Result> Verifier::run() {
     try {
       one(prop, r);
     } catch (const Unsupported& u) {
-      r.verdict = "unsupported";
+      r.verdict = Verdict::Unsupported;
       r.detail = u.what();
     } catch (const z3::exception& z) {
-      r.verdict = "unknown";  // or interrupted, below: Z3 throws when cancelled mid-way
+      r.verdict = Verdict::Unknown;  // or interrupted, below: Z3 throws when cancelled mid-way
       r.detail = std::string("solver: ") + z.msg();
     }
     // What was shown before the stop stands; what the stop cut short is marked as such (a
     // `depends` is cut short if any of its questions was).
-    const bool cut = opt_.stopped() && (!r.definite() || r.kind == "depends");
+    const bool cut = opt_.stopped() && (!r.definite() || r.kind == ir::PropertyKind::Depends);
     if (cut) {
-      r.verdict = "interrupted";
+      r.verdict = Verdict::Interrupted;
       r.detail = "the run was interrupted while checking it";
       r.board.reset();
       r.needs.clear();
@@ -668,18 +663,19 @@ std::vector<Result> Verifier::run() {
     r.rlimit = rlimit_seen_ - budget_.rlimit_base;
     if (opt_.progress) {
       // A proof whose set may be empty is settled at the end (settle_vacuity).
-      const bool pending = r.verdict == "proved" && (r.kind == "prove" || r.kind == "lemma") &&
+      const bool pending = r.verdict == Verdict::Proved &&
+                           (r.kind == ir::PropertyKind::Prove || r.kind == ir::PropertyKind::Lemma) &&
                            !nonempty_.count(set_key(prop));
       opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", shown,
-                                pending ? "holds on its set; whether the set is empty is asked last" : r.verdict,
+                                pending ? "holds on its set; whether the set is empty is asked last" : verdict_name(r.verdict),
                                 r.seconds, r.rlimit));
     }
-    if (prop.kind == "find" && r.verdict == "found") found_.emplace(prop.name, r);
+    if (prop.kind == ir::PropertyKind::Find && r.verdict == Verdict::Found) found_.emplace(prop.name, r);
     // An element of the set shown (or its emptiness proved) spares the vacuity question.
-    if (r.board && (r.verdict == "found" || r.verdict == "refuted" || r.verdict == "bound" ||
-                    r.verdict == "not-constant"))
+    if (r.board && (r.verdict == Verdict::Found || r.verdict == Verdict::Refuted || r.verdict == Verdict::Bound ||
+                    r.verdict == Verdict::NotConstant))
       nonempty_.emplace(set_key(prop), true);
-    if (r.verdict == "empty") nonempty_.emplace(set_key(prop), false);
+    if (r.verdict == Verdict::Empty) nonempty_.emplace(set_key(prop), false);
     out.push_back(std::move(r));
     props.push_back(&prop);
   }
@@ -693,17 +689,27 @@ std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sou
   return v.run();
 }
 
+const char* verdict_name(Verdict v) {
+  // In the order of the enum: the words of text, JSON and report output.
+  static constexpr const char* kNames[] = {
+      "proved",       "vacuous",      "refuted",   "found",         "none",
+      "bound",        "empty",        "derived",   "not-constant",  "consistent",
+      "inconsistent", "redundant",    "not-redundant", "depends",   "error",
+      "unknown",      "unsupported",  "interrupted"};
+  return kNames[static_cast<int>(v)];
+}
+
 std::string result_text(const Result& r, bool times) {
-  std::string out = fmt::format("{} {}: {}", r.kind, r.name, r.verdict);
-  if (r.verdict == "vacuous") out += ": the set is empty";
-  if (r.value && r.verdict != "bound") out += fmt::format(" ({})", *r.value);
-  if (r.verdict == "bound") out += fmt::format(" = {}", *r.value);
+  std::string out = fmt::format("{} {}: {}", ir::kind_name(r.kind), r.name, verdict_name(r.verdict));
+  if (r.verdict == Verdict::Vacuous) out += ": the set is empty";
+  if (r.value && r.verdict != Verdict::Bound) out += fmt::format(" ({})", *r.value);
+  if (r.verdict == Verdict::Bound) out += fmt::format(" = {}", *r.value);
   if (times) out += fmt::format("  [{:.2f} s]", r.seconds);
   out += "\n  over: " + r.set + "\n";
   if (!r.detail.empty()) out += "  " + r.detail + "\n";
   for (const std::string& n : r.needs) out += "  needs " + n + "\n";
   for (const RuleDrop& d : r.drops) {
-    out += fmt::format("  without {} (all other rules kept): {}\n", d.rule, d.verdict);
+    out += fmt::format("  without {} (all other rules kept): {}\n", d.rule, verdict_name(d.verdict));
     if (d.board) out += d.board->text;
   }
   if (r.board) {

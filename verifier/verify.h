@@ -22,19 +22,25 @@ struct Board {
   std::string move;
 };
 
+/// What was shown of a property. Vacuous: a prove or lemma whose set is empty;
+/// interrupted: stopped before a verdict. verdict_name gives the word every output prints.
+enum class Verdict {
+  Proved, Vacuous, Refuted, Found, None, Bound, Empty, Derived, NotConstant, Consistent,
+  Inconsistent, Redundant, NotRedundant, Depends, Error, Unknown, Unsupported, Interrupted
+};
+const char* verdict_name(Verdict v);
+
 /// One rule dropped for `depends`: what became of the property without it.
 struct RuleDrop {
   std::string rule;
-  std::string verdict;  ///< "refuted" (with board), "proved", "unknown"
+  Verdict verdict = Verdict::Unknown;  ///< Refuted (with board), Proved, Unknown
   std::optional<Board> board;
 };
 
 struct Result {
-  std::string name, kind, description;
-  /// proved, vacuous (a prove or lemma whose set is empty), refuted, found, none, bound,
-  /// empty, derived, not-constant, consistent, inconsistent, redundant, not-redundant,
-  /// depends, error, unknown, unsupported, interrupted (stopped before a verdict)
-  std::string verdict;
+  std::string name, description;
+  ir::PropertyKind kind = ir::PropertyKind::Prove;
+  Verdict verdict = Verdict::Unknown;
   std::string set;      ///< the set the property ranges over, in words
   std::string detail;   ///< the value, the reason of an unknown, the error, ...
   std::optional<int64_t> value;
@@ -44,13 +50,17 @@ struct Result {
   double seconds = 0;
   uint64_t rlimit = 0;  ///< Z3's resource count spent on it (deterministic, unlike seconds)
   /// Whether the verdict is definite (not unknown or unsupported).
-  bool definite() const { return verdict != "unknown" && verdict != "unsupported" && verdict != "interrupted"; }
+  bool definite() const {
+    return verdict != Verdict::Unknown && verdict != Verdict::Unsupported && verdict != Verdict::Interrupted;
+  }
   /// A prove or lemma that holds only because its set is empty: it says nothing.
-  bool vacuous() const { return verdict == "vacuous"; }
+  bool vacuous() const { return verdict == Verdict::Vacuous; }
   /// A refuted prove or lemma, or an evaluation error.
   bool failed() const {
-    return verdict == "error" || ((kind == "prove" || kind == "lemma") && verdict == "refuted") ||
-           (kind == "derive" && verdict == "not-constant");
+    using K = ir::PropertyKind;
+    return verdict == Verdict::Error ||
+           ((kind == K::Prove || kind == K::Lemma) && verdict == Verdict::Refuted) ||
+           (kind == K::Derive && verdict == Verdict::NotConstant);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir/bits.h"
 #include "compiler/runtime/engine.h"
 #include "compiler/ir/ir.h"
 #include "dsl/source.h"
@@ -14,7 +15,19 @@ namespace rulebook::compiler {
 
 namespace interp {
 struct Machine;
-}
+class Run;
+
+/// A run-time value: a scalar, a set (a bitset over its domain's indices) or a list, as
+/// the expression's IR type says.
+struct Value {
+  int64_t scalar = 0;
+  ir::Bits set;
+  std::vector<Value> list;
+  bool operator==(const Value& o) const {
+    return scalar == o.scalar && set == o.set && list == o.list;
+  }
+};
+}  // namespace interp
 
 /// engine::Engine over a Program. Values are int64 scalars, bitsets for sets and vectors
 /// for lists; every run-time error of semantics.md comes back as a Status naming the
@@ -50,16 +63,51 @@ class Interpreter : public engine::Engine {
                                const std::vector<std::vector<uint32_t>>& overrides) const;
   /// Paths of exactly `depth` moves from `state` (the last ply counted, not played).
   engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const override;
-  /// Metric `index` in `state`: `recorded` tells whether its `when` holds (for an `at end`
-  /// metric: whether the game is over); `value` is computed only then.
-  engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const;
+  engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const override;
 
   const ir::Program& program() const { return program_; }
 
  private:
+  friend class Evaluator;
   const ir::Program& program_;
   std::unique_ptr<interp::Machine> machine_;
   engine::Info info_;
+};
+
+/// Reads and runs parts of the rules on one state outside play, as the interpreter does in
+/// play: a define's value on a board, a condition checked on a witness, a move's body. A
+/// run-time error of the rules comes back as a Status (and leaves the evaluator usable).
+class Evaluator {
+ public:
+  /// `interpreter` must outlive the evaluator.
+  explicit Evaluator(const Interpreter& interpreter);
+  ~Evaluator();
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
+
+  /// Evaluates on `state` from now on (exec and call may write it), the mover being the
+  /// state's player to move, in a fresh frame of `locals` slots, all 0.
+  void start(uint8_t* state, int locals = 64);
+  void set_mover(int64_t player);
+  /// Stores a scalar in slot `slot` of the frame (a move's or a property's parameter).
+  void set_local(int slot, int64_t value);
+
+  /// The value of a scalar expression (1 or 0 for a condition) in the frame.
+  engine::Status scalar(const ir::Expr& e, int64_t& out);
+  /// The value of any expression in the frame.
+  engine::Status value(const ir::Expr& e, interp::Value& out);
+  /// Runs a block (a move's body) in the frame.
+  engine::Status exec(const ir::Block& block);
+  /// Whether one instance of `move` (arguments as values) is legal for the mover.
+  engine::Status legal(int move, const int32_t* args, bool& out);
+  /// The value of define `define` (index in program.functions) on `args`, one per
+  /// parameter: scalars in `scalar`, sets as bitsets over the parameter's domain.
+  engine::Status call(int define, const std::vector<interp::Value>& args, interp::Value& out);
+
+ private:
+  template <class F> engine::Status guarded(F&& f);
+  const Interpreter& interpreter_;
+  std::unique_ptr<interp::Run> run_;
 };
 
 }  // namespace rulebook::compiler

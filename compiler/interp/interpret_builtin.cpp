@@ -1,4 +1,4 @@
-// The interpreter's geometry tables (built once per program) and its built-in functions.
+// The interpreter's tables (built once per program) and its built-in functions.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -12,69 +12,10 @@ namespace rulebook::compiler::interp {
 using B = dsl::BuiltinId;
 
 Machine::Machine(const ir::Program& program, const dsl::SourceSet& source_set)
-    : p(program), sources(source_set) {
-  width = p.geometry.width;
-  height = p.geometry.height;
-  cells = width * height;
-  points = (width + 1) * (height + 1);
-  const size_t cw = words(uint32_t(cells)), pw = words(uint32_t(points));
-  all_cells.assign(cw, 0);
-  edge.assign(cw, 0);
-  corner_cells.assign(cw, 0);
-  inner_points.assign(pw, 0);
-  rim_points.assign(pw, 0);
-  auto cell = [&](int y, int x) { return y * width + x; };
-  auto inside = [&](int y, int x) { return y >= 0 && y < height && x >= 0 && x < width; };
-  for (int y = 0; y < height; ++y) {
-    Value r;
-    r.set.assign(cw, 0);
-    for (int x = 0; x < width; ++x) set_bit(r.set, cell(y, x));
-    rows.push_back(r);
-  }
-  for (int x = 0; x < width; ++x) {
-    Value c;
-    c.set.assign(cw, 0);
-    for (int y = 0; y < height; ++y) set_bit(c.set, cell(y, x));
-    columns.push_back(c);
-  }
-  lines = rows;
-  lines.insert(lines.end(), columns.begin(), columns.end());
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      const int c = cell(y, x);
-      set_bit(all_cells, c);
-      if (x == 0 || y == 0 || x == width - 1 || y == height - 1) set_bit(edge, c);
-      if ((x == 0 || x == width - 1) && (y == 0 || y == height - 1)) set_bit(corner_cells, c);
-      Bits o(cw, 0), d(cw, 0), k(cw, 0), cr(pw, 0);
-      for (int dy = -1; dy <= 1; ++dy) {
-        for (int dx = -1; dx <= 1; ++dx) {
-          if ((dx == 0 && dy == 0) || !inside(y + dy, x + dx)) continue;
-          set_bit(k, cell(y + dy, x + dx));
-          set_bit(dx == 0 || dy == 0 ? o : d, cell(y + dy, x + dx));
-        }
-      }
-      for (int py = y; py <= y + 1; ++py)
-        for (int px = x; px <= x + 1; ++px) set_bit(cr, py * (width + 1) + px);
-      orth.push_back(o);
-      diag.push_back(d);
-      king.push_back(k);
-      row.push_back(rows[size_t(y)].set);
-      column.push_back(columns[size_t(x)].set);
-      corners.push_back(cr);
-    }
-  }
-  for (int py = 0; py <= height; ++py) {
-    for (int px = 0; px <= width; ++px) {
-      const int pt = py * (width + 1) + px;
-      if (px > 0 && py > 0 && px < width && py < height) set_bit(inner_points, pt);
-      else set_bit(rim_points, pt);
-      Bits a(cw, 0);
-      for (int y = py - 1; y <= py; ++y)
-        for (int x = px - 1; x <= px; ++x)
-          if (inside(y, x)) set_bit(a, cell(y, x));
-      around.push_back(a);
-    }
-  }
+    : ir::BoardTables(program.geometry), p(program), sources(source_set) {
+  for (const Bits& r : row_sets) rows.push_back(Value{0, r, {}});
+  for (const Bits& c : column_sets) columns.push_back(Value{0, c, {}});
+  for (const Bits& l : line_sets) lines.push_back(Value{0, l, {}});
   for (const ir::Rule& r : p.rules) has_board_rules = has_board_rules || r.board_rule;
   for (const ir::Move& mv : p.moves) {
     std::vector<std::vector<int>> st(mv.params.size() + 1);
@@ -97,28 +38,7 @@ namespace {
 /// Orthogonally connected groups of `s`, each as a set, by their smallest cell.
 std::vector<Value> groups(const Machine& m, const Bits& s) {
   std::vector<Value> out;
-  Bits seen(s.size(), 0);
-  std::vector<int> queue;
-  for (int c = 0; c < m.cells; ++c) {
-    if (!test(s, c) || test(seen, c)) continue;
-    Value g;
-    g.set.assign(s.size(), 0);
-    queue.assign(1, c);
-    set_bit(seen, c);
-    while (!queue.empty()) {
-      int x = queue.back();
-      queue.pop_back();
-      set_bit(g.set, x);
-      const Bits& n = m.orth[size_t(x)];
-      for (size_t w = 0; w < n.size(); ++w)
-        for (uint64_t word = n[w] & s[w] & ~seen[w]; word; word &= word - 1) {
-          int y = int(w * 64) + __builtin_ctzll(word);
-          set_bit(seen, y);
-          queue.push_back(y);
-        }
-    }
-    out.push_back(std::move(g));
-  }
+  for (Bits& g : m.groups(s)) out.push_back(Value{0, std::move(g), {}});
   return out;
 }
 

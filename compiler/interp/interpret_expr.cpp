@@ -12,12 +12,6 @@ namespace rulebook::compiler::interp {
 
 using ir::Op;
 
-int64_t count(const Bits& b) {
-  int64_t n = 0;
-  for (size_t i = 0; i < b.size(); ++i) n += __builtin_popcountll(b[i]);
-  return n;
-}
-
 // ------------------------------------------------------------------ frames and state
 
 size_t Run::push_frame(int locals) {
@@ -528,7 +522,10 @@ int64_t Run::call_scalar(const ir::Expr& e) {
 
 Value Run::call(const ir::Expr& e) {
   const ir::Function& f = p_.functions[size_t(e.function)];
-  const size_t frame = bind_args(f, e);
+  return call_bound(f, bind_args(f, e));
+}
+
+Value Run::call_bound(const ir::Function& f, size_t frame) {
   const size_t saved = base_;
   base_ = frame;
   Value result;

@@ -1,4 +1,4 @@
-// The interpreter's internals: run-time values, the geometry tables of a program and one
+// The interpreter's internals: run-time values, what it precomputes of a program and one
 // evaluation context (state, mover, a stack of frames), shared by interpret*.cpp.
 #pragma once
 
@@ -9,92 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "compiler/interp/interpret.h"
 #include "compiler/runtime/engine.h"
+#include "compiler/ir/board_tables.h"
 #include "compiler/ir/ir.h"
 #include "dsl/source.h"
 
 namespace rulebook::compiler::interp {
 
-/// A set as a bitset over its domain's indices; small sets (most boards) need no heap.
-class Bits {
- public:
-  Bits() = default;
-  Bits(size_t n, uint64_t fill) { assign(n, fill); }
-  Bits(const std::vector<uint64_t>& v) { *this = v; }
-  Bits(const Bits& o) { *this = o; }
-  Bits(Bits&& o) noexcept { *this = std::move(o); }
-  Bits& operator=(const std::vector<uint64_t>& v) {
-    reserve(v.size());
-    n_ = uint32_t(v.size());
-    std::copy(v.begin(), v.end(), data());
-    return *this;
-  }
-  Bits& operator=(const Bits& o) {
-    if (this == &o) return *this;
-    reserve(o.n_);
-    n_ = o.n_;
-    std::copy(o.data(), o.data() + n_, data());
-    return *this;
-  }
-  Bits& operator=(Bits&& o) noexcept {
-    if (o.heap_) {
-      heap_ = std::move(o.heap_);
-      cap_ = o.cap_;
-      n_ = o.n_;
-      o.cap_ = kInline;
-      o.n_ = 0;
-      return *this;
-    }
-    return *this = static_cast<const Bits&>(o);
-  }
-  size_t size() const { return n_; }
-  uint64_t* data() { return heap_ ? heap_.get() : in_; }
-  const uint64_t* data() const { return heap_ ? heap_.get() : in_; }
-  uint64_t& operator[](size_t i) { return data()[i]; }
-  uint64_t operator[](size_t i) const { return data()[i]; }
-  void assign(size_t n, uint64_t fill) {
-    reserve(n);
-    n_ = uint32_t(n);
-    std::fill(data(), data() + n, fill);
-  }
-  void resize(size_t n, uint64_t fill) {
-    reserve(n);
-    if (n > n_) std::fill(data() + n_, data() + n, fill);
-    n_ = uint32_t(n);
-  }
-  bool operator==(const Bits& o) const {
-    return n_ == o.n_ && std::equal(data(), data() + n_, o.data());
-  }
-
- private:
-  static constexpr uint32_t kInline = 6;
-  void reserve(size_t n) {
-    if (n <= cap_) return;
-    auto fresh = std::make_unique<uint64_t[]>(n);
-    std::copy(data(), data() + n_, fresh.get());
-    heap_ = std::move(fresh);
-    cap_ = uint32_t(n);
-  }
-  uint32_t n_ = 0, cap_ = kInline;
-  uint64_t in_[kInline];  // only the first n_ words are meaningful
-  std::unique_ptr<uint64_t[]> heap_;
-};
-
-inline bool test(const Bits& b, int64_t i) { return (b[size_t(i) >> 6] >> (i & 63)) & 1; }
-inline bool test(const std::vector<uint64_t>& b, int64_t i) { return (b[size_t(i) >> 6] >> (i & 63)) & 1; }
-inline void set_bit(Bits& b, int64_t i) { b[size_t(i) >> 6] |= uint64_t(1) << (i & 63); }
-inline size_t words(uint32_t n) { return (n + 63) / 64; }
-int64_t count(const Bits& b);
-
-/// A run-time value: a scalar, a set or a list, as the expression's IR type says.
-struct Value {
-  int64_t scalar = 0;
-  Bits set;
-  std::vector<Value> list;
-  bool operator==(const Value& o) const {
-    return scalar == o.scalar && set == o.set && list == o.list;
-  }
-};
+using ir::Bits;
+using ir::count;
+using ir::set_bit;
+using ir::test;
+using ir::words;
 
 /// A run-time error of the rules; caught at the Engine boundary and turned into a Status.
 struct RuleError {
@@ -102,15 +29,12 @@ struct RuleError {
 };
 
 /// What the interpreter precomputes once per program (read-only once built).
-struct Machine {
+struct Machine : ir::BoardTables {
   Machine(const ir::Program& program, const dsl::SourceSet& sources);
 
   const ir::Program& p;
   const dsl::SourceSet& sources;
-  int width = 0, height = 0, cells = 0, points = 0;
-  Bits all_cells, edge, corner_cells, inner_points, rim_points;
-  std::vector<Bits> orth, diag, king, row, column, corners, around;
-  std::vector<Value> rows, columns, lines;  ///< lists of sets
+  std::vector<Value> rows, columns, lines;  ///< the board's lines as list values
   bool has_board_rules = false;
   /// Per move: the requires (index >= 0) and checks (~index) to test at each stage.
   std::vector<std::vector<std::vector<int>>> stages;
@@ -142,6 +66,9 @@ class Run {
   /// Reserves the frame of `f` and stores the arguments of call `e` in it.
   size_t bind_args(const ir::Function& f, const ir::Expr& e);
   Value call(const ir::Expr& e);
+  /// The value of `f`'s body in the frame at `frame` (its arguments stored there), which
+  /// it then releases.
+  Value call_bound(const ir::Function& f, size_t frame);
   /// A call whose arguments and result are scalars (most defines).
   int64_t call_scalar(const ir::Expr& e);
   int64_t builtin_scalar(const ir::Expr& e);

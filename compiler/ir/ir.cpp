@@ -5,6 +5,12 @@
 
 namespace rulebook::ir {
 
+const char* kind_name(PropertyKind kind) {
+  static constexpr const char* kNames[] = {"prove", "find",    "derive",     "lemma",
+                                           "bound", "depends", "consistent", "redundant"};
+  return kNames[static_cast<int>(kind)];
+}
+
 int64_t domain_index(const std::vector<Domain>& domains, int d, Value v) {
   if (d < 0 || size_t(d) >= domains.size()) return -1;
   const Domain& dom = domains[size_t(d)];

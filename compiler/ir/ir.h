@@ -277,8 +277,12 @@ struct Score {
   int locals = 0;
 };
 
+/// What a property asks; kind_name gives the word the rules language writes for it.
+enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant };
+const char* kind_name(PropertyKind kind);
+
 struct Property {
-  std::string kind;  ///< prove, find, derive, lemma, bound, depends, consistent, redundant
+  PropertyKind kind = PropertyKind::Prove;
   std::string name;
   std::string description;
   bool over_moves = false;

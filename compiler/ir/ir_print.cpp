@@ -341,7 +341,7 @@ std::string print_program(const ir::Program& p, const dsl::SourceSet& sources) {
 
   out += "\nproperties\n";
   for (const ir::Property& prop : p.properties) {
-    out += fmt::format("  {} {}{}\n", prop.kind, prop.name, pr.where(prop.span));
+    out += fmt::format("  {} {}{}\n", ir::kind_name(prop.kind), prop.name, pr.where(prop.span));
     if (prop.over_moves) {
       std::vector<std::string> moves;
       for (int m : prop.moves) moves.push_back(p.moves[size_t(m)].name);
@@ -358,7 +358,7 @@ std::string print_program(const ir::Program& p, const dsl::SourceSet& sources) {
       out += fmt::format("    over boards{}\n", prop.phase >= 0 ? fmt::format(" of {}", p.phases[size_t(prop.phase)].name) : std::string());
     }
     if (prop.where) out += fmt::format("    where {}\n", pr.expr(*prop.where));
-    if (prop.expr) out += fmt::format("    {}{}\n", prop.kind == "bound" ? (prop.maximize ? "max " : "min ") : "", pr.expr(*prop.expr));
+    if (prop.expr) out += fmt::format("    {}{}\n", prop.kind == ir::PropertyKind::Bound ? (prop.maximize ? "max " : "min ") : "", pr.expr(*prop.expr));
     if (!prop.subject.empty()) out += fmt::format("    subject {}\n", prop.subject);
     pr.names_.clear();
   }

@@ -105,9 +105,7 @@ class CompiledEngine : public engine::Engine {
   /// the games are those of legal_moves and apply choosing `next() % n` in a loop.
   engine::Status playout(uint8_t* state, uint64_t& rng, uint64_t max_plies, bool same_phase,
                          uint64_t& plies) const;
-  /// Metric `index` in `state`, as Interpreter::metric: `recorded` tells whether its
-  /// `when` holds (for an `at end` metric, whether the game is over).
-  engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const;
+  engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const override;
   /// setup() with the overrides already resolved: one entry per setup variable, empty to
   /// compute it, else its element indices.
   engine::Status setup_indices(uint8_t* state, uint64_t seed,

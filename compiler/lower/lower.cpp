@@ -16,18 +16,18 @@ namespace rulebook::compiler {
 
 namespace {
 
-const char* property_kind(dsl::PropertyKind k) {
+ir::PropertyKind property_kind(dsl::PropertyKind k) {
   switch (k) {
-    case dsl::PropertyKind::Prove: return "prove";
-    case dsl::PropertyKind::Find: return "find";
-    case dsl::PropertyKind::Derive: return "derive";
-    case dsl::PropertyKind::Lemma: return "lemma";
-    case dsl::PropertyKind::Bound: return "bound";
-    case dsl::PropertyKind::Depends: return "depends";
-    case dsl::PropertyKind::Consistent: return "consistent";
-    case dsl::PropertyKind::Redundant: return "redundant";
+    case dsl::PropertyKind::Prove: return ir::PropertyKind::Prove;
+    case dsl::PropertyKind::Find: return ir::PropertyKind::Find;
+    case dsl::PropertyKind::Derive: return ir::PropertyKind::Derive;
+    case dsl::PropertyKind::Lemma: return ir::PropertyKind::Lemma;
+    case dsl::PropertyKind::Bound: return ir::PropertyKind::Bound;
+    case dsl::PropertyKind::Depends: return ir::PropertyKind::Depends;
+    case dsl::PropertyKind::Consistent: return ir::PropertyKind::Consistent;
+    case dsl::PropertyKind::Redundant: return ir::PropertyKind::Redundant;
   }
-  return "prove";
+  return ir::PropertyKind::Prove;
 }
 
 }  // namespace

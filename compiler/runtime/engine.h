@@ -77,6 +77,16 @@ class Engine {
   virtual std::string move_text(const Move& move) const = 0;
   virtual std::string board_text(const uint8_t* state) const = 0;
 
+  /// Metric `index` of the rules (declaration order) in `state`: `recorded` tells whether
+  /// its `when` holds (for an `at end` metric: whether the game is over); `value` is
+  /// computed only then. An engine that evaluates no metrics records none.
+  virtual Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const {
+    (void)state, (void)index;
+    recorded = false;
+    value = 0;
+    return Status::Ok();
+  }
+
   /// The legal moves of `state` (replacing `moves`) and the state each one leads to
   /// (replacing `states`: move i's at `i * state_bytes`). Engines answer it natively in one
   /// call; this default walks legal_moves and apply and says the same.

@@ -149,7 +149,7 @@ TEST_CASE("layout, folded params, stages, records and move properties of a small
 
   REQUIRE(p.properties.size() == 1);
   const ir::Property& most = p.properties[0];
-  CHECK(most.kind == "bound");
+  CHECK(most.kind == ir::PropertyKind::Bound);
   CHECK(most.over_moves);
   CHECK(most.maximize);
   CHECK(most.moves == std::vector<int>{0});

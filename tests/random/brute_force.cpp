@@ -195,7 +195,7 @@ struct BruteForce::Impl {
   Element board_element(const ir::Property& prop) {
     Element el;
     if (prop.phase >= 0 && run.get(ir::kVarPhase) != prop.phase) return el;
-    if (prop.kind == "redundant") {
+    if (prop.kind == ir::PropertyKind::Redundant) {
       // The other board rules hold; the value says whether the rule does (a rule that is
       // not a board rule is never shown to hold: the verifier asks only for the others).
       if (!rules_hold(run, prop.subject)) return el;
@@ -205,7 +205,7 @@ struct BruteForce::Impl {
       return el;
     }
     if (!rules_hold(run)) return el;
-    if (prop.kind == "consistent") {
+    if (prop.kind == ir::PropertyKind::Consistent) {
       el.in_set = true;
       return el;
     }
@@ -359,7 +359,7 @@ std::vector<int> BruteForce::enumerated_vars(const ir::Property& prop, int move)
 BruteVerdict BruteForce::verdict(const ir::Property& prop) {
   Impl& m = *impl_;
   BruteVerdict out;
-  const std::string& kind = prop.kind;
+  const std::string kind = ir::kind_name(prop.kind);
   if (kind == "depends") {
     out.verdict = "unsupported";
     return out;

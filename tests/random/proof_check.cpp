@@ -28,7 +28,7 @@ std::string verdict_text(const std::string& verdict, const std::optional<int64_t
 
 /// "" when the verifier's board backs its verdict, else what is wrong with it.
 std::string check_board(BruteForce& brute, const ir::Property& prop, const verifier::Result& r) {
-  const std::string& v = r.verdict;
+  const std::string v = verifier::verdict_name(r.verdict);
   const bool needs_board = v == "refuted" || v == "found" || v == "bound" || v == "not-constant" || v == "error" ||
                            v == "consistent" || v == "not-redundant";
   if (!needs_board) return "";
@@ -50,23 +50,23 @@ std::string check_board(BruteForce& brute, const ir::Property& prop, const verif
 PropertyCheck compare(BruteForce& brute, const ir::Property& prop, const verifier::Result& r, const BruteVerdict& b) {
   PropertyCheck c;
   c.name = r.name;
-  c.kind = r.kind;
-  c.verifier = verdict_text(r.verdict, r.value);
+  c.kind = ir::kind_name(r.kind);
+  c.verifier = verdict_text(verifier::verdict_name(r.verdict), r.value);
   c.brute = verdict_text(b.verdict, b.value);
   c.detail = r.detail;
   c.elements = b.elements;
-  const bool unshown = r.verdict == "proved" && r.detail.find("not shown to have an element") != std::string::npos;
+  const bool unshown = r.verdict == verifier::Verdict::Proved && r.detail.find("not shown to have an element") != std::string::npos;
   if (b.verdict == "unsupported") c.outcome = PropertyCheck::Unchecked;
   else if (!r.definite() || (unshown && b.verdict == "vacuous")) c.outcome = PropertyCheck::Unknown;
   else if (b.verdict == "too large") c.outcome = PropertyCheck::TooLarge;
-  else if (r.verdict != b.verdict) c.outcome = PropertyCheck::Disagree, c.message = "the verdicts differ";
-  else if ((r.verdict == "bound" || (r.verdict == "derived" && b.value)) && r.value != b.value)
+  else if (verifier::verdict_name(r.verdict) != b.verdict) c.outcome = PropertyCheck::Disagree, c.message = "the verdicts differ";
+  else if ((r.verdict == verifier::Verdict::Bound || (r.verdict == verifier::Verdict::Derived && b.value)) && r.value != b.value)
     c.outcome = PropertyCheck::Disagree, c.message = "the values differ";
   else if (std::string why = check_board(brute, prop, r); !why.empty())
     c.outcome = PropertyCheck::Disagree, c.message = why;
   if (c.outcome == PropertyCheck::Disagree) {
     c.message = fmt::format("{} {}: {}: verifier says {}, brute force says {} ({} elements in the set, {} states)\n{}",
-                            r.kind, r.name, c.message, c.verifier, c.brute, b.elements, b.states,
+                            ir::kind_name(r.kind), r.name, c.message, c.verifier, c.brute, b.elements, b.states,
                             verifier::result_text(r, false));
   }
   return c;
@@ -78,13 +78,13 @@ PropertyCheck compare_depends(BruteForce& brute, const ir::Program& p, const ir:
                               const verifier::Result& r) {
   PropertyCheck c;
   c.name = r.name;
-  c.kind = r.kind;
+  c.kind = ir::kind_name(r.kind);
   c.detail = r.detail;
-  c.verifier = r.verdict;
+  c.verifier = verifier::verdict_name(r.verdict);
   for (const std::string& n : r.needs) c.verifier += " " + n;
   const ir::Property* subject = nullptr;
   for (const ir::Property& q : p.properties)
-    if (q.name == prop.subject && q.kind != "depends") subject = &q;
+    if (q.name == prop.subject && q.kind != ir::PropertyKind::Depends) subject = &q;
   if (!r.definite() || !subject) {
     c.outcome = PropertyCheck::Unknown;
     return c;
@@ -110,9 +110,9 @@ PropertyCheck compare_depends(BruteForce& brute, const ir::Program& p, const ir:
     too_large = too_large || v.verdict == "too large";
     return v.verdict == "refuted";
   };
-  if (r.verdict == "refuted") {
+  if (r.verdict == verifier::Verdict::Refuted) {
     if (!refuted({})) why = "the subject is not refuted with every rule";
-  } else if (r.verdict == "depends") {
+  } else if (r.verdict == verifier::Verdict::Depends) {
     const std::set<std::string> need(r.needs.begin(), r.needs.end());
     if (refuted(only(need))) why = "with only the needed rules the subject is refuted";
     for (const std::string& n : need) {
@@ -121,9 +121,9 @@ PropertyCheck compare_depends(BruteForce& brute, const ir::Program& p, const ir:
       if (!refuted(only(fewer))) why = "not minimal: the subject holds without " + n;
     }
     for (const verifier::RuleDrop& d : r.drops) {
-      if ((d.verdict == "refuted") != refuted({d.rule}) && d.verdict != "unknown")
-        why = "without " + d.rule + " the verifier says " + d.verdict + ", brute force the opposite";
-      if (d.verdict == "refuted" && d.board) {
+      if ((d.verdict == verifier::Verdict::Refuted) != refuted({d.rule}) && d.verdict != verifier::Verdict::Unknown)
+        why = "without " + d.rule + " the verifier says " + std::string(verifier::verdict_name(d.verdict)) + ", brute force the opposite";
+      if (d.verdict == verifier::Verdict::Refuted && d.board) {
         brute.drop_rules({d.rule});
         const std::optional<Element> el = brute.element(*subject, d.board->state, d.board->move);
         brute.drop_rules({});
@@ -134,7 +134,7 @@ PropertyCheck compare_depends(BruteForce& brute, const ir::Program& p, const ir:
   } else {
     why = "an unexpected verdict";
   }
-  c.brute = why.empty() ? r.verdict : "no";
+  c.brute = why.empty() ? std::string(verifier::verdict_name(r.verdict)) : "no";
   if (too_large) c.outcome = PropertyCheck::TooLarge;
   else if (!why.empty()) {
     c.outcome = PropertyCheck::Disagree;
@@ -166,17 +166,17 @@ ProofResult run_proof_check(const std::string& name, const std::string& text, co
     t0 = Clock::now();
     BruteForce brute(*program, sources, options.brute);
     for (const ir::Property& prop : program->properties) {
-      const std::string shown = prop.kind == "depends" && prop.name.empty() ? prop.subject : prop.name;
+      const std::string shown = prop.kind == ir::PropertyKind::Depends && prop.name.empty() ? prop.subject : prop.name;
       const verifier::Result* r = nullptr;
       for (const verifier::Result& x : results)
         if (x.name == shown && x.kind == prop.kind) r = &x;
       if (!r) {
         out.kind = ProofResult::Disagree;
-        out.message += fmt::format("{} {}: the verifier gave no result\n", prop.kind, shown);
+        out.message += fmt::format("{} {}: the verifier gave no result\n", ir::kind_name(prop.kind), shown);
         ++out.disagreed;
         continue;
       }
-      PropertyCheck c = prop.kind == "depends" ? compare_depends(brute, *program, prop, *r)
+      PropertyCheck c = prop.kind == ir::PropertyKind::Depends ? compare_depends(brute, *program, prop, *r)
                                                : compare(brute, prop, *r, brute.verdict(prop));
       switch (c.outcome) {
         case PropertyCheck::Agree: ++out.agreed; break;

@@ -27,10 +27,10 @@ TEST_CASE("verdicts agree with brute-force enumeration on a tiny fleet") {
     Brute b = brute(*p, sources, prop);
     const auto& r = named(rs, prop.name);
     INFO(prop.name << ": " << verifier::result_text(r, false));
-    if (prop.kind == "prove") CHECK(r.verdict == (b.all ? "proved" : "refuted"));
-    if (prop.kind == "find") CHECK(r.verdict == (b.any ? "found" : "none"));
-    if (prop.kind == "bound") {
-      REQUIRE(r.verdict == "bound");
+    if (prop.kind == ir::PropertyKind::Prove) CHECK(r.verdict == (b.all ? verifier::Verdict::Proved : verifier::Verdict::Refuted));
+    if (prop.kind == ir::PropertyKind::Find) CHECK(r.verdict == (b.any ? verifier::Verdict::Found : verifier::Verdict::None));
+    if (prop.kind == ir::PropertyKind::Bound) {
+      REQUIRE(r.verdict == verifier::Verdict::Bound);
       CHECK(*r.value == (prop.maximize ? b.hi : b.lo));
       REQUIRE(r.board);
     }
@@ -51,20 +51,20 @@ TEST_CASE("verdicts on counts of groups agree with brute-force enumeration on a 
     Brute b = brute(*p, sources, prop);
     const auto& r = named(rs, prop.name);
     INFO(prop.name << ": " << verifier::result_text(r, false));
-    verdicts.insert(r.verdict);
-    if (prop.kind == "prove") CHECK(r.verdict == (b.all ? "proved" : "refuted"));
-    if (prop.kind == "find") CHECK(r.verdict == (b.any ? "found" : "none"));
-    if (prop.kind == "bound") {
-      REQUIRE(r.verdict == "bound");
+    verdicts.insert(verifier::verdict_name(r.verdict));
+    if (prop.kind == ir::PropertyKind::Prove) CHECK(r.verdict == (b.all ? verifier::Verdict::Proved : verifier::Verdict::Refuted));
+    if (prop.kind == ir::PropertyKind::Find) CHECK(r.verdict == (b.any ? verifier::Verdict::Found : verifier::Verdict::None));
+    if (prop.kind == ir::PropertyKind::Bound) {
+      REQUIRE(r.verdict == verifier::Verdict::Bound);
       CHECK(*r.value == (prop.maximize ? b.hi : b.lo));
     }
-    if (r.verdict == "bound" || r.verdict == "found" || r.verdict == "refuted") {
+    if (r.verdict == verifier::Verdict::Bound || r.verdict == verifier::Verdict::Found || r.verdict == verifier::Verdict::Refuted) {
       // The board is in the set, and its value is the interpreter's count.
       REQUIRE(r.board);
       auto [in_set, holds] = interpret_on(*p, sources, prop.name, r.board->state);
       CHECK(in_set);
-      if (prop.kind == "find") CHECK(holds);
-      if (prop.kind == "prove") CHECK_FALSE(holds);
+      if (prop.kind == ir::PropertyKind::Find) CHECK(holds);
+      if (prop.kind == ir::PropertyKind::Prove) CHECK_FALSE(holds);
     }
   }
   // Every kind of answer occurs, so none of them passes by default.
@@ -86,7 +86,7 @@ TEST_CASE("a broken copy of the rules refutes the proved property with a counter
   o.only = {"apart"};
   auto rs = verifier::verify(*p, sources, o);
   const auto& r = named(rs, "apart");
-  CHECK(r.verdict == "refuted");
+  CHECK(r.verdict == verifier::Verdict::Refuted);
   REQUIRE(r.board);
   CHECK(r.board->text.find("fleet") != std::string::npos);
   Brute b = brute(*p, sources, p->properties[0]);
@@ -111,7 +111,7 @@ TEST_CASE("a property the encoding does not support leaves the next verdicts unc
   verifier::Options o;
   o.only = {"two_cell_island", "most_water_points", "least_water_points", "all_moored"};
   auto rs = verifier::verify(*p, sources, o);
-  REQUIRE(named(rs, "two_cell_island").verdict == "unsupported");
+  REQUIRE(named(rs, "two_cell_island").verdict == verifier::Verdict::Unsupported);
   auto alone = load(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules", alone_sources);
   o.only = {"most_water_points", "least_water_points", "all_moored"};
   auto ref = verifier::verify(*alone, alone_sources, o);
@@ -136,7 +136,7 @@ TEST_CASE("SMYOZ water points: proved, and refuted without the mooring rule on a
     verifier::Options o;
     o.only = {"water_points"};
     auto rs = verifier::verify(*p, sources, o);
-    CHECK(named(rs, "water_points").verdict == "proved");
+    CHECK(named(rs, "water_points").verdict == verifier::Verdict::Proved);
   }
   const std::string path = std::string(RULEBOOK_BINARY_DIR) + "/tests/verify/smyoz_without_mooring.rules";
   std::ofstream(path) << "variant \"SMYOZ without the mooring rule\" extends \"" << base << "\";\n"
@@ -147,7 +147,7 @@ TEST_CASE("SMYOZ water points: proved, and refuted without the mooring rule on a
   o.only = {"water_points"};
   auto rs = verifier::verify(*p, sources, o);
   const auto& r = named(rs, "water_points");
-  REQUIRE(r.verdict == "refuted");
+  REQUIRE(r.verdict == verifier::Verdict::Refuted);
   REQUIRE(r.board);
   auto [in_set, holds] = interpret_on(*p, sources, "water_points", r.board->state);
   CHECK(in_set);
@@ -186,9 +186,9 @@ TEST_CASE("SMYOZ line identity on a 4x4 board: per-line lemma, identity and cons
   const auto& identity = named(rs, "coloured_lines");
   const auto& constant = named(rs, "line_constant");
   INFO(verifier::result_text(lemma, false) << verifier::result_text(identity, false) << verifier::result_text(constant, false));
-  CHECK(lemma.verdict == "proved");
-  CHECK(identity.verdict == "proved");
-  REQUIRE(constant.verdict == "derived");
+  CHECK(lemma.verdict == verifier::Verdict::Proved);
+  CHECK(identity.verdict == verifier::Verdict::Proved);
+  REQUIRE(constant.verdict == verifier::Verdict::Derived);
   CHECK(*constant.value == 9);
   // Every complete fleet: the two-cell ship has 24 placements on the board, each one-cell
   // ship 32 (both orientations of one cell).
@@ -222,7 +222,7 @@ TEST_CASE("SMYOZ line identity on a 4x4 board: broken copies are refuted on boar
     auto rs = verifier::verify(*p, sources, o);
     const auto& r = named(rs, "coloured_lines");
     INFO(verifier::result_text(r, false));
-    REQUIRE(r.verdict == "refuted");
+    REQUIRE(r.verdict == verifier::Verdict::Refuted);
     REQUIRE(r.board);
     auto [in_set, holds] = interpret_on(*p, sources, "coloured_lines", r.board->state);
     CHECK(in_set);
@@ -305,7 +305,7 @@ TEST_CASE("fleets a symmetry maps onto itself: the finds agree with a direct cou
     }
     CHECK(fleets > 0);
     const auto& r = named(results, name);
-    CHECK(r.verdict == (fixed > 0 ? "found" : "none"));
+    CHECK(r.verdict == (fixed > 0 ? verifier::Verdict::Found : verifier::Verdict::None));
     symmetric_kinds += fixed > 0;
   }
   CHECK(symmetric_kinds > 0);  // some symmetries fix fleets here, so "found" is exercised

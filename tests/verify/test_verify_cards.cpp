@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interp/interpret_internal.h"
+#include "compiler/interp/interpret.h"
 #include "compiler/lower/lower.h"
 #include "verifier/verify.h"
 
@@ -47,10 +47,13 @@ struct Table {
     store_index(state.data(), *table, uint32_t(y * p->geometry.width + x), index + 1);
   }
   std::pair<bool, int64_t> read() {
-    compiler::interp::Machine m(*p, sources);
-    compiler::interp::Run run(m, state.data());
-    run.push_frame(64);
-    return {run.truth(*bound->where), run.scalar(*bound->expr)};
+    compiler::Interpreter interpreter(*p, sources);
+    compiler::Evaluator run(interpreter);
+    run.start(state.data());
+    int64_t where = 0, value = 0;
+    REQUIRE(run.scalar(*bound->where, where).ok);
+    REQUIRE(run.scalar(*bound->expr, value).ok);
+    return {where != 0, value};
   }
 };
 
@@ -101,7 +104,7 @@ TEST_CASE("the card game: the bound of yellow cards in a line is 9, with a witne
     if (x.name == "most_yellow_in_line") r = &x;
   REQUIRE(r);
   INFO(verifier::result_text(*r, false));
-  REQUIRE(r->verdict == "bound");
+  REQUIRE(r->verdict == verifier::Verdict::Bound);
   CHECK(*r->value == 9);
   CHECK(r->detail.find("the witness of find nine_yellows_in_a_line, checked") != std::string::npos);
   REQUIRE(r->board);

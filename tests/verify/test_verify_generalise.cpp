@@ -48,17 +48,17 @@ TEST_CASE("lemmas proved by generalisation hold on every fleet, each line's ques
   for (const std::string n : {"one_first", "one_last", "alone_on_line", "line_balance"}) {
     INFO(n);
     const auto& r = named(rs, n);
-    CHECK(r.verdict == "proved");
+    CHECK(r.verdict == verifier::Verdict::Proved);
     // The 8 lines of a 4x4 board read their ships alike: one question up to renaming.
     CHECK(r.detail == "proved by generalisation: 8 questions over the values read from the state, "
                       "1 of them distinct up to renaming; no rule used");
     CHECK(brute(*p, sources, property(*p, n)).all);
   }
   const auto& per_ship = named(rs, "red_or_outermost");
-  CHECK(per_ship.verdict == "proved");
+  CHECK(per_ship.verdict == verifier::Verdict::Proved);
   CHECK(per_ship.detail.rfind("proved by generalisation: 24 questions", 0) == 0);
   CHECK(brute(*p, sources, property(*p, "red_or_outermost")).all);
-  CHECK(named(rs, "coloured_lines").verdict == "proved");
+  CHECK(named(rs, "coloured_lines").verdict == verifier::Verdict::Proved);
 }
 
 TEST_CASE("a lemma proved by generalisation depends on no rule, even in a file with rules") {
@@ -74,9 +74,9 @@ TEST_CASE("a lemma proved by generalisation depends on no rule, even in a file w
   INFO(progress);
   const verifier::Result* d = nullptr;
   for (const auto& r : rs)
-    if (r.kind == "depends" && r.name == "line_balance") d = &r;
+    if (r.kind == ir::PropertyKind::Depends && r.name == "line_balance") d = &r;
   REQUIRE(d);
-  CHECK(d->verdict == "depends");
+  CHECK(d->verdict == verifier::Verdict::Depends);
   CHECK(d->needs.empty());
   CHECK(d->detail.rfind("line_balance needs none of the named rules (proved by generalisation", 0) == 0);
 }
@@ -92,7 +92,7 @@ TEST_CASE("a generalisation too weak to prove a true lemma falls back to the con
   auto rs = run(*p, sources, {"crossings"}, progress);
   INFO(progress);
   const auto& r = named(rs, "crossings");
-  CHECK(r.verdict == "proved");
+  CHECK(r.verdict == verifier::Verdict::Proved);
   CHECK(r.detail.find("generalisation") == std::string::npos);
   CHECK(progress.find("generalised: not valid") != std::string::npos);
   CHECK(brute(*p, sources, property(*p, "crossings")).all);
@@ -111,7 +111,7 @@ TEST_CASE("a false lemma is refuted by the concrete question, on a board the int
   auto rs = run(*p, sources, {"two_first"}, progress);
   INFO(progress);
   const auto& r = named(rs, "two_first");
-  REQUIRE(r.verdict == "refuted");
+  REQUIRE(r.verdict == verifier::Verdict::Refuted);
   REQUIRE(r.board);
   CHECK(progress.find("generalised: not valid") != std::string::npos);
   auto [in_set, holds] = interpret_on(*p, sources, "two_first", r.board->state);
@@ -128,9 +128,9 @@ TEST_CASE("SMYOZ 9x9: the line lemmas are proved by generalisation, then the ide
   INFO(progress);
   for (const std::string n : {"one_first", "one_last", "alone_on_line", "red_or_outermost", "line_balance"}) {
     INFO(n);
-    CHECK(named(rs, n).verdict == "proved");
+    CHECK(named(rs, n).verdict == verifier::Verdict::Proved);
     CHECK(named(rs, n).detail.rfind("proved by generalisation", 0) == 0);
   }
   CHECK(named(rs, "line_balance").detail.find("18 questions") != std::string::npos);
-  CHECK(named(rs, "coloured_lines").verdict == "proved");
+  CHECK(named(rs, "coloured_lines").verdict == verifier::Verdict::Proved);
 }

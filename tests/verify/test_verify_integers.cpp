@@ -40,26 +40,26 @@ TEST_CASE("a product that would hold in unbounded integers is an error where it 
   // k * 2^62 >= 0 holds for k in 0..3 in mathematics; 2 * 2^62 does not fit in 64 bits.
   const auto r = one(
       "prove big over boards: all c in cells: v[c] * 4611686018427387904 >= 0;");
-  CHECK(r.verdict == "refuted");
+  CHECK(r.verdict == verifier::Verdict::Refuted);
   REQUIRE(r.board);
   CHECK(r.board->text.find_first_of("23") != std::string::npos);  // a cell of 2 or 3 overflows
   // The same with factors that fit is proved (no overflow condition to refute it).
   CHECK(one("prove small over boards: all c in cells: v[c] * 1000 >= 0;").verdict ==
-        "proved");
+        verifier::Verdict::Proved);
 }
 
 TEST_CASE("a sum whose running total overflows is an error, as in the engines", "[verify][integers]") {
   // Three cells holding 2^62 + value: the second term already leaves 64 bits.
   const auto r = one(
       "prove total over boards: (sum c in cells: v[c] + 4611686018427387904) >= 0;");
-  CHECK(r.verdict == "refuted");
+  CHECK(r.verdict == verifier::Verdict::Refuted);
 }
 
 TEST_CASE("INT64_MIN / -1 is an error to the verifier, INT64_MIN % -1 is 0", "[verify][integers]") {
   const auto d = one(
       "prove quotient over boards: all c in cells where v[c] == 0: "
       "(-9223372036854775807 - 1) / (v[c] - 1) != 0;");
-  CHECK(d.verdict == "refuted");
+  CHECK(d.verdict == verifier::Verdict::Refuted);
   CHECK(one("prove remainder over boards: all c in cells where v[c] == 0: "
-            "(-9223372036854775807 - 1) % (v[c] - 1) == 0;").verdict == "proved");
+            "(-9223372036854775807 - 1) % (v[c] - 1) == 0;").verdict == verifier::Verdict::Proved);
 }

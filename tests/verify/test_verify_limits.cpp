@@ -48,7 +48,7 @@ TEST_CASE("an exhausted resource limit is reported as such, not as a timeout") {
   auto rs = check("tests/verify/tiny_fleet.rules", "most_water_points", 120, 300);
   REQUIRE(rs.size() == 1);
   INFO(verifier::result_text(rs[0], false));
-  CHECK(rs[0].verdict == "unknown");
+  CHECK(rs[0].verdict == verifier::Verdict::Unknown);
   CHECK(rs[0].detail.rfind("resource limit (rlimit 300)", 0) == 0);
 }
 
@@ -62,7 +62,7 @@ TEST_CASE("a wall-clock timeout is reported as a timeout, also when a resource l
     if (x.name == "most_moored") r = &x;
   REQUIRE(r);
   INFO(verifier::result_text(*r, false));
-  CHECK(r->verdict == "unknown");
+  CHECK(r->verdict == verifier::Verdict::Unknown);
   CHECK(r->detail.rfind("timeout (1 s)", 0) == 0);
   CHECK(r->rlimit < 4000000000ull);
 }
@@ -77,11 +77,11 @@ TEST_CASE("a depends result is named after its subject, in its text too") {
   auto rs = verifier::verify(*p, sources, o);
   const verifier::Result* dep = nullptr;
   for (const auto& r : rs)
-    if (r.kind == "depends") dep = &r;
+    if (r.kind == ir::PropertyKind::Depends) dep = &r;
   REQUIRE(dep);
   INFO(verifier::result_text(*dep, false));
   CHECK(dep->name == "apart");
-  CHECK(dep->verdict == "depends");
+  CHECK(dep->verdict == verifier::Verdict::Depends);
   // The two ships stay apart only because of the corner rule.
   REQUIRE(dep->needs.size() == 1);
   CHECK(dep->needs[0] == "corner_rule");

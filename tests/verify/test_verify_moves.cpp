@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interp/interpret_internal.h"
+#include "compiler/interp/interpret.h"
 #include "compiler/lower/lower.h"
 #include "verifier/verify.h"
 
@@ -49,37 +49,35 @@ const ir::StateVar& var(const ir::Program& p, const std::string& name) {
 
 /// Plays one instance of `move` from `state` with the interpreter: the state after its
 /// body, or nullopt when the instance is not legal (or its body errs).
-std::optional<std::vector<uint8_t>> play(const compiler::interp::Machine& m, int move, const std::vector<uint8_t>& state,
+std::optional<std::vector<uint8_t>> play(const compiler::Interpreter& m, int move, const std::vector<uint8_t>& state,
                                          const std::vector<int32_t>& args) {
-  const ir::Program& p = m.p;
-  const ir::Move& mv = p.moves[size_t(move)];
+  const ir::Move& mv = m.program().moves[size_t(move)];
   std::vector<uint8_t> after = state;
-  compiler::interp::Run run(m, after.data());
-  run.mover_ = int64_t(ir::load_index(after.data(), p.vars[ir::kVarMover], 0));
-  try {
-    if (!run.legal_instance(move, args.data())) return std::nullopt;
-    run.push_frame(std::max(mv.locals, 1) + 8);
-    for (size_t i = 0; i < args.size(); ++i) run.local(int(i)).scalar = args[i];
-    run.exec(mv.body);
-  } catch (const compiler::interp::RuleError&) {
-    return std::nullopt;
-  }
+  compiler::Evaluator run(m);
+  run.start(after.data(), std::max(mv.locals, 1) + 8);
+  bool legal = false;
+  if (!run.legal(move, args.data(), legal).ok || !legal) return std::nullopt;
+  for (size_t i = 0; i < args.size(); ++i) run.set_local(int(i), args[i]);
+  if (!run.exec(mv.body).ok) return std::nullopt;
   return after;
 }
 
 /// The property's value in the state after move `mi` of the property, parameters `args`.
-int64_t value_after(const compiler::interp::Machine& m, const ir::Property& prop, size_t mi,
+int64_t value_after(const compiler::Interpreter& m, const ir::Property& prop, size_t mi,
                     std::vector<uint8_t> after, const std::vector<int32_t>& args) {
-  compiler::interp::Run run(m, after.data());
-  run.mover_ = int64_t(ir::load_index(after.data(), m.p.vars[ir::kVarMover], 0));
-  run.push_frame(std::max(prop.locals, 1) + 8);
+  compiler::Evaluator run(m);
+  run.start(after.data(), std::max(prop.locals, 1) + 8);
   const auto& mp = prop.move_params[mi];
   for (size_t s = 0; s < mp.size(); ++s)
-    if (mp[s] >= 0) run.local(int(s)).scalar = args[size_t(mp[s])];
-  return run.scalar(*prop.expr);
+    if (mp[s] >= 0) run.set_local(int(s), args[size_t(mp[s])]);
+  int64_t v = 0;
+  const engine::Status st = run.scalar(*prop.expr, v);
+  INFO(st.message);
+  REQUIRE(st.ok);
+  return v;
 }
 
-std::optional<int64_t> played(const compiler::interp::Machine& m, const ir::Property& prop, size_t mi,
+std::optional<int64_t> played(const compiler::Interpreter& m, const ir::Property& prop, size_t mi,
                               const std::vector<uint8_t>& state, const std::vector<int32_t>& args) {
   auto after = play(m, prop.moves[mi], state, args);
   if (!after) return std::nullopt;
@@ -94,7 +92,7 @@ struct Brute {
 /// Every owner assignment of the board, the mover and phase set for each move, every
 /// parameter tuple: per property, the values it takes after each legal move of its own.
 std::map<std::string, Brute> brute(const ir::Program& p, const dsl::SourceSet& sources) {
-  compiler::interp::Machine m(p, sources);
+  compiler::Interpreter m(p, sources);
   const ir::StateVar& owner = var(p, "owner");
   const uint32_t cells = uint32_t(p.domains[size_t(owner.keys[0])].size);
   const uint32_t values = p.domains[size_t(owner.domain)].size;
@@ -138,10 +136,10 @@ void agree(const ir::Program& p, const dsl::SourceSet& sources, const std::vecto
     const Brute b = all.at(prop.name);
     const auto& r = named(rs, prop.name);
     INFO(prop.name << ": " << verifier::result_text(r, false) << " brute force: " << b.lo << ".." << b.hi);
-    if (prop.kind == "prove") CHECK(r.verdict == (b.all ? "proved" : "refuted"));
-    if (prop.kind == "find") CHECK(r.verdict == (b.any ? "found" : "none"));
-    if (prop.kind == "bound") {
-      REQUIRE(r.verdict == "bound");
+    if (prop.kind == ir::PropertyKind::Prove) CHECK(r.verdict == (b.all ? verifier::Verdict::Proved : verifier::Verdict::Refuted));
+    if (prop.kind == ir::PropertyKind::Find) CHECK(r.verdict == (b.any ? verifier::Verdict::Found : verifier::Verdict::None));
+    if (prop.kind == ir::PropertyKind::Bound) {
+      REQUIRE(r.verdict == verifier::Verdict::Bound);
       CHECK(*r.value == (prop.maximize ? b.hi : b.lo));
       REQUIRE(r.board);
     }
@@ -152,7 +150,7 @@ void agree(const ir::Program& p, const dsl::SourceSet& sources, const std::vecto
 /// the property's value after it.
 std::optional<int64_t> replay(const ir::Program& p, const dsl::SourceSet& sources, const ir::Property& prop,
                               const verifier::Board& board) {
-  compiler::interp::Machine m(p, sources);
+  compiler::Interpreter m(p, sources);
   const auto open = board.move.find('(');
   const std::string name = board.move.substr(board.move.rfind(' ', open) + 1, open - board.move.rfind(' ', open) - 1);
   for (size_t mi = 0; mi < prop.moves.size(); ++mi) {
@@ -188,7 +186,7 @@ TEST_CASE("bounds, finds and proofs over moves agree with playing every move of 
   // Each witness, replayed by the interpreter, is a legal move reaching the bound.
   for (const ir::Property& prop : p->properties) {
     const auto& r = named(rs, prop.name);
-    if (prop.kind != "bound" || !r.board) continue;
+    if (prop.kind != ir::PropertyKind::Bound || !r.board) continue;
     INFO(prop.name << ": " << r.board->move);
     auto v = replay(*p, sources, prop, *r.board);
     REQUIRE(v);
@@ -212,10 +210,10 @@ TEST_CASE("a broken copy where pairs count as mills raises the bound and refutes
   auto rs = verifier::verify(*p, sources, o);
   agree(*p, sources, rs);
   const auto& most = named(rs, "most_mills");
-  REQUIRE(most.verdict == "bound");
+  REQUIRE(most.verdict == verifier::Verdict::Bound);
   CHECK(*most.value > 3);  // pairs: up to four through one cell
   const auto& claim = named(rs, "at_most_two");
-  REQUIRE(claim.verdict == "refuted");
+  REQUIRE(claim.verdict == verifier::Verdict::Refuted);
   REQUIRE(claim.board);
   for (const ir::Property& prop : p->properties)
     if (prop.name == "at_most_two") {

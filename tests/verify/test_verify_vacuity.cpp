@@ -66,24 +66,24 @@ TEST_CASE("a prove over a set with an element is proved, one over an empty where
   const auto rs = run(game_text(""));
   const auto& bounded = named(rs, "bounded");
   INFO(verifier::result_text(bounded, false));
-  CHECK(bounded.verdict == "proved");
+  CHECK(bounded.verdict == verifier::Verdict::Proved);
   CHECK_FALSE(bounded.vacuous());
 
   const auto& empty_where = named(rs, "small_sum");
   INFO(verifier::result_text(empty_where, false));
-  CHECK(empty_where.verdict == "vacuous");
+  CHECK(empty_where.verdict == verifier::Verdict::Vacuous);
   CHECK(empty_where.definite());
   CHECK_FALSE(empty_where.failed());
   CHECK(verifier::result_text(empty_where, false).rfind("prove small_sum: vacuous: the set is empty", 0) == 0);
 
   // A counterexample is still a counterexample: the emptiness question is asked only
   // after a proof.
-  CHECK(named(rs, "not_all").verdict == "refuted");
-  CHECK(named(rs, "empty_lemma").verdict == "vacuous");
+  CHECK(named(rs, "not_all").verdict == verifier::Verdict::Refuted);
+  CHECK(named(rs, "empty_lemma").verdict == verifier::Verdict::Vacuous);
   // Over moves: no legal move leaves four cells (the board rule holds after every move).
   const auto& moves = named(rs, "no_move_after");
   INFO(verifier::result_text(moves, false));
-  CHECK(moves.verdict == "vacuous");
+  CHECK(moves.verdict == verifier::Verdict::Vacuous);
 }
 
 TEST_CASE("contradictory board rules make every proof vacuous") {
@@ -93,7 +93,7 @@ TEST_CASE("contradictory board rules make every proof vacuous") {
     INFO(verifier::result_text(r, false));
     // Even `not_all`, refuted on the consistent rules, has no counterexample here: the set
     // is empty, and that is what it says.
-    CHECK(r.verdict == "vacuous");
+    CHECK(r.verdict == verifier::Verdict::Vacuous);
     CHECK(r.detail.find("holds of nothing") != std::string::npos);
   }
 }
@@ -103,7 +103,7 @@ TEST_CASE("a stop flag set before the run marks every property interrupted") {
   const auto rs = run(game_text(""), 60, &stop);
   REQUIRE(rs.size() == 5);
   for (const auto& r : rs) {
-    CHECK(r.verdict == "interrupted");
+    CHECK(r.verdict == verifier::Verdict::Interrupted);
     CHECK_FALSE(r.definite());
   }
 }
@@ -129,11 +129,11 @@ TEST_CASE("a stop flag set during a long proof stops Z3 within a second") {
   CHECK(seconds < 1.5);
   const auto& r = named(rs, "most_moored");
   INFO(verifier::result_text(r, false));
-  CHECK(r.verdict == "interrupted");
+  CHECK(r.verdict == verifier::Verdict::Interrupted);
   // Whatever was decided before the stop keeps its verdict; nothing after it has one.
   bool after = false;
   for (const auto& x : rs) {
-    if (x.verdict == "interrupted") after = true;
+    if (x.verdict == verifier::Verdict::Interrupted) after = true;
     else CHECK_FALSE(after);
   }
 }

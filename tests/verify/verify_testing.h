@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/interp/interpret_internal.h"
+#include "compiler/interp/interpret.h"
 #include "compiler/lower/lower.h"
 #include "verifier/verify.h"
 
@@ -39,6 +39,15 @@ inline const verifier::Result& named(const std::vector<verifier::Result>& rs, co
   return rs.front();
 }
 
+/// Whether condition `e` holds where `run` points (an error of the rules fails the test).
+inline bool truth(compiler::Evaluator& run, const ir::Expr& e) {
+  int64_t v = 0;
+  const engine::Status st = run.scalar(e, v);
+  INFO(st.message);
+  REQUIRE(st.ok);
+  return v != 0;
+}
+
 /// Brute force over every value of the `fleet` variable (every element, every value of
 /// its domain): board rules and where as the interpreter evaluates them; returns, per
 /// property, min/max/any/all of its expression.
@@ -49,7 +58,8 @@ struct Brute {
 };
 
 inline Brute brute(const ir::Program& p, const dsl::SourceSet& sources, const ir::Property& prop) {
-  compiler::interp::Machine m(p, sources);
+  compiler::Interpreter interpreter(p, sources);
+  compiler::Evaluator run(interpreter);
   std::vector<uint8_t> state(p.state_bytes, 0);
   const ir::StateVar* fleet = nullptr;
   for (const auto& v : p.vars)
@@ -61,14 +71,14 @@ inline Brute brute(const ir::Program& p, const dsl::SourceSet& sources, const ir
   Brute b;
   while (true) {
     for (uint32_t i = 0; i < ships; ++i) ir::store_index(state.data(), *fleet, i, value[i]);
-    compiler::interp::Run run(m, state.data());
-    run.push_frame(64);
+    run.start(state.data());
     bool in = true;
     for (const auto& r : p.rules)
-      if (r.board_rule) in = in && run.truth(*r.condition);
-    if (in && prop.where) in = run.truth(*prop.where);
+      if (r.board_rule) in = in && truth(run, *r.condition);
+    if (in && prop.where) in = truth(run, *prop.where);
     if (in) {
-      int64_t v = run.scalar(*prop.expr);
+      int64_t v = 0;
+      REQUIRE(run.scalar(*prop.expr, v).ok);
       b.lo = std::min(b.lo, v);
       b.hi = std::max(b.hi, v);
       b.any = b.any || v != 0;
@@ -86,15 +96,15 @@ inline Brute brute(const ir::Program& p, const dsl::SourceSet& sources, const ir
 /// interpreter evaluates them (a second, independent reading of the verifier's board).
 inline std::pair<bool, bool> interpret_on(const ir::Program& p, const dsl::SourceSet& sources, const std::string& name,
                                    const std::vector<uint8_t>& state) {
-  compiler::interp::Machine m(p, sources);
+  compiler::Interpreter interpreter(p, sources);
+  compiler::Evaluator run(interpreter);
   std::vector<uint8_t> s = state;
-  compiler::interp::Run run(m, s.data());
-  run.push_frame(64);
+  run.start(s.data());
   bool rules = true;
   for (const auto& r : p.rules)
-    if (r.board_rule) rules = rules && run.truth(*r.condition);
+    if (r.board_rule) rules = rules && truth(run, *r.condition);
   for (const auto& prop : p.properties)
-    if (prop.name == name) return {rules && (!prop.where || run.truth(*prop.where)), run.truth(*prop.expr)};
+    if (prop.name == name) return {rules && (!prop.where || truth(run, *prop.where)), truth(run, *prop.expr)};
   FAIL("no property " << name);
   return {false, false};
 }
