@@ -1,9 +1,10 @@
 // The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
-// geometry, defines), emit_expr.cpp / emit_builtin.cpp / emit_stmt.cpp (expressions,
-// built-ins and constants, statements), emit_engine.cpp (moves, phases), emit_setup.cpp
-// (setup, scores), emit_abi.cpp (the C ABI), emit_restore.cpp (undoing a move by restoring
-// elements), emit_plan.cpp (reading the engine plan of compiler/plan/), emit_mask.cpp
-// (masks); the fixed support code is compiler/runtime/engine_support.h, embedded by the build.
+// defines), emit_geometry.cpp (geometry tables), emit_expr.cpp / emit_binders.cpp /
+// emit_builtin.cpp / emit_stmt.cpp (expressions, binders, built-ins and constants,
+// statements), emit_engine.cpp (moves, phases), emit_setup.cpp (setup, scores),
+// emit_abi.cpp (the C ABI), emit_restore.cpp (undoing a move by restoring elements),
+// emit_plan.cpp (reading the engine plan of compiler/plan/), emit_mask.cpp (masks); the
+// fixed support code is compiler/runtime/engine_support.h, embedded by the build.
 #pragma once
 
 #include <algorithm>
