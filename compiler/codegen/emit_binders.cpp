@@ -10,12 +10,6 @@ namespace rulebook::compiler::emit {
 using ir::Op;
 using B = dsl::BuiltinId;
 
-namespace {
-
-bool is_list(const ir::Type& t) { return t.kind == ir::Type::Kind::List; }
-
-}  // namespace
-
 // ---------------------------------------------------------------- binders
 
 void Emitter::loop_lines(const ir::Expr& domain, const std::string& var,

@@ -10,14 +10,6 @@ namespace rulebook::compiler::emit {
 using ir::Op;
 using B = dsl::BuiltinId;
 
-namespace {
-
-bool is_set(const ir::Type& t) { return t.kind == ir::Type::Kind::Set; }
-bool is_list(const ir::Type& t) { return t.kind == ir::Type::Kind::List; }
-bool is_scalar(const ir::Type& t) { return t.kind == ir::Type::Kind::Scalar; }
-
-}  // namespace
-
 // ---------------------------------------------------------------- types
 
 bool Emitter::is_bool(const ir::Type& t) const {

@@ -26,6 +26,10 @@
 
 namespace rulebook::compiler::emit {
 
+inline bool is_set(const ir::Type& t) { return t.kind == ir::Type::Kind::Set; }
+inline bool is_list(const ir::Type& t) { return t.kind == ir::Type::Kind::List; }
+inline bool is_scalar(const ir::Type& t) { return t.kind == ir::Type::Kind::Scalar; }
+
 /// Accumulates generated text with the current indentation (two spaces per level).
 class Writer {
  public:
