@@ -74,6 +74,17 @@ a=$("$rb" play variants/garnsi-malom/garnsi-6x6.rules --seed 5 --json 2>/dev/nul
 b=$("$rb" play variants/garnsi-malom/garnsi-6x6.rules --seed 5 --json 2>/dev/null | md5sum)
 check "play is deterministic" "$a" "$b"
 
+# The engine plan: printed, every pass switchable, an unknown pass a usage error, and an
+# engine with every pass off counting as the one with all on (compiled at run time).
+"$rb" plan variants/sudoku-fill/fill-4x4.rules | grep -q "^passes off: none$"
+check "plan prints the plan with every pass on" 0 $?
+"$rb" plan variants/sudoku-fill/fill-4x4.rules --no-pass all | grep -q "^passes off: planes,"
+check "plan --no-pass all names the passes off" 0 $?
+"$rb" plan variants/sudoku-fill/fill-4x4.rules --no-pass bogus >/dev/null 2>&1
+check "an unknown pass exits 2" 2 $?
+out=$("$rb" perft variants/sudoku-fill/fill-4x4.rules --depth 16 --no-pass all 2>/dev/null | tail -n 1)
+check "4x4 fill counts 288 grids with every pass off" "depth 16: 288" "$out"
+
 # A report is the same bytes whatever the number of variants analysed at once: five small
 # games (the 6x6 with proofs), one and three at a time.
 mkdir -p "$work/rin/a" "$work/rin/b"
