@@ -24,6 +24,7 @@
 #include "compiler/load/load_engine.h"
 #include "compiler/lower/lower.h"
 #include "compiler/runtime/random.h"
+#include "explorer/cpu_time.h"
 #include "explorer/perft.h"
 #include "garnsi6_placement.h"
 #include "garnsi9_placement.h"
@@ -32,18 +33,8 @@ using namespace rulebook;
 
 namespace {
 
-/// CPU seconds of this thread: on a shared machine, time spent waiting for a core is not
-/// the engine's (wall time there swings by half from one run to the next).
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using explorer::median;
+using explorer::thread_seconds;
 
 /// One contestant: `work` returns the units it did (nodes, playouts), the same every run.
 struct Entry {

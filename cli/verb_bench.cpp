@@ -14,6 +14,7 @@
 #include "compiler/load/load_engine.h"
 #include "compiler/runtime/random.h"
 #include "dsl/diagnostics.h"
+#include "explorer/cpu_time.h"
 
 #ifndef RULEBOOK_LINKED_ENGINE_FLAGS
 #define RULEBOOK_LINKED_ENGINE_FLAGS "the build's"
@@ -34,18 +35,8 @@ struct BenchOptions {
   bool json = false;
 };
 
-/// CPU seconds of this thread: on a shared machine, time spent waiting for a core is not
-/// the engine's (as bench/bench_engines.cpp measures).
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using explorer::median;
+using explorer::thread_seconds;
 
 /// What one run did. Every run from one seed does the same work; only the times differ.
 struct Run {

@@ -5,9 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interp/interpret.h"
-#include "compiler/load/load_engine.h"
-#include "compiler/lower/lower.h"
+#include "tests/engines/open_engine.h"
 
 using namespace rulebook;
 
@@ -15,28 +13,14 @@ namespace {
 
 /// Paths of exactly `cells` moves from the start: every game that fills the whole grid.
 uint64_t complete_grids(const char* file, int cells, bool interpreter) {
-  dsl::SourceSet sources;
-  dsl::Diagnostics diags;
-  auto p = compiler::load_program(std::string(RULEBOOK_SOURCE_DIR "/variants/sudoku-fill/") + file,
-                                  sources, diags);
-  INFO(diags.render(sources));
-  REQUIRE(p);
-  auto program = std::make_shared<const ir::Program>(std::move(*p));
-  std::unique_ptr<engine::Engine> e;
-  if (interpreter) {
-    e = std::make_unique<compiler::Interpreter>(*program, sources);
-  } else {
-    compiler::LoadedEngine loaded = compiler::load_engine(program, sources);
-    INFO(loaded.status.message);
-    REQUIRE(loaded.engine);
-    e = std::move(loaded.engine);
-  }
-  std::vector<uint8_t> s(program->state_bytes);
-  REQUIRE(e->setup(s.data(), {}).ok);
+  testing::OpenedEngine g;
+  testing::open_engine(std::string(RULEBOOK_SOURCE_DIR "/variants/sudoku-fill/") + file, interpreter, g);
+  engine::Engine* e = g.engine.get();
+  uint8_t* s = g.start.data();
   uint64_t count = 0;
-  REQUIRE(e->perft(s.data(), cells, count).ok);
+  REQUIRE(e->perft(s, cells, count).ok);
   uint64_t beyond = 1;
-  REQUIRE(e->perft(s.data(), cells + 1, beyond).ok);
+  REQUIRE(e->perft(s, cells + 1, beyond).ok);
   CHECK(beyond == 0);  // a complete grid ends the game
   return count;
 }

@@ -7,9 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interp/interpret.h"
-#include "compiler/load/load_engine.h"
-#include "compiler/lower/lower.h"
+#include "tests/engines/open_engine.h"
 
 using namespace rulebook;
 
@@ -17,28 +15,14 @@ namespace {
 
 /// Paths of exactly 1..max_depth moves from the start of bench/plain/FILE.
 std::vector<uint64_t> perft_counts(const std::string& file, int max_depth, bool interpreter) {
-  dsl::SourceSet sources;
-  dsl::Diagnostics diags;
-  auto p = compiler::load_program(RULEBOOK_SOURCE_DIR "/bench/plain/" + file, sources, diags);
-  INFO(diags.render(sources));
-  REQUIRE(p);
-  REQUIRE_FALSE(diags.has_errors());
-  auto program = std::make_shared<const ir::Program>(std::move(*p));
-  std::unique_ptr<engine::Engine> e;
-  if (interpreter) {
-    e = std::make_unique<compiler::Interpreter>(*program, sources);
-  } else {
-    compiler::LoadedEngine loaded = compiler::load_engine(program, sources);
-    INFO(loaded.status.message);
-    REQUIRE(loaded.engine);
-    e = std::move(loaded.engine);
-  }
-  std::vector<uint8_t> s(program->state_bytes);
-  REQUIRE(e->setup(s.data(), {}).ok);
+  testing::OpenedEngine g;
+  testing::open_engine(RULEBOOK_SOURCE_DIR "/bench/plain/" + file, interpreter, g);
+  engine::Engine* e = g.engine.get();
+  uint8_t* s = g.start.data();
   std::vector<uint64_t> out;
   for (int d = 1; d <= max_depth; ++d) {
     uint64_t count = 0;
-    REQUIRE(e->perft(s.data(), d, count).ok);
+    REQUIRE(e->perft(s, d, count).ok);
     out.push_back(count);
   }
   return out;
