@@ -3,13 +3,15 @@
 // emit_builtin.cpp / emit_stmt.cpp (expressions, binders, built-ins and constants,
 // statements), emit_engine.cpp (moves, phases), emit_setup.cpp (setup, scores),
 // emit_abi.cpp (the C ABI), emit_restore.cpp (undoing a move by restoring elements),
-// emit_plan.cpp (reading the engine plan of compiler/plan/), emit_mask.cpp (masks); the
+// emit_plan.cpp (reading the engine plan of compiler/plan/), emit_mask.cpp and
+// emit_mask_maps.cpp (masks); the
 // fixed support code is compiler/runtime/engine_support.h, embedded by the build.
 #pragma once
 
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -23,6 +25,7 @@
 #include "compiler/ir/run_errors.h"
 #include "compiler/plan/analysis.h"
 #include "compiler/plan/engine_plan.h"
+#include "compiler/plan/pure_maps.h"
 
 namespace rulebook::compiler::emit {
 
@@ -214,6 +217,15 @@ class Emitter {
   /// `e` with calls replaced by their bodies, as far as inline_call allows.
   const ir::Expr& through_calls(const ir::Expr& e);
   std::optional<std::string> disjoint_mask(const ir::Expr& e, int slot, int domain);
+  /// `f(x) in S` for a pure f of the binder x: S pulled back through f (emit_mask_maps.cpp).
+  std::optional<std::string> mask_through_map(const ir::Expr& e, int slot, int domain);
+  /// The values of `domain` that `m` sends into `set` (C++ text of a Bits over `target`).
+  std::string pulled_back(const plan::PureMap& m, const std::string& set, int domain, int target);
+  /// A pure, loop-free condition of the binder alone, evaluated for every value.
+  std::optional<std::string> constant_mask(const ir::Expr& e, int slot, int domain);
+  /// A binder over a constant set inside a condition, one mask per value, combined.
+  std::optional<std::string> mask_unrolled(const ir::Expr& e, int slot, int domain);
+  plan::PureMaps& pure_maps();
   /// A table of a pure set expression of local `slot` for every value of `domain`, with
   /// its inverse; returns the name of the function that builds it once.
   std::string derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
@@ -384,7 +396,9 @@ class Emitter {
   std::map<std::string, std::string> named_constants_;  ///< literal text -> name
   std::vector<std::string> constant_defs_;
   std::vector<std::string> errors_;
-  std::vector<ir::ExprPtr> inlined_;              ///< bodies of inlined calls
+  std::vector<ir::ExprPtr> inlined_;              ///< bodies of inlined calls, unrolled binders
+  std::unique_ptr<plan::PureMaps> pure_maps_;     ///< made when a mask first needs a map
+  int unrolled_masks_ = 1;  ///< masks the unrolled binders around the current one make
   std::vector<std::string> derived_defs_;         ///< tables of pure expressions
   // Remembered values: a slot per parameterless define (-1: none), a first bit per move
   // for can(move, player) (-1: none), and per variable the bits a store forgets.

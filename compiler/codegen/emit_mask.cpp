@@ -118,15 +118,26 @@ std::vector<const ir::Expr*> free_locals(std::initializer_list<const ir::Expr*> 
 
 std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int domain) {
   if (auto m = mask_form(e, slot, domain)) return m;
-  return pure_mask(e, slot, domain);
+  if (auto m = pure_mask(e, slot, domain)) return m;
+  return constant_mask(e, slot, domain);
 }
 
 std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int domain) {
   constexpr uint64_t kMaxEntries = 4096;
-  if (domain < 0 || !ir_facts_.pure(e) || !ir_facts_.safe(e)) return std::nullopt;
+  if (domain < 0 || !ir_facts_.safe(e)) return std::nullopt;
+  // Pure, or reading no state but the mover, which is then a key of the table like a local.
+  bool mover = false;
+  if (!ir_facts_.pure(e)) {
+    // (Tables per player to move came with the board maps; off with them.)
+    if (!plan_.board_maps) return std::nullopt;
+    plan::Reads r;
+    ir_facts_.reads_of(e, r);
+    if (!r.vars.empty() || !r.mover) return std::nullopt;
+    mover = true;
+  }
   // The other locals it reads (not bound inside it), each over a small domain.
   std::vector<const ir::Expr*> keys;
-  uint64_t entries = 1;
+  uint64_t entries = mover ? uint64_t(program_.players) : 1;
   for (const ir::Expr* local : free_locals({&e}, slot)) {
     if (!local->type || local->type->kind != ir::Type::Kind::Scalar || local->type->domain < 0) return std::nullopt;
     entries *= dom(local->type->domain).size;
@@ -147,7 +158,7 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
   const std::string value = cond(e);
   slots_ = saved_slots;
   lambda_depth_ = saved_lambda;
-  std::string id = fmt::format("pure|{}|{}", domain, value);
+  std::string id = fmt::format("pure|{}|{}{}", domain, value, mover ? "|mover" : "");
   for (const ir::Expr* k : keys) id += fmt::format("|{}", k->type->domain);
   std::string name;
   if (auto it = named_constants_.find(id); it != named_constants_.end()) {
@@ -167,6 +178,14 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
       close = std::string(2 + 2 * k, ' ') + "}\n" + close;
       index = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", index, dom(kd).size, k);
     }
+    if (mover) {  // the last key: the table's entries are per player to move
+      const size_t k = keys.size();
+      loops += fmt::format("{0}for (Int im = 0; im < {1}; ++im) {{\n{0}  scratch.mover_ = im;\n",
+                           std::string(2 + 2 * k, ' '), program_.players);
+      close = std::string(2 + 2 * k, ' ') + "}\n" + close;
+      index = k == 0 ? "im" : fmt::format("({}) * {} + im", index, program_.players);
+    }
+    const size_t depth = keys.size() + (mover ? 1 : 0);
     const std::string x = identity_domain(domain) ? "v" : fmt::format("val_d{}(v)", domain);
     std::string d;
     d += fmt::format("/// The values of the binder for which the condition at {} holds, per value of the\n"
@@ -183,7 +202,7 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
     // tables of their own, made in any order).
     d += fmt::format("PureMask{0} build_{1}() {{\n  PureMask{0} r{{}};\n  static Game scratch{{}};\n", n, name);
     d += loops;
-    d += fmt::format("{}r.of[{}] = {}_compute(scratch{});\n", std::string(2 + 2 * keys.size(), ' '), index, name, args);
+    d += fmt::format("{}r.of[{}] = {}_compute(scratch{});\n", std::string(2 + 2 * depth, ' '), index, name, args);
     d += close;
     d += "  return r;\n}\n";
     d += fmt::format("const PureMask{0} k{1} = build_{1}();\n", n, name);
@@ -195,10 +214,11 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
       ok += fmt::format("{}i{} >= 0", k ? " && " : "", k);
       at = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", at, dom(kd).size, k);
     }
+    if (mover) at = keys.empty() ? "g.mover_" : fmt::format("({}) * {} + g.mover_", at, program_.players);
     std::string call_args;
     for (size_t k = 0; k < keys.size(); ++k) call_args += fmt::format(", a{}", k);
     if (keys.empty()) {
-      d += fmt::format("  return tables_made ? k{}.of[0] : {}_compute(g);\n", name, name);
+      d += fmt::format("  return tables_made ? k{}.of[{}] : {}_compute(g);\n", name, mover ? at : "0", name);
     } else {
       d += fmt::format("  return tables_made && {} ? k{}.of[{}] : {}_compute(g{});\n", ok, name, at, name, call_args);
     }
@@ -264,8 +284,8 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
     case Op::In: {
       const ir::Expr& x = *e.args[0];
       const ir::Expr& s = *e.args[1];
-      if (!is_local(x) || s.type->kind != ir::Type::Kind::Set || !independent(s))
-        return std::nullopt;
+      if (!is_local(x)) return mask_through_map(e, slot, domain);
+      if (s.type->kind != ir::Type::Kind::Set || !independent(s)) return std::nullopt;
       ir::Type want;
       want.kind = ir::Type::Kind::Set;
       want.domain = domain;
@@ -276,6 +296,12 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
       if (!body) return std::nullopt;
       return mask_of(*body, slot, domain);
     }
+    case Op::Some:
+      return mask_unrolled(e, slot, domain);
+    case Op::All:
+    case Op::No:
+      if (auto m = disjoint_mask(e, slot, domain)) return m;
+      return mask_unrolled(e, slot, domain);
     default:
       break;
   }

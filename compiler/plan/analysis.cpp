@@ -190,6 +190,17 @@ bool ProgramFacts::safe(const ir::Expr& e) const {
           return true;
         case dsl::BuiltinId::Size:
           return e.args.size() == 1 && safe(*e.args[0]);
+        case dsl::BuiltinId::X: case dsl::BuiltinId::Y:
+          // Of a cell or a point, never none: a division of its index.
+          return e.args.size() == 1 && e.args[0]->type &&
+                 (e.args[0]->type->domain == ir::kCellDomain || e.args[0]->type->domain == ir::kPointDomain) &&
+                 safe(*e.args[0]);
+        case dsl::BuiltinId::Abs:
+          return e.args.size() == 1 && e.args[0]->type->kind == ir::Type::Kind::Scalar &&
+                 safe(*e.args[0]) && cannot_overflow(program_, e);
+        case dsl::BuiltinId::CellAt:
+          // none off the board, never an error.
+          return e.args.size() == 2 && safe(*e.args[0]) && safe(*e.args[1]);
         case dsl::BuiltinId::Segment: case dsl::BuiltinId::Ends:
           // Cells from a cell, an orientation and a length: empty when off the board.
           return e.args.size() == 3 && e.args[0]->type && e.args[0]->type->domain == ir::kCellDomain &&
@@ -231,6 +242,40 @@ bool ProgramFacts::function_safe(int f) const {
   const ir::Function& F = program_.functions[size_t(f)];
   const bool ok = F.body && safe(*F.body);
   safe_functions_[f] = ok;
+  return ok;
+}
+
+bool ProgramFacts::total(const ir::Expr& e) const {
+  if (safe(e)) return true;
+  auto args_total = [&] {
+    for (const auto& a : e.args)
+      if (a && !total(*a)) return false;
+    return true;
+  };
+  switch (e.op) {
+    // Binders over a finite set and set algebra: no arithmetic of their own to overflow.
+    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Filter:
+    case Op::Not: case Op::And: case Op::Or: case Op::If: case Op::In:
+      return args_total();
+    case Op::Union: case Op::Diff: case Op::Inter:
+      return e.type->kind == ir::Type::Kind::Set && e.args[0]->type->domain == e.type->domain &&
+             e.args[1]->type->domain == e.type->domain && args_total();
+    case Op::Eq: case Op::Ne:
+      return e.args[0]->type->kind != ir::Type::Kind::List && args_total();
+    case Op::Call:
+      return args_total() && function_total(e.function);
+    default:
+      return false;
+  }
+}
+
+bool ProgramFacts::function_total(int f) const {
+  auto it = total_functions_.find(f);
+  if (it != total_functions_.end()) return it->second;
+  total_functions_[f] = false;  // while looking (a recursive define may not end)
+  const ir::Function& F = program_.functions[size_t(f)];
+  const bool ok = F.body && total(*F.body);
+  total_functions_[f] = ok;
   return ok;
 }
 

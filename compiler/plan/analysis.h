@@ -47,6 +47,10 @@ class ProgramFacts {
   /// would evaluate it per element, or not at all.
   bool safe(const ir::Expr& e) const;
   bool function_safe(int function) const;
+  /// `e` can neither fail nor loop forever, however long it takes (binders over finite
+  /// sets included): evaluating it where the rules might not changes no outcome.
+  bool total(const ir::Expr& e) const;
+  bool function_total(int function) const;
   void reads_of(const ir::Expr& e, Reads& out) const;
   /// A block's reads; a variable it stores counts as read too (what follows sees it).
   void reads_of(const ir::Block& b, Reads& out) const;
@@ -60,7 +64,7 @@ class ProgramFacts {
 
   const ir::Program& program_;
   bool board_rules_ = false;
-  mutable std::map<int, bool> pure_functions_, safe_functions_;
+  mutable std::map<int, bool> pure_functions_, safe_functions_, total_functions_;
   mutable std::map<int, Reads> function_reads_, move_reads_;
 };
 

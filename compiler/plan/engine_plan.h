@@ -105,6 +105,9 @@ struct EnginePlan {
   // variable the bits a store into it forgets.
   std::vector<int> can_memo_base;
   std::vector<uint64_t> forget_cans;
+
+  // board-maps: conditions through maps the rules compute become masks (emit_mask_maps).
+  bool board_maps = false;
 };
 
 /// Runs the passes in order over `program`; each reads the plan so far.

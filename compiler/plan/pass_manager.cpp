@@ -25,6 +25,7 @@ const std::vector<PassEntry>& passes() {
       {"scoped-defines", pass_scoped_defines},
       {"can-direct", pass_can_direct},
       {"can-memo", pass_can_memo},
+      {"board-maps", pass_board_maps},
   };
   return all;
 }

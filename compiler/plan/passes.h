@@ -40,5 +40,6 @@ void pass_rule_tables(PassContext& c);       // "rule-tables"
 void pass_scoped_defines(PassContext& c);    // "scoped-defines"
 void pass_can_direct(PassContext& c);        // "can-direct"
 void pass_can_memo(PassContext& c);          // "can-memo"
+void pass_board_maps(PassContext& c);        // "board-maps"
 
 }  // namespace rulebook::compiler::plan

@@ -241,6 +241,42 @@ struct Bits {
   }
 };
 
+/// Bit i of the result is bit i + D of `a` (0 where i + D is outside): the values a map
+/// i -> i + D sends into `a` (on a grid, the cells whose step by a fixed row and column
+/// lands in `a`); the caller masks out the values the map does not send anywhere.
+template <Int D, int W>
+[[gnu::always_inline]] constexpr Bits<W> pulled(const Bits<W>& a) {
+  if constexpr (D == 0) {
+    return a;
+  } else {
+    constexpr Int e = D > 0 ? D : -D;
+    constexpr int q = int(e / 64), s = int(e % 64);
+    Bits<W> r{};
+    for (int k = 0; k < W; ++k) {
+      uint64_t x = 0;
+      if constexpr (D > 0) {
+        if (k + q < W) x = a.w[k + q] >> s;
+        if (s != 0 && k + q + 1 < W) x |= a.w[k + q + 1] << ((64 - s) & 63);
+      } else {
+        if (k - q >= 0) x = a.w[k - q] << s;
+        if (s != 0 && k - q - 1 >= 0) x |= a.w[k - q - 1] >> ((64 - s) & 63);
+      }
+      r.w[k] = x;
+    }
+    return r;
+  }
+}
+
+/// The values v with map[v] in `a` (map[v] < 0: v maps nowhere): the general preimage.
+template <int WO, int WI, class T, size_t N>
+Bits<WO> preimage(const Bits<WI>& a, const T (&map)[N]) {
+  Bits<WO> r{};
+  for (size_t v = 0; v < N; ++v) {
+    if (map[v] >= 0 && a.has(Int(map[v]))) r.set(Int(v));
+  }
+  return r;
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] void fail_capacity() {
   RuleError e;
   std::snprintf(e.message, sizeof e.message, "internal error: a list outgrew its capacity");
