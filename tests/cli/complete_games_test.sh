@@ -70,5 +70,20 @@ done
 check "explore to depth 6: the games ended by then" "complete games in all: 6768 (to depth 6)" \
   "$(grep '^complete games in all:' "$work/explore6")"
 
+# The report's state-space section: the complete games of the 4x4 fill (its 288 grids and
+# its dead ends), the same as perft's, in the page's JSON and its table.
+mkdir -p "$work/rin"
+cp variants/sudoku-fill/fill-4x4.rules "$work/rin/"
+echo '{"defaults": {"games": 5, "greedy_games": 0, "explore_depth": -1, "prove": false}}' >"$work/rconf.json"
+"$rb" report "$work/rin" -o "$work/rout" --config "$work/rconf.json" --jobs 1 >/dev/null 2>&1
+check "report exits 0" 0 $?
+"$rb" perft variants/sudoku-fill/fill-4x4.rules --depth 16 --json >"$work/fill.json" 2>/dev/null
+check "report and perft count the same complete games" 432 \
+  "$(field "$work/fill.json" 'j["complete_games_total"]')"
+check "the report's JSON has them" 432 \
+  "$(field "$work/rout/rin/fill-4x4.json" 'j["analysis"]["enumeration"]["complete_games_total"]')"
+grep -q "<th>complete games</th>" "$work/rout/rin/fill-4x4.html"
+check "the report's table has a complete games column" 0 $?
+
 echo "complete games: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
