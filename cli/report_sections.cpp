@@ -43,7 +43,7 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
 
   nlohmann::json rows = nlohmann::json::array();
   std::vector<std::string> columns = {"depth", "move paths", "distinct states", "up to symmetry", "terminal",
-                                      "terminal up to symmetry"};
+                                      "terminal up to symmetry", "complete games"};
   bool end_columns = false;
   for (const explorer::DepthCount& d : r.depths) {
     nlohmann::json row = {{"depth", d.depth},
@@ -51,7 +51,9 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
                           {"distinct states", d.distinct},
                           {"up to symmetry", d.symmetric},
                           {"terminal", d.terminal},
-                          {"terminal up to symmetry", d.terminal_symmetric}};
+                          {"terminal up to symmetry", d.terminal_symmetric},
+                          {"complete games", d.ends_exact ? explorer::wide_json(d.ends)
+                                                          : nlohmann::json(explorer::complete_games_text(d.ends, false))}};
     if (!d.end_symmetries.empty()) {
       if (!end_columns) columns.insert(columns.end(), {"terminal set also kept by", "terminal up to those too"});
       end_columns = true;
@@ -79,9 +81,10 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
   s.html = fmt::format(
       "<p>Breadth-first from the start above, each state counted once however it is reached; up to symmetry "
       "counts the classes under the group <b>{}</b> ({} element{}, each checked on the rules). Here {}. A state "
-      "packs into {} bits.</p>\n",
+      "packs into {} bits. A complete game is a line of play that ends in a terminal state (the game is over); "
+      "{} of them end within the depths shown.</p>\n",
       html_escape(group_names(group.elements)), group.elements.size(), group.elements.size() == 1 ? "" : "s",
-      html_escape(stopped), r.key_bits);
+      html_escape(stopped), r.key_bits, explorer::complete_games_text(r.total_ends, r.total_ends_exact));
   if (!group.note.empty()) s.html += "<p>" + html_escape(group.note) + "</p>\n";
   for (size_t i = 0; i < p.phases.size() && p.phases.size() > 1; ++i) columns.push_back("phase " + p.phases[i].name);
   s.html += table_html(columns, rows);

@@ -131,6 +131,12 @@ int run_explore(const ExploreOptions& opt) {
       fmt::print("depth {}: the {} terminal states as a set are also kept by{}: {} classes\n",
                  d.depth, d.terminal, names.substr(1), d.terminal_end_classes);
     }
+    // Complete games: the paths that end in a terminal state, by their length.
+    for (const explorer::DepthCount& d : r.depths)
+      if (d.terminal > 0)
+        fmt::print("complete games of {} moves: {}\n", d.depth, explorer::complete_games_text(d.ends, d.ends_exact));
+    fmt::print("complete games in all: {}{}\n", explorer::complete_games_text(r.total_ends, r.total_ends_exact),
+               r.stopped.empty() ? "" : fmt::format(" (to depth {})", r.depths.empty() ? 0 : r.depths.back().depth));
     fmt::print("\ntotal distinct states: {}\n", r.total_distinct);
     if (r.stopped.empty()) fmt::print("every reachable state was explored\n");
     else if (r.stopped == "depth") fmt::print("stopped at the depth bound\n");

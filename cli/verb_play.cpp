@@ -30,6 +30,7 @@ struct RunOptions {
   int max_plies = 10000;
   int depth = 1;
   bool divide = false;
+  bool paths_only = false;  ///< perft: no complete games, the engine's fast count
   int threads = 0;  ///< perft workers; 0: one per core
   bool quiet = false;
   bool json = false;
@@ -197,6 +198,7 @@ int run_perft(const RunOptions& opt) {
                    {"engine_origin", game.engine_origin}};
   explorer::PerftOptions po;
   po.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  po.count_ends = !opt.paths_only;
   StopOnInterrupt interrupt;
   po.interrupt = interrupt.flag();
   if (!opt.quiet)
@@ -216,18 +218,26 @@ int run_perft(const RunOptions& opt) {
       return kExitInputError;
     }
     uint64_t total = 0;
+    explorer::WideCount ends = 0;
     nlohmann::json d = nlohmann::json::array();
     for (const explorer::DivideEntry& en : entries) {
       total += en.paths;
-      if (opt.json) d.push_back({{"move", e.move_text(en.move)}, {"paths", en.paths}});
+      ends += en.ends;
+      nlohmann::json entry{{"move", e.move_text(en.move)}, {"paths", en.paths}};
+      if (po.count_ends) entry["complete_games"] = explorer::wide_json(en.ends);
+      if (opt.json) d.push_back(entry);
       else fmt::print("{}: {}\n", shown(e.move_text(en.move)), en.paths);
     }
     if (opt.json) {
       j["divide"] = d;
       j["total"] = total;
+      if (po.count_ends) j["complete_games_total"] = explorer::wide_json(ends);
       j["complete"] = !interrupted;
       fmt::print("{}\n", j.dump(2));
     } else {
+      // Before the total, which stays the last line.
+      if (po.count_ends)
+        fmt::print("complete games of 1..{} moves: {}\n", opt.depth, explorer::wide_text(ends));
       fmt::print("total: {}\n", total);
     }
     if (interrupted) {
@@ -247,6 +257,10 @@ int run_perft(const RunOptions& opt) {
   for (uint64_t n : r.paths) nodes += n;
   if (opt.json) {
     j["paths"] = r.paths;
+    if (po.count_ends) {
+      j["complete_games"] = r.ends;
+      j["complete_games_total"] = explorer::wide_json(explorer::wide_sum(r.ends));
+    }
     j["complete"] = r.complete;
     if (!r.complete) {
       j["split_depth"] = r.split_depth;
@@ -255,6 +269,13 @@ int run_perft(const RunOptions& opt) {
     }
     fmt::print("{}\n", j.dump(2));
   } else {
+    // The complete games first: the path counts keep their lines, the last depth's last.
+    for (size_t d = 0; d < r.ends.size(); ++d)
+      fmt::print("complete games of {} moves: {}{}\n", d + 1, r.ends[d],
+                 r.complete || int(d) < r.split_depth ? "" : "  (finished subtrees only)");
+    if (po.count_ends)
+      fmt::print("complete games in all: {}{}\n", explorer::wide_text(explorer::wide_sum(r.ends)),
+                 r.complete ? "" : "  (finished subtrees only)");
     for (size_t d = 0; d < r.paths.size(); ++d)
       fmt::print("depth {}: {}{}\n", d + 1, r.paths[d],
                  r.complete || int(d) < r.split_depth ? "" : "  (finished subtrees only)");
@@ -293,10 +314,12 @@ void add_play(CLI::App& app, int& result) {
   cmd->callback([opt, &result] { result = run_play(*opt); });
 
   auto perft = std::make_shared<RunOptions>();
-  CLI::App* pc = app.add_subcommand("perft", "Count move paths by depth (like chess perft)");
+  CLI::App* pc = app.add_subcommand("perft", "Count move paths and complete games by depth (like chess perft)");
   add_run_options(pc, *perft);
   pc->add_option("--depth", perft->depth, "Depth")->required()->check(CLI::Range(1, 1000));
   pc->add_flag("--divide", perft->divide, "Count per first move");
+  pc->add_flag("--paths-only", perft->paths_only,
+               "Count paths only, not complete games: the engine counts the last ply without playing it");
   pc->add_option("--threads", perft->threads, "Worker threads (default: the cores)")->check(CLI::Range(1, 256));
   pc->add_flag("--quiet", perft->quiet, "No progress on stderr");
   pc->callback([perft, &result] { result = run_perft(*perft); });

@@ -300,6 +300,10 @@ DepthCount Explorer::count(const LayerStore& layer, int depth) const {
         const int ph = meta::phase(m);
         if (size_t(ph) < d.per_phase.size()) ++d.per_phase[size_t(ph)];
         d.terminal += meta::terminal(m);
+        if (meta::terminal(m)) {
+          d.ends += meta::paths(m);
+          if (meta::paths(m) == meta::kPathMask) d.ends_exact = false;
+        }
         if (meta::least(m)) {
           ++d.symmetric;
           d.class_sum += divisors_[meta::orbit_index(m)];
@@ -457,7 +461,11 @@ ExploreResult Explorer::run() {
     cur = std::move(next);
   }
   note_peak(cur->total_records());
-  for (const DepthCount& d : r.depths) r.total_distinct += d.distinct;
+  for (const DepthCount& d : r.depths) {
+    r.total_distinct += d.distinct;
+    r.total_ends += d.ends;
+    r.total_ends_exact = r.total_ends_exact && d.ends_exact;
+  }
   r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
   return r;
 }

@@ -10,6 +10,7 @@
 
 #include "compiler/runtime/engine.h"
 #include "compiler/ir/ir.h"
+#include "explorer/perft.h"
 #include "explorer/symmetry.h"
 
 namespace rulebook::explorer {
@@ -26,6 +27,13 @@ struct DepthCount {
   uint64_t class_sum = 0;
   uint64_t terminal = 0;
   uint64_t terminal_symmetric = 0;
+  /// Complete games of exactly `depth` moves: the paths to this depth's terminal states.
+  /// Every state is stored (the group only marks each class's least member), so this is
+  /// exact under any group, whether or not it fixes the initial state.
+  WideCount ends = 0;
+  /// False when some terminal state's path count saturated at 2^48: `ends` is then a lower
+  /// bound ("more than").
+  bool ends_exact = true;
   std::vector<uint64_t> per_phase;  ///< distinct states by phase index
   /// Symmetries of the terminal states of this depth as a set: the board transformations
   /// (beyond the group) under which every terminal state's image is a terminal state of
@@ -74,6 +82,8 @@ struct ExploreResult {
   uint64_t peak_memory = 0;        ///< bytes of state storage at the peak
   uint64_t peak_records = 0;       ///< records held at that moment
   uint64_t total_distinct = 0;     ///< sum over the complete depths
+  WideCount total_ends = 0;        ///< complete games of every complete depth
+  bool total_ends_exact = true;    ///< false: `total_ends` is a lower bound
   double seconds = 0;
   std::vector<std::string> constant_vars;
 };
@@ -109,6 +119,9 @@ struct Survey {
 /// and not used.
 Survey survey(const ir::Program& program, const dsl::SourceSet& sources, const engine::Engine& engine,
               const uint8_t* root, const SurveyOptions& options);
+
+/// A count of complete games for people: "N", or "more than N" when it is a lower bound.
+std::string complete_games_text(WideCount n, bool exact);
 
 /// The survey as JSON text (2-space indented): the same bytes for the same rules, setup
 /// and bounds, whatever the threads; no times or memory figures.

@@ -33,6 +33,10 @@ Survey survey(const ir::Program& program, const dsl::SourceSet& sources, const e
   return s;
 }
 
+std::string complete_games_text(WideCount n, bool exact) {
+  return (exact ? "" : "more than ") + wide_text(n);
+}
+
 std::string survey_json(const ir::Program& p, const Survey& s) {
   using nlohmann::json;
   const ExploreResult& r = s.result;
@@ -65,6 +69,8 @@ std::string survey_json(const ir::Program& p, const Survey& s) {
                       {"classes_whole", d.class_sum == d.distinct},
                       {"terminal", d.terminal},
                       {"terminal_up_to_symmetry", d.terminal_symmetric},
+                      {"complete_games", wide_json(d.ends)},
+                      {"complete_games_exact", d.ends_exact},
                       {"phases", phases},
                       {"end_symmetries", d.end_symmetries},
                       {"terminal_end_classes",
@@ -75,6 +81,8 @@ std::string survey_json(const ir::Program& p, const Survey& s) {
   j["stopped"] = r.stopped;
   if (!r.status.ok) j["error"] = r.status.message;
   j["total_distinct"] = r.total_distinct;
+  j["complete_games_total"] = wide_json(r.total_ends);
+  j["complete_games_total_exact"] = r.total_ends_exact;
   return j.dump(2);
 }
 

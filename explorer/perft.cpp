@@ -1,6 +1,6 @@
 // Perft over the engine interface: a breadth-first pass down to a split depth, then one
-// depth-first walk per state of that depth, shared out among threads; the last two plies
-// of every walk are counted by the engine's own perft.
+// depth-first walk per state of that depth, shared out among threads; every path's last
+// state is looked at, so the paths that end the game are counted by length too.
 #include "explorer/perft.h"
 
 #include <algorithm>
@@ -9,6 +9,8 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 namespace rulebook::explorer {
 namespace {
@@ -19,34 +21,51 @@ using Clock = std::chrono::steady_clock;
 /// progress moves in small steps, few enough that the split depth's states fit easily.
 constexpr size_t kSubtreesPerThread = 64;
 
+/// Paths and complete games by depth below some state (index: ply - 1 from the root).
+struct Counts {
+  std::vector<uint64_t> paths, ends;
+  explicit Counts(int depth) : paths(size_t(depth), 0), ends(size_t(depth), 0) {}
+  void clear() {
+    std::fill(paths.begin(), paths.end(), 0);
+    std::fill(ends.begin(), ends.end(), 0);
+  }
+  void add(const Counts& o) {
+    for (size_t d = 0; d < paths.size(); ++d) {
+      paths[d] += o.paths[d];
+      ends[d] += o.ends[d];
+    }
+  }
+};
+
 /// Reusable buffers so the walk allocates only while the first path goes down.
 class Walker {
  public:
   /// `stop` and `interrupt` (may be null) end the walk; `tick`, when given, is called
   /// every few thousand states (the calling thread reports progress from it).
-  Walker(const engine::Engine& engine, int depth, const std::atomic<bool>* stop,
+  Walker(const engine::Engine& engine, int depth, bool count_ends, const std::atomic<bool>* stop,
          const std::atomic<bool>* interrupt, std::function<void()> tick = {})
-      : engine_(engine), bytes_(engine.info().state_bytes), stop_(stop), interrupt_(interrupt),
-        tick_(std::move(tick)), moves_(static_cast<size_t>(depth + 1)),
+      : engine_(engine), bytes_(engine.info().state_bytes), count_ends_(count_ends), stop_(stop),
+        interrupt_(interrupt), tick_(std::move(tick)), moves_(static_cast<size_t>(depth + 1)),
         children_(static_cast<size_t>(depth + 1)) {}
 
-  /// Adds to paths[ply .. depth-1] the paths below `state`, at `ply`. A state's children
-  /// come from the engine in one call (no call per move, no rebuild per sibling). False
-  /// when the engine failed (`status` says why) or a stop was asked.
-  bool walk(const uint8_t* state, int ply, int depth, std::vector<uint64_t>& paths,
-            engine::Status& status) {
+  /// Adds to counts[ply .. depth-1] the paths below `state`, at `ply`. A state's children
+  /// come from the engine in one call (no call per move, no rebuild per sibling). Counting
+  /// complete games, that goes down to the last ply: whether a path ends the game is known
+  /// only from the state it reaches. Otherwise the last one or two plies are the engine's
+  /// own perft, which plays the moves on copies of its working state and counts the last
+  /// ply without playing it. A terminal child has no moves and is not walked. False when
+  /// the engine failed (`status` says why) or a stop was asked.
+  bool walk(const uint8_t* state, int ply, int depth, Counts& counts, engine::Status& status) {
     if (stop_->load(std::memory_order_relaxed)) return false;
     if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return false;
     if (tick_ && ++calls_ % 4096 == 0) tick_();
-    if (ply + 2 >= depth) {
-      // The last one or two plies in the engine: its perft plays the moves on copies of its
-      // working state, where a walk would hand each child back as bytes to rebuild.
+    if (!count_ends_ && ply + 2 >= depth) {
       uint64_t n = 0;
       if (!(status = engine_.perft(state, 1, n)).ok) return false;
-      paths[static_cast<size_t>(ply)] += n;
+      counts.paths[static_cast<size_t>(ply)] += n;
       if (ply + 2 == depth) {
         if (!(status = engine_.perft(state, 2, n)).ok) return false;
-        paths[static_cast<size_t>(ply) + 1] += n;
+        counts.paths[static_cast<size_t>(ply) + 1] += n;
       }
       return true;
     }
@@ -54,15 +73,22 @@ class Walker {
     std::vector<uint8_t>& children = children_[static_cast<size_t>(ply)];
     status = engine_.children(state, moves, children);
     if (!status.ok) return false;
-    paths[static_cast<size_t>(ply)] += moves.size();
-    for (size_t i = 0; i < moves.size(); ++i)
-      if (!walk(children.data() + i * bytes_, ply + 1, depth, paths, status)) return false;
+    counts.paths[static_cast<size_t>(ply)] += moves.size();
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const uint8_t* child = children.data() + i * bytes_;
+      if (engine_.terminal(child)) {
+        ++counts.ends[static_cast<size_t>(ply)];
+      } else if (ply + 1 < depth && !walk(child, ply + 1, depth, counts, status)) {
+        return false;
+      }
+    }
     return true;
   }
 
  private:
   const engine::Engine& engine_;
   size_t bytes_;
+  bool count_ends_;
   const std::atomic<bool>* stop_;
   const std::atomic<bool>* interrupt_;
   std::function<void()> tick_;
@@ -74,12 +100,13 @@ class Walker {
 /// What the workers share: the subtrees to take, the sums of the finished ones, the first
 /// error, and the flag that stops them all.
 struct Shared {
+  explicit Shared(int depth) : counts(depth) {}
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::atomic<uint64_t> deepest{0};
   std::atomic<bool> stop{false};  ///< an error or an interruption: every worker ends
-  std::mutex mutex;  ///< guards `paths` and `error`
-  std::vector<uint64_t> paths;
+  std::mutex mutex;  ///< guards `counts` and `error`
+  Counts counts;
   engine::Status error;
 };
 
@@ -91,12 +118,14 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
   if (depth <= 0) return result;
   const auto start = Clock::now();
   result.paths.assign(static_cast<size_t>(depth), 0);
+  result.ends.assign(options.count_ends ? static_cast<size_t>(depth) : 0, 0);
   const size_t bytes = engine.info().state_bytes;
   const int threads = std::max(1, options.threads);
   auto interrupted = [&] { return options.interrupt && options.interrupt->load(); };
 
   // Breadth-first down to the split depth: deep enough for kSubtreesPerThread subtrees per
-  // thread, and never into the two plies the walks leave to the engine.
+  // thread, leaving at least the last two plies to the walks. A finished game is counted
+  // here and not carried down: it has no moves.
   std::vector<uint8_t> level(root, root + bytes), next;
   std::vector<engine::Move> moves;
   std::vector<uint8_t> children;
@@ -115,7 +144,11 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
         return result;
       }
       result.paths[static_cast<size_t>(split)] += moves.size();
-      next.insert(next.end(), children.begin(), children.begin() + long(moves.size() * bytes));
+      for (size_t c = 0; c < moves.size(); ++c) {
+        const uint8_t* child = children.data() + c * bytes;
+        if (!engine.terminal(child)) next.insert(next.end(), child, child + bytes);
+        else if (options.count_ends) ++result.ends[static_cast<size_t>(split)];
+      }
     }
     level.swap(next);
     ++split;
@@ -124,8 +157,7 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
   result.split_depth = split;
   result.subtrees = units;
 
-  Shared shared;
-  shared.paths.assign(static_cast<size_t>(depth), 0);
+  Shared shared(depth);
   // Progress, from the calling thread only: between its subtrees and every few thousand
   // states inside one.
   auto last = Clock::now();
@@ -141,26 +173,25 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
     options.progress(p);
   };
   auto work = [&](bool calling) {
-    Walker walker(engine, depth, &shared.stop, options.interrupt,
+    Walker walker(engine, depth, options.count_ends, &shared.stop, options.interrupt,
                   calling ? std::function<void()>(report) : std::function<void()>());
-    std::vector<uint64_t> mine(static_cast<size_t>(depth), 0);
-    std::vector<uint64_t> unit_paths(static_cast<size_t>(depth));
+    Counts mine(depth), unit(depth);
     for (size_t u; !shared.stop && (u = shared.next++) < units;) {
-      std::fill(unit_paths.begin(), unit_paths.end(), 0);
+      unit.clear();
       engine::Status st;
-      if (!walker.walk(level.data() + u * bytes, split, depth, unit_paths, st)) {
+      if (!walker.walk(level.data() + u * bytes, split, depth, unit, st)) {
         std::lock_guard<std::mutex> lock(shared.mutex);
         if (!st.ok && shared.error.ok) shared.error = st;
         shared.stop = true;  // an error or an interruption: this subtree is not counted
         break;
       }
-      for (size_t d = 0; d < mine.size(); ++d) mine[d] += unit_paths[d];
-      shared.deepest += unit_paths.back();
+      mine.add(unit);
+      shared.deepest += unit.paths.back();
       ++shared.done;
       if (calling) report();
     }
     std::lock_guard<std::mutex> lock(shared.mutex);
-    for (size_t d = 0; d < mine.size(); ++d) shared.paths[d] += mine[d];
+    shared.counts.add(mine);
   };
   // The calling thread works too: with one thread nothing is started (and a caller timing
   // its own thread sees the whole count).
@@ -169,7 +200,8 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
   work(true);
   for (std::thread& t : pool) t.join();
 
-  for (size_t d = 0; d < result.paths.size(); ++d) result.paths[d] += shared.paths[d];
+  for (size_t d = 0; d < result.paths.size(); ++d) result.paths[d] += shared.counts.paths[d];
+  for (size_t d = 0; d < result.ends.size(); ++d) result.ends[d] += shared.counts.ends[d];
   result.subtrees_done = shared.done;
   if (!shared.error.ok) result.status = shared.error;
   result.complete = result.status.ok && shared.done == units;
@@ -184,11 +216,14 @@ std::vector<DivideEntry> divide(const engine::Engine& engine, const uint8_t* roo
   if (!status.ok) return out;
   std::vector<uint8_t> child(engine.info().state_bytes);
   for (const engine::Move& m : first) {
-    DivideEntry e{m, 1};
-    if (depth > 1) {
-      std::memcpy(child.data(), root, child.size());
-      status = engine.apply(child.data(), m);
-      if (!status.ok) return out;
+    DivideEntry e{m, 1, 0};
+    std::memcpy(child.data(), root, child.size());
+    status = engine.apply(child.data(), m);
+    if (!status.ok) return out;
+    if (engine.terminal(child.data())) {
+      e.ends = 1;
+      if (depth > 1) e.paths = 0;
+    } else if (depth > 1) {
       const PerftResult r = perft(engine, child.data(), depth - 1, options);
       if (!r.status.ok) {
         status = r.status;
@@ -199,10 +234,31 @@ std::vector<DivideEntry> divide(const engine::Engine& engine, const uint8_t* roo
         return out;
       }
       e.paths = r.paths.back();
+      e.ends = wide_sum(r.ends);
     }
     out.push_back(e);
   }
   return out;
+}
+
+WideCount wide_sum(const std::vector<uint64_t>& counts) {
+  WideCount sum = 0;
+  for (uint64_t n : counts) sum += n;
+  return sum;
+}
+
+std::string wide_text(WideCount n) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), char('0' + int(n % 10)));
+    n /= 10;
+  } while (n != 0);
+  return digits;
+}
+
+nlohmann::json wide_json(WideCount n) {
+  if (n <= WideCount(UINT64_MAX)) return nlohmann::json(uint64_t(n));
+  return nlohmann::json(wide_text(n));
 }
 
 }  // namespace rulebook::explorer

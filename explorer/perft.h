@@ -1,14 +1,27 @@
-// Perft: counts of move paths by depth from a position, over any engine.
+// Perft: counts of move paths by depth from a position, and of those ending in a finished
+// game, over any engine.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "compiler/runtime/engine.h"
 
 namespace rulebook::explorer {
+
+/// Counts of complete games summed over depths can pass 2^64 where each depth's does not.
+using WideCount = unsigned __int128;
+/// The sum of `counts`, without wrapping.
+WideCount wide_sum(const std::vector<uint64_t>& counts);
+/// `n` in decimal.
+std::string wide_text(WideCount n);
+/// `n` as a JSON number, or as its decimal text where it does not fit in 64 bits.
+nlohmann::json wide_json(WideCount n);
 
 /// How far a perft has got (reported about once a second).
 struct PerftProgress {
@@ -26,12 +39,19 @@ struct PerftOptions {
   const std::atomic<bool>* interrupt = nullptr;
   /// Called from the calling thread about once a second while the workers run.
   std::function<void(const PerftProgress&)> progress;
+  /// Count the complete games too. Knowing whether a path ends the game takes the state it
+  /// reaches, so the last ply's moves are played; without this the engine's own perft
+  /// counts the last two plies without making their states, many times faster.
+  bool count_ends = true;
 };
 
 /// paths[d - 1] is the number of move sequences of exactly d plies from the root (d =
-/// 1..depth); a game that ends earlier contributes nothing deeper.
+/// 1..depth); a game that ends earlier contributes nothing deeper. ends[d - 1] is how many
+/// of those paths end in a terminal state: the complete games of exactly d moves (empty
+/// when not counted).
 struct PerftResult {
   std::vector<uint64_t> paths;
+  std::vector<uint64_t> ends;
   engine::Status status;  ///< an engine error stops the count; `paths` holds what was done
   /// False when interrupted (or stopped by an error): then `paths` are the counts of the
   /// depths up to the split depth plus those of the finished subtrees only.
@@ -52,6 +72,7 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
 struct DivideEntry {
   engine::Move move;
   uint64_t paths = 0;
+  WideCount ends = 0;  ///< complete games of 1..depth moves that start with `move`
 };
 std::vector<DivideEntry> divide(const engine::Engine& engine, const uint8_t* root, int depth,
                                 engine::Status& status, const PerftOptions& options = {});
