@@ -276,7 +276,7 @@ std::vector<RuleSig::Flag> Builder::equivariance(const ir::Expr& e, const Env& e
     if (!kids[i] || kids[i]->kind != Kind::Leaf) open.push_back(i);
   }
   if (!involved || open.empty()) return {};
-  const uint64_t all = cands_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << cands_.size()) - 1;
+  const uint64_t all = moving_;
   uint64_t bad = all;
   if (open.size() == 1) bad = pointwise(e, env, open[0]);
   std::vector<RuleSig::Flag> flags;
@@ -294,7 +294,7 @@ std::vector<RuleSig::Flag> Builder::equivariance(const ir::Expr& e, const Env& e
 /// neighbourhood) on every single element, the empty and the full set and a fixed
 /// sample of others.
 uint64_t Builder::pointwise(const ir::Expr& e, const Env& env, size_t i) {
-  const uint64_t all = cands_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << cands_.size()) - 1;
+  const uint64_t all = moving_;
   const ir::Type* at = e.args[i]->type.get();
   if (!at || at->domain < 0 || at->kind == ir::Type::Kind::List) return all;
   const int d = at->domain;

@@ -49,6 +49,8 @@ class Builder {
       permuted_.push_back(m);
     }
     fn_reads_.assign(p.functions.size(), -1);
+    for (size_t c = 0; c < cands.size() && c < 64; ++c)
+      if (!cands[c].is_identity()) moving_ |= uint64_t{1} << c;
   }
 
   bool over() const { return over_; }
@@ -183,6 +185,7 @@ class Builder {
   std::map<CallKey, SigPtr> calls_;
   std::vector<std::shared_ptr<ir::Type>>& scalar_types_;  ///< outlive the builder: leaves point at them
   SigStore& store_;
+  uint64_t moving_ = 0;  ///< the candidates that move something (a flag never names the others)
   size_t built_ = 0;
   int depth_ = 0;
   bool over_ = false;

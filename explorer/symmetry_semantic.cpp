@@ -36,7 +36,7 @@ SigPtr Builder::program() {
 /// elements it selects is known once that name is, so that name is unrolled too.
 SigPtr Builder::open_condition(const SigPtr& c, const ir::Expr& where) {
   std::vector<RuleSig::Flag> flags;
-  const uint64_t all = cands_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << cands_.size()) - 1;
+  const uint64_t all = moving_;
   for (int id : c->syms) flags.push_back({id, all, where.span});
   return node(kTagParts, 2, {c}, where.span, Kind::Node, std::move(flags));
 }

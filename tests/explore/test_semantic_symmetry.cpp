@@ -132,3 +132,49 @@ winner highest;
     CHECK(explorer::check_structure(*order->program, order->sources, c.transform) == c.reason);
   }
 }
+
+TEST_CASE("a define counts once play reaches it, and a state value read through a coordinate",
+          "[explore][symmetry][semantic]") {
+  // The unused define `left_column` of the file, now a condition of the move: only the
+  // mirror that keeps columns keeps the game.
+  std::string text = read("tests/explore/rules/tictactoe_coordinates.rules");
+  const std::string place = "requires owner[c] == none;";
+  text.replace(text.find(place), place.size(), place + "\n    requires not left_column(c);");
+  auto g = load_text("left_column.rules", text);
+  explorer::SymmetryGroup group = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
+  std::vector<std::string> kept;
+  for (const auto& t : group.elements) kept.push_back(t.name);
+  CHECK(kept == std::vector<std::string>{"identity", "mirror rows"});
+
+  // The column of the last move, read from the state: a map that changes columns does not
+  // commute with x(last); the mirror of the rows does, and is only stopped by the initial
+  // value of `last` (r0c0), which it moves.
+  auto last = load_text("last.rules", R"(game "not the column of the last move";
+board 3 x 3;
+players 2;
+state owner: Cell -> Player?;
+state moved: bool;
+state last: Cell;
+phase play {
+  move place(c: Cell)
+    requires owner[c] == none;
+    requires not moved or x(c) != x(last);
+  {
+    owner[c] := mover;
+    last := c;
+    moved := true;
+  }
+}
+score p = 0;
+winner highest;
+)");
+  group = explorer::find_symmetries(*last->program, last->sources, *last->engine, last->root.data());
+  CHECK(group.elements.size() == 1);
+  const explorer::SymmetryCheck* r = check_named(group, "rotate 90");
+  REQUIRE(r);
+  CHECK(r->reason.find("a value read from the state") != std::string::npos);
+  CHECK(r->reason.find("last.rules:10:") != std::string::npos);
+  const explorer::SymmetryCheck* m = check_named(group, "mirror rows");
+  REQUIRE(m);
+  CHECK(m->reason.find("initial state") != std::string::npos);
+}
