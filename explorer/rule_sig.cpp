@@ -122,14 +122,4 @@ SigPtr map_sig(const ir::Program& p, const SigPtr& s, const Transform& t, SigSto
   return r;
 }
 
-const RuleSig* first_difference(const RuleSig* a, const RuleSig* b) {
-  if (!a || !b || a->kind != b->kind || a->kind != RuleSig::Kind::Node || a->kids.size() != b->kids.size()) return a;
-  for (size_t i = 0; i < a->kids.size(); ++i)
-    if (cmp(a->kids[i], b->kids[i]) != 0) {
-      const RuleSig* d = first_difference(a->kids[i].get(), b->kids[i].get());
-      return d && d->has_span ? d : a;
-    }
-  return a;
-}
-
 }  // namespace rulebook::explorer

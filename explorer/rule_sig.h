@@ -70,7 +70,5 @@ void map_value(const ir::Program& p, const Transform* t, const ir::Type* ty, Val
 /// The image of a part under `t`, interned, so a part the map keeps is the part itself.
 SigPtr map_sig(const ir::Program& p, const SigPtr& s, const Transform& t, SigStore& store,
                std::unordered_map<const RuleSig*, SigPtr>& memo);
-/// The innermost located part where `a` and its image `b` part ways.
-const RuleSig* first_difference(const RuleSig* a, const RuleSig* b);
 
 }  // namespace rulebook::explorer

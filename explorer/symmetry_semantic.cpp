@@ -261,9 +261,38 @@ std::string RuleImage::check(size_t k) const {
   std::unordered_map<const RuleSig*, SigPtr> memo;
   SigPtr image = map_sig(program_, root_, candidates_[k], *store_, memo);
   if (image == root_) return "";
-  const RuleSig* d = first_difference(root_.get(), image.get());
-  return fmt::format("a value the rules compute is not mapped onto itself ({})",
-                     d && d->has_span ? ir::location(sources_, d->span) : std::string("the rules"));
+  // Down to where the rules and their image part ways, remembering the last located part.
+  const RuleSig* a = root_.get();
+  const RuleSig* b = image.get();
+  const RuleSig* parent = nullptr;
+  const RuleSig* located = nullptr;
+  while (a && b && a->kind == RuleSig::Kind::Node && b->kind == a->kind && a->kids.size() == b->kids.size()) {
+    if (a->has_span) located = a;
+    size_t i = 0;
+    while (i < a->kids.size() && cmp(a->kids[i], b->kids[i]) == 0) ++i;
+    if (i == a->kids.size()) break;
+    parent = a;
+    a = a->kids[i].get();
+    b = b->kids[i].get();
+  }
+  if (a && a->has_span) located = a;
+  const std::string where = located ? ir::location(sources_, located->span) : std::string("the rules");
+  // An unrolled move: name an instance whose image is no instance of the move.
+  if (parent && parent->tag == semantic::kTagMoveUnrolled && a && a->kind == RuleSig::Kind::Set) {
+    for (const SigPtr& x : a->kids) {
+      auto it = memo.find(x.get());
+      const SigPtr img = it == memo.end() ? x : it->second;
+      if (std::find(a->kids.begin(), a->kids.end(), img) != a->kids.end()) continue;
+      std::string args;
+      for (const SigPtr& part : x->kids)
+        if (part && part->kind == RuleSig::Kind::Leaf && part->type && part->type->kind == ir::Type::Kind::Scalar)
+          args += (args.empty() ? "" : ", ") + ir::value_text(program_.domains, part->type->domain, part->value.scalar);
+      return fmt::format("move {}({}) is not carried onto a move of the rules: its conditions or effects "
+                         "are not mapped with the board ({})",
+                         program_.moves[size_t(parent->a)].name, args, where);
+    }
+  }
+  return fmt::format("a value the rules compute is not mapped onto itself ({})", where);
 }
 
 }  // namespace rulebook::explorer
