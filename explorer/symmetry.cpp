@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "compiler/runtime/random.h"
-#include "explorer/symmetry_semantic.h"
 
 namespace rulebook::explorer {
 namespace {

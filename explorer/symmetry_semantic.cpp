@@ -1,6 +1,6 @@
 // Board maps tested on what the rules mean: quantifiers, statements and moves unrolled
 // where needed, and the whole program compared with its image under each map.
-#include "explorer/symmetry_semantic.h"
+#include "explorer/symmetry.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -255,8 +255,8 @@ std::string RuleImage::check(size_t k) const {
     if ((f.mask >> k) & 1)
       return (f.sym < 0 ? std::string("a value read from the state goes through a computation the map does not "
                                       "commute with, such as a coordinate (")
-                        : std::string("a computation the map does not commute with, such as a coordinate, over "
-                                      "a domain too large to enumerate (")) +
+                        : std::string("a computation the map does not commute with, such as a coordinate, of a name "
+                                      "whose values depend on the state or are too many to enumerate (")) +
              ir::location(sources_, f.span) + ")";
   std::unordered_map<const RuleSig*, SigPtr> memo;
   SigPtr image = map_sig(program_, root_, candidates_[k], *store_, memo);
