@@ -340,7 +340,8 @@ engine::Move transform_move(const ir::Program& p, const Transform& t, const engi
   return out;
 }
 
-std::string check_structure(const ir::Program& p, const dsl::SourceSet& sources, const Transform& t) {
+/// The test on how the rules are written, for rules too large for RuleImage.
+static std::string check_written(const ir::Program& p, const dsl::SourceSet& sources, const Transform& t) {
   StructureWalk w(p, sources, t);
   for (const ir::Function& f : p.functions) w.expr(f.body.get());
   for (const ir::Rule& r : p.rules) w.expr(r.condition.get());
@@ -356,6 +357,11 @@ std::string check_structure(const ir::Program& p, const dsl::SourceSet& sources,
   w.expr(p.end_when.get());
   w.expr(p.score.value.get());
   return w.reason;
+}
+
+std::string check_structure(const ir::Program& p, const dsl::SourceSet& sources, const Transform& t) {
+  RuleImage image(p, sources, {t});
+  return image.complete() ? image.check(0) : check_written(p, sources, t);
 }
 
 std::vector<std::vector<uint8_t>> sample_states(const engine::Engine& engine, const uint8_t* root,
@@ -439,15 +445,21 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
                           false, "", false, {}, false});
   for (const ir::Symmetry& s : p.symmetries)
     candidates.push_back({declared_transform(p, s), false, "", true, s.span, false});
+  std::vector<Transform> board;
+  for (const SymmetryCheck& c : candidates)
+    if (!c.declared) board.push_back(c.transform);
+  const RuleImage rules_image(p, sources, board);
   std::vector<std::vector<uint8_t>> samples;
   // Generators: the candidates that keep the rules (the identity first).
   std::vector<Transform> generators;
-  for (SymmetryCheck& c : candidates) {
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    SymmetryCheck& c = candidates[k];
     if (!generators.empty()) {
       // A declared exchange of labels meets the constants it exchanges in the rules (`if k
       // == red ... if k == blue ...`), which is no fault when the rules treat both alike:
       // only play can tell, and it is checked on more states than a board transformation.
-      if (!c.declared) c.reason = check_structure(p, sources, c.transform);
+      if (!c.declared)
+        c.reason = rules_image.complete() ? rules_image.check(k) : check_written(p, sources, c.transform);
       if (c.reason.empty()) {
         if (samples.empty()) samples = sample_states(e, root, 24, 400, 1);
         c.reason = check_behaviour(p, e, c.transform, samples);

@@ -85,6 +85,18 @@ check "an unknown pass exits 2" 2 $?
 out=$("$rb" perft variants/sudoku-fill/fill-4x4.rules --depth 16 --no-pass all 2>/dev/null | tail -n 1)
 check "4x4 fill counts 288 grids with every pass off" "depth 16: 288" "$out"
 
+# Symmetry from what the rules compute: tic-tac-toe with every line a coordinate test keeps
+# the 8 maps; with one diagonal only, the quarter turns and the two mirrors are rejected and
+# the JSON says where.
+out=$("$rb" explore tests/explore/rules/tictactoe_diagonal_tests.rules --engine interp 2>/dev/null)
+check "coordinate lines keep the 8 maps" 1 "$(grep -c '^symmetry group (8 elements)' <<<"$out")"
+check "coordinate lines: 5478 states" 1 "$(grep -c '^total distinct states: 5478$' <<<"$out")"
+sed 's/ or (all c in cells where x(c) + y(c) == 2: mine(p, c))//' \
+  tests/explore/rules/tictactoe_diagonal_tests.rules >"$work/one_diagonal.rules"
+out=$("$rb" explore "$work/one_diagonal.rules" --engine interp --depth 1 --json 2>/dev/null)
+check "one diagonal: the quarter turns and the mirrors are rejected at a location" 4 \
+  "$(grep -c '"reason": "a value the rules compute is not mapped onto itself (.*one_diagonal.rules:[0-9]*:[0-9]*)"' <<<"$out")"
+
 # A report is the same bytes whatever the number of variants analysed at once: five small
 # games (the 6x6 with proofs), one and three at a time.
 mkdir -p "$work/rin/a" "$work/rin/b"

@@ -1,0 +1,298 @@
+// Board maps tested on what the rules mean: quantifiers, statements and moves unrolled
+// where needed, and the whole program compared with its image under each map.
+#include "explorer/symmetry.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "explorer/rule_builder.h"
+
+namespace rulebook::explorer {
+namespace semantic {
+
+SigPtr Builder::program() {
+  std::vector<SigPtr> parts;
+  for (size_t m = 0; m < p_.moves.size(); ++m) parts.push_back(move(int(m)));
+  for (const ir::Rule& r : p_.rules)
+    if (r.board_rule && r.condition)
+      parts.push_back(node(kTagRule, 0, {top(*r.condition, r.locals, tag_of_context(0))}, r.span));
+  for (size_t ph = 0; ph < p_.phases.size(); ++ph) {
+    const ir::Phase& P = p_.phases[ph];
+    std::vector<SigPtr> k;
+    Env env = fresh(std::max(P.stuck_locals, P.locals), tag_of_context(1 + int(ph)));
+    k.push_back(block(P.stuck, env));
+    for (const ir::Transition& t : P.transitions)
+      k.push_back(node(kTagParts, t.target, {t.condition ? expr(*t.condition, env) : nullptr}, t.span));
+    parts.push_back(node(kTagPhase, int64_t(ph), std::move(k), P.span));
+  }
+  if (p_.end_when) parts.push_back(top(*p_.end_when, p_.end_locals, tag_of_context(-1)));
+  if (p_.score.value) parts.push_back(top(*p_.score.value, p_.score.locals, tag_of_context(-2)));
+  return node(kTagProgram, 0, std::move(parts), {});
+}
+
+/// The condition of an unrolled element that depends on an outer name only: which
+/// elements it selects is known once that name is, so that name is unrolled too.
+SigPtr Builder::open_condition(const SigPtr& c, const ir::Expr& where) {
+  std::vector<RuleSig::Flag> flags;
+  const uint64_t all = moving_;
+  for (int id : c->syms) flags.push_back({id, all, where.span});
+  return node(kTagParts, 2, {c}, where.span, Kind::Node, std::move(flags));
+}
+
+/// The elements of a known domain value, as parts, or false when too many.
+bool Builder::elements(const SigPtr& dom, std::vector<SigPtr>& out) {
+  if (!dom || dom->kind != Kind::Leaf || dom->error || !dom->type) return false;
+  const ir::Type& t = *dom->type;
+  if (t.kind == ir::Type::Kind::Set) {
+    if (t.domain < 0 || p_.domains[size_t(t.domain)].size > kUnroll) return false;
+    for (uint32_t i = 0; i < p_.domains[size_t(t.domain)].size; ++i)
+      if (size_t(i / 64) < dom->value.set.size() && ir::test(dom->value.set, i))
+        out.push_back(scalar_leaf_of(t.domain, ir::domain_value(p_.domains, t.domain, i)));
+    return true;
+  }
+  if (t.kind == ir::Type::Kind::List && dom->value.list.size() <= kUnroll) {
+    for (const Value& v : dom->value.list) out.push_back(leaf(t.elem.get(), v, false, dom->span));
+    return true;
+  }
+  return false;
+}
+
+/// A quantifier, aggregate or filter: with its bound name left open, or, when a use of
+/// that name does not commute with some map, unrolled over its (known) domain.
+SigPtr Builder::quantifier(const ir::Expr& e, Env& env) {
+  const bool filter = e.op == ir::Op::Filter;
+  const ir::Expr* where = filter || e.args.size() < 2 ? nullptr : e.args[1].get();
+  const ir::Expr* body = filter ? e.args[1].get() : e.args.size() > 2 ? e.args[2].get() : nullptr;
+  if (size_t(e.slot) >= env.slots.size()) env.slots.resize(size_t(e.slot) + 1);
+  SigPtr dom = expr(*e.args[0], env);
+  const int id = sym_id(env.tag, e.slot);
+  SigPtr saved = env.slots[size_t(e.slot)];
+  env.slots[size_t(e.slot)] = nullptr;
+  SigPtr w = where ? expr(*where, env) : nullptr;
+  SigPtr b = body ? expr(*body, env) : nullptr;
+  std::vector<SigPtr> elems;
+  SigPtr out;
+  if ((flagged(w, id) || flagged(b, id)) && elements(dom, elems)) {
+    std::vector<SigPtr> inst;
+    for (SigPtr& v : elems) {
+      if (over_) break;
+      env.slots[size_t(e.slot)] = v;
+      SigPtr wi = where ? expr(*where, env) : nullptr;
+      if (wi && wi->kind == Kind::Leaf && !wi->error && wi->value.scalar == 0) continue;
+      if (wi && wi->kind == Kind::Leaf && !wi->error) wi = nullptr;  // true: no condition
+      if (wi && !info(*where).reads) wi = open_condition(wi, *where);
+      SigPtr bi = body ? expr(*body, env) : nullptr;
+      if (filter && bi && !info(*body).reads) bi = open_condition(bi, *body);
+      inst.push_back(node(kTagInstance, 0, {filter ? v : nullptr, wi, bi}, e.span));
+    }
+    const bool bag = e.op == ir::Op::Count || e.op == ir::Op::Sum;
+    if (e.op == ir::Op::All || e.op == ir::Op::Some || e.op == ir::Op::No) {
+      // all: and of the instances; some: or; no: not or (each instance where ⇒ body).
+      std::vector<SigPtr> terms;
+      for (const SigPtr& i : inst) {
+        const SigPtr& wi = i->kids[1];
+        const SigPtr& bi = i->kids[2];
+        terms.push_back(wi ? node(kTagInstance, 0, {nullptr, wi, bi}, e.span) : bi);
+      }
+      out = junction(e.op == ir::Op::All, std::move(terms), e.span);
+      if (e.op == ir::Op::No && truth_of(out) >= 0) out = truth(truth_of(out) == 0);
+      else if (e.op == ir::Op::No) out = node(int(ir::Op::Not), 0, {out}, e.span);
+      env.slots[size_t(e.slot)] = saved;
+      return out;
+    }
+    if (bag) {
+      // A count is a sum of ones (a missing body), and a sum over one name of sums over
+      // another is one sum over the pairs: `count s in cells, o in orientations` counts
+      // pairs, whichever name is outer.
+      std::vector<SigPtr> terms;
+      for (const SigPtr& i : inst) {
+        const SigPtr& wi = i->kids[1];
+        const SigPtr& bi = i->kids[2];
+        if (!wi && bi && bi->kind == Kind::Node && bi->tag == kTagUnrolled && bi->a == int64_t(ir::Op::Sum))
+          terms.insert(terms.end(), bi->kids[0]->kids.begin(), bi->kids[0]->kids.end());
+        else if (!wi && truth_of(bi) == 0 && bi->type && bi->type->domain < 0)
+          continue;  // adds 0
+        else
+          terms.push_back(i);
+      }
+      out = node(kTagUnrolled, int64_t(ir::Op::Sum), {node(kTagParts, 0, std::move(terms), e.span, Kind::Bag)}, e.span);
+    } else {
+      out = node(kTagUnrolled, int64_t(e.op), {node(kTagParts, 0, std::move(inst), e.span, Kind::Set)}, e.span);
+    }
+  } else {
+    // A domain known but not unrolled is a set whatever order it was written in.
+    if (dom && dom->kind == Kind::Leaf && !dom->error && dom->type && dom->type->kind == ir::Type::Kind::List) {
+      std::vector<SigPtr> members;
+      elements(dom, members);
+      dom = node(kTagParts, 1, std::move(members), e.span, Kind::Set);
+    }
+    out = node(int(e.op), 0, {dom, w, b}, e.span);
+  }
+  env.slots[size_t(e.slot)] = saved;
+  return out;
+}
+
+/// `env` by value: a let binds to the block's end.
+SigPtr Builder::block(const ir::Block& blk, Env env) {
+  std::vector<SigPtr> parts;
+  for (const ir::StmtPtr& s : blk) {
+    if (over_) return nullptr;
+    switch (s->op) {
+      case ir::StmtOp::Assign: {
+        std::vector<SigPtr> k;
+        for (const auto& key : s->keys) k.push_back(expr(*key, env));
+        k.push_back(s->value ? expr(*s->value, env) : nullptr);
+        parts.push_back(node(kTagAssign, int64_t(s->var) * 4 + s->assign + 1, std::move(k), s->span));
+        break;
+      }
+      case ir::StmtOp::If:
+        parts.push_back(node(kTagIf, 0, {expr(*s->value, env), block(s->body, env), block(s->otherwise, env)}, s->span));
+        break;
+      case ir::StmtOp::For:
+        parts.push_back(for_loop(*s, env));
+        break;
+      case ir::StmtOp::Let:
+        if (size_t(s->slot) >= env.slots.size()) env.slots.resize(size_t(s->slot) + 1);
+        env.slots[size_t(s->slot)] = expr(*s->value, env);
+        break;
+      case ir::StmtOp::Again: parts.push_back(node(kTagAgain, 0, {}, s->span)); break;
+      case ir::StmtOp::End: parts.push_back(node(kTagEnd, 0, {}, s->span)); break;
+      case ir::StmtOp::Goto: parts.push_back(node(kTagGoto, s->phase, {}, s->span)); break;
+      case ir::StmtOp::Eliminate: parts.push_back(node(kTagEliminate, 0, {expr(*s->value, env)}, s->span)); break;
+    }
+  }
+  return node(kTagBlock, 0, std::move(parts), {});
+}
+
+SigPtr Builder::for_loop(const ir::Stmt& s, Env& env) {
+  SigPtr dom = expr(*s.value, env);
+  const int id = sym_id(env.tag, s.slot);
+  if (size_t(s.slot) >= env.slots.size()) env.slots.resize(size_t(s.slot) + 1);
+  env.slots[size_t(s.slot)] = nullptr;
+  SigPtr w = s.where ? expr(*s.where, env) : nullptr;
+  SigPtr b = block(s.body, env);
+  std::vector<SigPtr> elems;
+  if ((flagged(w, id) || flagged(b, id)) && elements(dom, elems)) {
+    std::vector<SigPtr> inst;
+    for (SigPtr& v : elems) {
+      env.slots[size_t(s.slot)] = v;
+      SigPtr wi = s.where ? expr(*s.where, env) : nullptr;
+      if (wi && wi->kind == Kind::Leaf && !wi->error && wi->value.scalar == 0) continue;
+      if (wi && wi->kind == Kind::Leaf && !wi->error) wi = nullptr;
+      if (wi && !info(*s.where).reads) wi = open_condition(wi, *s.where);
+      inst.push_back(node(kTagInstance, 0, {wi, block(s.body, env)}, s.span));
+    }
+    env.slots[size_t(s.slot)] = nullptr;
+    return node(kTagUnrolled, kTagFor, {node(kTagParts, 0, std::move(inst), s.span, Kind::Set)}, s.span);
+  }
+  return node(kTagFor, 0, {dom, w, b}, s.span);
+}
+
+SigPtr Builder::move_parts(const ir::Move& m, Env& env) {
+  std::vector<SigPtr> req, chk;
+  for (const auto& r : m.requires_) req.push_back(expr(*r, env));
+  for (const ir::Check& c : m.checks) chk.push_back(node(kTagRule, c.rule, {expr(*c.condition, env)}, c.condition->span));
+  return node(kTagMove, 0, {node(kTagParts, 0, std::move(req), m.span, Kind::Set),
+                            node(kTagParts, 0, std::move(chk), m.span, Kind::Set), block(m.body, env)},
+              m.span);
+}
+
+/// A move with its parameters open, or, when a use of one does not commute with some
+/// map, as the set of its instances (parameters and what they make of the move).
+SigPtr Builder::move(int mi) {
+  const ir::Move& m = p_.moves[size_t(mi)];
+  const int tag = int(p_.functions.size()) + 1 + mi;
+  Env env = fresh(m.locals, tag);
+  SigPtr out = node(kTagMove, mi, {move_parts(m, env)}, m.span);
+  // Unroll the parameters whose uses do not commute with some map, and then those that
+  // this uncovers (a table of a parameter indexed by another), the rest left open.
+  std::vector<bool> unrolled(m.params.size(), false);
+  for (;;) {
+    bool more = false;
+    uint64_t count = 1;
+    for (size_t i = 0; i < m.params.size(); ++i) {
+      if (!unrolled[i] && flagged(out, sym_id(tag, int(i)))) unrolled[i] = more = true;
+      if (unrolled[i]) count *= p_.domains[size_t(m.params[i].domain)].size;
+    }
+    if (!more || count > kMoveInstances || over_) return out;
+    std::vector<SigPtr> inst;
+    for (uint64_t k = 0; k < count && !over_; ++k) {
+      Env e = fresh(m.locals, tag);
+      std::vector<SigPtr> parts;
+      uint64_t rest = k;
+      for (size_t i = 0; i < m.params.size(); ++i) {
+        if (!unrolled[i]) continue;
+        const int d = m.params[i].domain;
+        const uint32_t n = p_.domains[size_t(d)].size;
+        e.slots[i] = scalar_leaf_of(d, ir::domain_value(p_.domains, d, int64_t(rest % n)));
+        rest /= n;
+        parts.push_back(e.slots[i]);
+      }
+      parts.push_back(move_parts(m, e));
+      inst.push_back(node(kTagInstance, 0, std::move(parts), m.span));
+    }
+    out = node(kTagMoveUnrolled, mi, {node(kTagParts, 0, std::move(inst), m.span, Kind::Set)}, m.span);
+  }
+}
+
+}  // namespace semantic
+
+RuleImage::RuleImage(const ir::Program& program, const dsl::SourceSet& sources,
+                     const std::vector<Transform>& candidates)
+    : program_(program), sources_(sources), candidates_(candidates), store_(std::make_unique<SigStore>()) {
+  semantic::Builder b(program, sources, candidates_, types_, *store_);
+  root_ = b.program();
+  complete_ = !b.over() && root_;
+}
+
+RuleImage::~RuleImage() = default;
+
+std::string RuleImage::check(size_t k) const {
+  if (!complete_ || k >= candidates_.size() || k >= 64) return "";
+  for (const RuleSig::Flag& f : root_->flags)
+    if ((f.mask >> k) & 1)
+      return (f.sym < 0 ? std::string("a value read from the state goes through a computation the map does not "
+                                      "commute with, such as a coordinate (")
+                        : std::string("a computation the map does not commute with, such as a coordinate, of a name "
+                                      "whose values depend on the state or are too many to enumerate (")) +
+             ir::location(sources_, f.span) + ")";
+  std::unordered_map<const RuleSig*, SigPtr> memo;
+  SigPtr image = map_sig(program_, root_, candidates_[k], *store_, memo);
+  if (image == root_) return "";
+  // Down to where the rules and their image part ways, remembering the last located part.
+  const RuleSig* a = root_.get();
+  const RuleSig* b = image.get();
+  const RuleSig* parent = nullptr;
+  const RuleSig* located = nullptr;
+  while (a && b && a->kind == RuleSig::Kind::Node && b->kind == a->kind && a->kids.size() == b->kids.size()) {
+    if (a->has_span) located = a;
+    size_t i = 0;
+    while (i < a->kids.size() && cmp(a->kids[i], b->kids[i]) == 0) ++i;
+    if (i == a->kids.size()) break;
+    parent = a;
+    a = a->kids[i].get();
+    b = b->kids[i].get();
+  }
+  if (a && a->has_span) located = a;
+  const std::string where = located ? ir::location(sources_, located->span) : std::string("the rules");
+  // An unrolled move: name an instance whose image is no instance of the move.
+  if (parent && parent->tag == semantic::kTagMoveUnrolled && a && a->kind == RuleSig::Kind::Set) {
+    for (const SigPtr& x : a->kids) {
+      auto it = memo.find(x.get());
+      const SigPtr img = it == memo.end() ? x : it->second;
+      if (std::find(a->kids.begin(), a->kids.end(), img) != a->kids.end()) continue;
+      std::string args;
+      for (const SigPtr& part : x->kids)
+        if (part && part->kind == RuleSig::Kind::Leaf && part->type && part->type->kind == ir::Type::Kind::Scalar)
+          args += (args.empty() ? "" : ", ") + ir::value_text(program_.domains, part->type->domain, part->value.scalar);
+      return fmt::format("move {}({}) is not carried onto a move of the rules: its conditions or effects "
+                         "are not mapped with the board ({})",
+                         program_.moves[size_t(parent->a)].name, args, where);
+    }
+  }
+  return fmt::format("a value the rules compute is not mapped onto itself ({})", where);
+}
+
+}  // namespace rulebook::explorer

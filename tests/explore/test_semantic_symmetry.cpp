@@ -1,0 +1,180 @@
+// Board symmetry from what the rules compute: tic-tac-toe written with coordinates keeps the
+// 8 maps of the square (765 classes of 5,478 states), and a map that breaks a value the
+// rules compute is rejected with the reason, wherever the rules compute it.
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "compiler/interp/interpret.h"
+#include "compiler/lower/lower.h"
+#include "explorer/enumerate.h"
+#include "explorer/symmetry.h"
+
+using namespace rulebook;
+
+namespace {
+
+struct Loaded {
+  dsl::SourceSet sources;
+  std::unique_ptr<ir::Program> program;
+  std::unique_ptr<compiler::Interpreter> engine;
+  std::vector<uint8_t> root;
+};
+
+std::unique_ptr<Loaded> load_text(const std::string& name, const std::string& text) {
+  auto g = std::make_unique<Loaded>();
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text(name, text, g->sources, diags);
+  INFO(diags.render(g->sources));
+  REQUIRE(p);
+  g->program = std::make_unique<ir::Program>(std::move(*p));
+  g->engine = std::make_unique<compiler::Interpreter>(*g->program, g->sources);
+  g->root.resize(g->program->state_bytes);
+  REQUIRE(g->engine->setup(g->root.data(), engine::Setup{}).ok);
+  return g;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::unique_ptr<Loaded> load_file(const std::string& path) { return load_text(path, read(path)); }
+
+const explorer::SymmetryCheck* check_named(const explorer::SymmetryGroup& g, const std::string& name) {
+  for (const auto& c : g.checks)
+    if (c.transform.name == name) return &c;
+  return nullptr;
+}
+
+/// The whole game explored with the group found: distinct states and classes, all depths.
+void require_765_of_5478(Loaded& g) {
+  explorer::SymmetryGroup group = explorer::find_symmetries(*g.program, g.sources, *g.engine, g.root.data());
+  for (const auto& c : group.checks) INFO(c.transform.name << ": " << c.reason);
+  CHECK(group.elements.size() == 8);
+  explorer::ExploreOptions opt;
+  opt.threads = 1;
+  explorer::ExploreResult r = explorer::explore(*g.program, *g.engine, g.root.data(), group.elements, opt);
+  REQUIRE(r.status.ok);
+  CHECK(r.stopped.empty());
+  uint64_t distinct = 0, classes = 0;
+  for (const auto& d : r.depths) {
+    distinct += d.distinct;
+    classes += d.symmetric;
+  }
+  CHECK(distinct == 5478);
+  CHECK(classes == 765);
+}
+
+}  // namespace
+
+TEST_CASE("tic-tac-toe with coordinate diagonals keeps the 8 maps: 765 classes of 5,478",
+          "[explore][symmetry][semantic]") {
+  auto g = load_file("tests/explore/rules/tictactoe_coordinates.rules");
+  require_765_of_5478(*g);
+}
+
+TEST_CASE("tic-tac-toe with every line a coordinate test keeps the 8 maps",
+          "[explore][symmetry][semantic]") {
+  auto g = load_file("tests/explore/rules/tictactoe_diagonal_tests.rules");
+  require_765_of_5478(*g);
+}
+
+TEST_CASE("tic-tac-toe with lines along directions keeps the 8 maps", "[explore][symmetry][semantic]") {
+  auto g = load_file("bench/plain/tictactoe.rules");
+  require_765_of_5478(*g);
+}
+
+TEST_CASE("a map that breaks a value the rules compute is rejected, naming it",
+          "[explore][symmetry][semantic]") {
+  // Only the main diagonal wins: the half turn and the two transposes keep it, a quarter
+  // turn or a mirror does not.
+  std::string text = read("tests/explore/rules/tictactoe_coordinates.rules");
+  const std::string both = "{diagonal, anti_diagonal}";
+  text.replace(text.find(both), both.size(), "{diagonal}");
+  auto g = load_text("one_diagonal.rules", text);
+  explorer::SymmetryGroup group = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
+  std::vector<std::string> kept;
+  for (const auto& t : group.elements) kept.push_back(t.name);
+  CHECK(kept == std::vector<std::string>{"identity", "rotate 180", "transpose", "anti-transpose"});
+  const explorer::SymmetryCheck* r = check_named(group, "rotate 90");
+  REQUIRE(r);
+  CHECK(!r->kept);
+  CHECK(r->reason.find("not mapped onto itself") != std::string::npos);
+  CHECK(r->reason.find("one_diagonal.rules:") != std::string::npos);
+
+  // A first-empty-cell order read through coordinates: no map keeps it, and play agrees.
+  auto order = load_text("order.rules", R"(game "row-major order";
+board 3 x 3;
+players 1;
+state owner: Cell -> Player?;
+define position(c: Cell): int = y(c) * 3 + x(c);
+define first_empty(c: Cell): bool = owner[c] == none and (all d in cells where position(d) < position(c): owner[d] != none);
+phase play {
+  move place(c: Cell) requires first_empty(c); { owner[c] := mover; }
+}
+score p = 0;
+winner highest;
+)");
+  group = explorer::find_symmetries(*order->program, order->sources, *order->engine, order->root.data());
+  CHECK(group.elements.size() == 1);
+  for (const auto& c : group.checks) {
+    if (c.transform.is_identity()) continue;
+    INFO(c.transform.name);
+    CHECK(!c.reason.empty());
+    CHECK(explorer::check_structure(*order->program, order->sources, c.transform) == c.reason);
+  }
+}
+
+TEST_CASE("a define counts once play reaches it, and a state value read through a coordinate",
+          "[explore][symmetry][semantic]") {
+  // The unused define `left_column` of the file, now a condition of the move: only the
+  // mirror that keeps columns keeps the game.
+  std::string text = read("tests/explore/rules/tictactoe_coordinates.rules");
+  const std::string place = "requires owner[c] == none;";
+  text.replace(text.find(place), place.size(), place + "\n    requires not left_column(c);");
+  auto g = load_text("left_column.rules", text);
+  explorer::SymmetryGroup group = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
+  std::vector<std::string> kept;
+  for (const auto& t : group.elements) kept.push_back(t.name);
+  CHECK(kept == std::vector<std::string>{"identity", "mirror rows"});
+
+  // The column of the last move, read from the state: a map that changes columns does not
+  // commute with x(last); the mirror of the rows does, and is only stopped by the initial
+  // value of `last` (r0c0), which it moves.
+  auto last = load_text("last.rules", R"(game "not the column of the last move";
+board 3 x 3;
+players 2;
+state owner: Cell -> Player?;
+state moved: bool;
+state last: Cell;
+phase play {
+  move place(c: Cell)
+    requires owner[c] == none;
+    requires not moved or x(c) != x(last);
+  {
+    owner[c] := mover;
+    last := c;
+    moved := true;
+  }
+}
+score p = 0;
+winner highest;
+)");
+  group = explorer::find_symmetries(*last->program, last->sources, *last->engine, last->root.data());
+  CHECK(group.elements.size() == 1);
+  const explorer::SymmetryCheck* r = check_named(group, "rotate 90");
+  REQUIRE(r);
+  CHECK(r->reason.find("a value read from the state") != std::string::npos);
+  CHECK(r->reason.find("last.rules:10:") != std::string::npos);
+  const explorer::SymmetryCheck* m = check_named(group, "mirror rows");
+  REQUIRE(m);
+  CHECK(m->reason.find("initial state") != std::string::npos);
+}
