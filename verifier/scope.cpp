@@ -98,6 +98,7 @@ std::string Verifier::set_text(const ir::Property& prop) {
     if (prop.phase >= 0) out += " in phase " + p_.phases[size_t(prop.phase)].name;
   }
   if (prop.where) out += " and " + std::string(sources_.text(prop.where->span));
+  if (std::string setups = setup_text(prop); !setups.empty()) out += "; " + setups;
   return out;
 }
 
@@ -117,6 +118,7 @@ Scope Verifier::scope(const ir::Property& prop, int mi) {
   };
   for (size_t i = 0; i < p_.rules.size(); ++i)
     if (p_.rules[i].board_rule) add_rule(p_.rules[i].name, board_rule(i));
+  entry_parts(prop, sc);
   if (prop.phase >= 0) {
     int s = enc_.base_selector(ir::kVarPhase, 0);
     add_parts(sc, enc_.selectors()[size_t(s)].guard[size_t(prop.phase)]);
@@ -294,7 +296,8 @@ Board Verifier::board(const z3::model& m, const Scope& sc) {
   Board b;
   compiler::Interpreter in(p_, sources_);
   b.state.assign(p_.state_bytes, 0);
-  engine::Setup setup;
+  engine::Setup setup;  // bound setup values keep theirs: they have no selectors
+  setup.values = opt_.setup;
   (void)in.setup(b.state.data(), setup);
   for (const Selector& s : enc_.selectors()) {
     if (s.var < 0) continue;

@@ -123,6 +123,16 @@ class Verifier {
   Board board(const z3::model& m, const Scope& sc);
   std::string set_text(const ir::Property& prop);
 
+  // ---- setup values (setup.cpp)
+  /// Fixes the setup values Options::setup names (every element read as a constant).
+  void bind_setups();
+  /// The setup variables (indices of p_.setups) the set or the value of `prop` reads.
+  std::vector<size_t> setups_read(const ir::Property& prop) const;
+  /// Over unbound data-file setups that `prop` reads: the value is one of the file's entries.
+  void entry_parts(const ir::Property& prop, Scope& sc);
+  /// What the setup values `prop` reads range over, for the set's text ("" when none).
+  std::string setup_text(const ir::Property& prop) const;
+
   // ---- questions (solve.cpp)
   /// Is `q` satisfiable on the set, with the named rules in `on` assumed (all when null)
   /// and the others not? Unsat answers may come from relaxations (only the conditions on
@@ -235,6 +245,8 @@ class Verifier {
   Budget budget_;
   uint64_t rlimit_seen_ = 0;  ///< Z3's resource count after the last check
   std::string unknown_;
+  /// Per setup variable: the entry number (from 1) or value text it is bound to, or "".
+  std::vector<std::string> bound_;
 };
 
 }  // namespace rulebook::verifier

@@ -591,6 +591,7 @@ std::vector<Result> Verifier::run() {
       if (t.joinable()) t.join();
     }
   } join{done, watcher};
+  bind_setups();
   std::vector<Result> out;
   std::vector<const ir::Property*> props;  ///< the property of each result
   for (const ir::Property& prop : p_.properties) {
