@@ -69,5 +69,27 @@ check "a name that is no setup value exits 1" 1 $?
 "$rb" prove "$rules" --setup puzzle >/dev/null 2>&1
 check "--setup without '=' exits 2" 2 $?
 
+# The report's table per puzzle (`prove_setups`): the same verdicts as the prover's above.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export RULEBOOK_CACHE="$work/cache"
+mkdir -p "$work/in/sudoku-moyo"
+cp "$rules" variants/sudoku-moyo/puzzles.txt "$work/in/sudoku-moyo/"
+echo '{"defaults": {"games": 2, "greedy_games": 1, "tree_depth": 1, "tree_breadth": 1, "explore": false,
+       "prove_rlimit": 2000000, "prove_setups": ["puzzle=1", "puzzle=6", "puzzle=9", "nothing=1"]}}' >"$work/conf.json"
+"$rb" report "$work/in" -o "$work/out" --config "$work/conf.json" --jobs 1 >/dev/null 2>&1
+check "the report with prove_setups exits 0" 0 $?
+page="$work/out/sudoku-moyo/moyo"
+row() {  # row PROPERTY: its per_setup verdicts, in the order of the configuration
+  python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["analysis"]["proofs"]:
+    if r["property"] == sys.argv[2]:
+        print(" ".join(r["per_setup"].get(k, "-").split()[0] for k in ["puzzle=1", "puzzle=6", "puzzle=9", "nothing=1"]))' \
+    "$page.json" "$1"
+}
+check "report: three givens side by side, per puzzle" "proved refuted error: -" "$(row no_three_adjacent_givens)"
+check "report: no empty box, per puzzle" "proved proved error: -" "$(row no_empty_box)"
+check "report: the page has the table" 1 "$(grep -c '<h3>Per setup value</h3>' "$page.html")"
+
 echo "prove --setup: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
