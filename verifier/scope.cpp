@@ -296,9 +296,25 @@ Board Verifier::board(const z3::model& m, const Scope& sc) {
   Board b;
   compiler::Interpreter in(p_, sources_);
   b.state.assign(p_.state_bytes, 0);
-  engine::Setup setup;  // bound setup values keep theirs: they have no selectors
+  // The setup as the model chose it (bound values have no selectors; a setup value whose
+  // every element the model chose is set up with that value), so that what `init` derives
+  // from it (a puzzle's givens laid as stones) belongs to the same setup.
+  engine::Setup setup;
   setup.values = opt_.setup;
-  (void)in.setup(b.state.data(), setup);
+  std::vector<std::vector<uint32_t>> given;
+  (void)compiler::setup_overrides(p_, setup, given);
+  std::vector<std::vector<uint32_t>> chosen = given;
+  for (size_t i = 0; i < p_.setups.size() && i < chosen.size(); ++i) {
+    const ir::StateVar& v = p_.vars[size_t(p_.setups[i].var)];
+    if (!chosen[i].empty()) continue;
+    std::vector<uint32_t> value(v.count, UINT32_MAX);
+    for (const Selector& s : enc_.selectors())
+      if (s.var == p_.setups[i].var)
+        for (size_t k = 0; k < s.guard.size(); ++k)
+          if (m.eval(s.guard[k], true).is_true()) value[s.element] = uint32_t(k);
+    if (std::find(value.begin(), value.end(), UINT32_MAX) == value.end()) chosen[i] = std::move(value);
+  }
+  if (!in.setup_indices(b.state.data(), 1, chosen).ok) (void)in.setup_indices(b.state.data(), 1, given);
   for (const Selector& s : enc_.selectors()) {
     if (s.var < 0) continue;
     for (size_t k = 0; k < s.guard.size(); ++k)

@@ -1,6 +1,7 @@
 // Setup values in the verifier: `--setup` fixes one (a data-file entry or a value), a free
 // data-file setup is one of the file's entries, and the Moyo puzzle criteria proved per
 // puzzle agree with the criteria computed here from puzzles.txt read on its own.
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <regex>
@@ -136,6 +137,24 @@ TEST_CASE("without --setup a data-file setup ranges over the file's entries only
     INFO(verifier::result_text(r, false));
     CHECK(r.verdict == (all ? verifier::Verdict::Proved : verifier::Verdict::Refuted));
     CHECK(r.set.find("any of the 6 entries of") != std::string::npos);
+    if (all) continue;
+    // The counterexample is a puzzle that fails, set up as such: its givens are the
+    // board's stones (r0c1 holds a given in puzzle 6, not in puzzle 1, the default).
+    REQUIRE(r.board);
+    const ir::StateVar *puzzle = nullptr, *stone = nullptr;
+    for (const auto& v : p->vars) {
+      if (v.name == "puzzle") puzzle = &v;
+      if (v.name == "stone") stone = &v;
+    }
+    REQUIRE((puzzle && stone));
+    Grid shown{};
+    for (uint32_t c = 0; c < 81; ++c) shown[c / 9][c % 9] = int(ir::load_index(r.board->state.data(), *puzzle, c));
+    bool fails = false;
+    for (const auto& [n, holds] : criteria(shown, most_givens())) fails = fails || (n == name && !holds);
+    CHECK(fails);
+    CHECK(std::find(puzzles.begin(), puzzles.end(), shown) != puzzles.end());
+    for (uint32_t c = 0; c < 81; ++c)
+      CHECK((ir::load_index(r.board->state.data(), *stone, c) != 0) == (shown[c / 9][c % 9] != 0));
   }
   // A made-up puzzle is not found: no entry has a 5 in the top left cell, nor 82 givens.
   const auto found = prove_text(std::string(RULEBOOK_SOURCE_DIR) + "/variants/sudoku-moyo/made-up.rules",
