@@ -42,7 +42,8 @@ std::string per_setup_html(const OpenedGame& game, const ReportPlan& plan, verif
     vo.only.clear();
     for (const ir::Property& prop : p.properties) {
       const std::vector<std::string> read = verifier::setups_read(p, prop);
-      if (std::find(read.begin(), read.end(), name) != read.end()) vo.only.push_back(prop.name);
+      const bool fixed = std::any_of(prop.setup.begin(), prop.setup.end(), [&](const auto& kv) { return kv.first == name; });
+      if (!fixed && std::find(read.begin(), read.end(), name) != read.end()) vo.only.push_back(prop.name);
     }
     if (vo.only.empty() || (vo.stop && vo.stop->load())) continue;  // not a setup value these rules read
     columns.push_back(kv);

@@ -1,5 +1,8 @@
-// Setup values in the verifier: those given with `--setup` are fixed, a data-file setup
-// left free is one of the file's entries, and each set says what its setup values range over.
+// Setup values in the verifier: those given with `--setup` or fixed by a property (`with`)
+// are constants, a data-file setup left free is one of the file's entries, and each set says
+// what its setup values range over.
+#include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -118,6 +121,46 @@ std::string Verifier::setup_text(const ir::Property& prop) const {
                          sv.name, sv.name);
     out += (out.empty() ? "setup " : "; setup ") + what;
   }
+  return out;
+}
+
+const std::vector<std::pair<std::string, std::string>>& fixed_setup(const ir::Program& p, const ir::Property& prop) {
+  if (prop.kind == ir::PropertyKind::Depends)
+    for (const ir::Property& q : p.properties)
+      if (q.name == prop.subject && q.kind != ir::PropertyKind::Depends) return q.setup;
+  return prop.setup;
+}
+
+std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sources,
+                           const Options& options) {
+  using Binding = std::vector<std::pair<std::string, std::string>>;
+  std::vector<Binding> groups{{}};
+  for (const ir::Property& prop : program.properties)
+    if (std::find(groups.begin(), groups.end(), fixed_setup(program, prop)) == groups.end())
+      groups.push_back(fixed_setup(program, prop));
+  if (groups.size() == 1) {
+    Verifier v(program, sources, options);
+    return v.run();
+  }
+  // One verifier per group of properties fixing the same setup values (over those given
+  // on the command line), the results put back in file order.
+  std::map<const ir::Property*, Result> by_property;
+  for (const Binding& g : groups) {
+    Options o = options;
+    for (const auto& kv : g) {
+      o.setup.erase(std::remove_if(o.setup.begin(), o.setup.end(), [&](const auto& x) { return x.first == kv.first; }),
+                    o.setup.end());
+      o.setup.push_back(kv);
+    }
+    Verifier v(program, sources, o);
+    v.only_group(&g);
+    std::vector<Result> rs = v.run();
+    for (size_t i = 0; i < rs.size(); ++i)
+      if (fixed_setup(program, *v.ran()[i]) == g) by_property.emplace(v.ran()[i], std::move(rs[i]));
+  }
+  std::vector<Result> out;
+  for (const ir::Property& prop : program.properties)
+    if (auto it = by_property.find(&prop); it != by_property.end()) out.push_back(std::move(it->second));
   return out;
 }
 

@@ -190,3 +190,39 @@ prove unread "reads no setup value" over boards: (count c in cells where mark[c]
   CHECK(named(there, "corner_free").verdict == verifier::Verdict::Refuted);
   CHECK_THROWS_AS(prove_text(path, text, {{"nothing", "1"}}), std::invalid_argument);
 }
+
+TEST_CASE("a property fixes a data-file setup in the file with 'with NAME = K'") {
+  const std::string path = std::string(RULEBOOK_SOURCE_DIR) + "/variants/sudoku-moyo/fixed.rules";
+  const std::string text = "variant \"fixed puzzles\" extends \"moyo.rules\";\n"
+                           "prove first_spread over boards with puzzle = 1: no a in areas: three_givens_in_line(a);\n"
+                           "prove sixth_spread over boards with puzzle = 6: no a in areas: three_givens_in_line(a);\n"
+                           "find sixth_top_left_empty over boards with puzzle = 6 where givens == 30: "
+                           "some c in cells where x(c) + y(c) == 0: puzzle[c] == 0;\n";
+  const auto rs = prove_text(path, text, {});
+  // The file's own criteria (no `with`) keep ranging over every puzzle, in file order first.
+  REQUIRE(rs.size() == 7);
+  CHECK(rs[0].name == "no_empty_box");
+  CHECK(rs[4].name == "first_spread");
+  CHECK(named(rs, "no_three_adjacent_givens").verdict == verifier::Verdict::Refuted);
+  CHECK(named(rs, "no_three_adjacent_givens").set.find("any of the 6 entries") != std::string::npos);
+  CHECK(named(rs, "first_spread").verdict == verifier::Verdict::Proved);
+  CHECK(named(rs, "first_spread").set.find("setup puzzle: entry 1 of") != std::string::npos);
+  CHECK(named(rs, "sixth_spread").verdict == verifier::Verdict::Refuted);
+  CHECK(named(rs, "sixth_top_left_empty").verdict == verifier::Verdict::Found);
+  // The file's `with` wins over the command line's value for its own set only.
+  const auto over = prove_text(path, text, {{"puzzle", "6"}});
+  CHECK(named(over, "first_spread").verdict == verifier::Verdict::Proved);
+  CHECK(named(over, "no_three_adjacent_givens").verdict == verifier::Verdict::Refuted);
+  CHECK(named(over, "no_three_adjacent_givens").set.find("setup puzzle: entry 6 of") != std::string::npos);
+
+  // Only a data-file setup, and only an entry the file has.
+  for (const char* bad : {"with puzzle = 7", "with stone = 1", "with nothing = 1"}) {
+    dsl::SourceSet sources;
+    dsl::Diagnostics diags;
+    (void)compiler::load_program_text(path, std::string("variant \"bad\" extends \"moyo.rules\";\n"
+                                                        "prove bad over boards ") + bad + ": givens > 0;\n",
+                                      sources, diags);
+    INFO(bad);
+    CHECK(diags.has_errors());
+  }
+}
