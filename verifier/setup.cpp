@@ -30,6 +30,7 @@ void block_reads(const ir::Program& p, const ir::Block& b, std::set<int>& vars) 
 
 /// The setup variables (indices of p.setups) the set or the value of `prop` reads.
 std::vector<size_t> setup_vars_read(const ir::Program& p, const ir::Property& prop) {
+  if (p.setups.empty()) return {};
   std::set<int> vars;
   if (prop.expr) reads_of(p, *prop.expr, vars);
   if (prop.where) reads_of(p, *prop.where, vars);
