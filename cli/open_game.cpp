@@ -58,18 +58,23 @@ int open_game(const std::string& path, const std::string& engine_kind, OpenedGam
   return kExitOk;
 }
 
-int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::string>& setups,
-                std::vector<uint8_t>& state) {
-  engine::Setup setup;
-  setup.seed = seed;
+int parse_setup_args(const std::vector<std::string>& setups, engine::Setup& out) {
   for (const std::string& kv : setups) {
-    size_t eq = kv.find('=');
+    const size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
       fmt::print(stderr, "error: --setup takes name=value, got '{}'\n", kv);
       return kExitUsage;
     }
-    setup.values.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    out.values.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
+  return kExitOk;
+}
+
+int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::string>& setups,
+                std::vector<uint8_t>& state) {
+  engine::Setup setup;
+  setup.seed = seed;
+  if (int code = parse_setup_args(setups, setup); code != kExitOk) return code;
   state.assign(game.engine->info().state_bytes, 0);
   engine::Status st = game.engine->setup(state.data(), setup);
   if (!st.ok) {

@@ -50,4 +50,8 @@ std::string engine_error_line(const std::string& path, const std::string& messag
 int setup_state(const OpenedGame& game, uint64_t seed,
                 const std::vector<std::string>& setups, std::vector<uint8_t>& state);
 
+/// Splits each `--setup name=value` into `out.values`; a malformed one is printed and
+/// gives kExitUsage.
+int parse_setup_args(const std::vector<std::string>& setups, engine::Setup& out);
+
 }  // namespace rulebook::cli

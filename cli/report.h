@@ -36,6 +36,10 @@ struct ReportPlan {
   /// Seconds per property, a safety net only: a property that hits it is "unknown
   /// (timeout)", and the page then depends on the machine; keep it above the rlimit's time.
   double prove_timeout = 120;
+  /// `name=value` setup values (a data file's entry number, or a value): the properties
+  /// reading that setup value are checked again with each fixed, on the same budget, and
+  /// shown in a table of verdicts per value (e.g. each puzzle of a puzzle file).
+  std::vector<std::string> prove_setups;
   /// What begins each progress line of this variant, e.g. "[3/21]" (variants may be
   /// analysed side by side, so every line names its own).
   std::string label;

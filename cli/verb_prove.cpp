@@ -9,6 +9,7 @@
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
+#include "compiler/ir/text.h"
 #include "verifier/verify.h"
 
 namespace rulebook::cli {
@@ -21,6 +22,7 @@ struct ProveOptions {
   uint64_t rlimit = 0;
   bool json = false;
   bool no_times = false;
+  std::vector<std::string> setups;
 };
 
 nlohmann::json board_json(const verifier::Board& b) {
@@ -44,7 +46,15 @@ int run_prove(const ProveOptions& opt) {
       return kExitInputError;
     }
   }
+  engine::Setup setup;
+  if (int code = parse_setup_args(opt.setups, setup); code != kExitOk) return code;
+  std::vector<std::vector<uint32_t>> given;
+  if (engine::Status st = compiler::setup_overrides(*game.program, setup, given); !st.ok) {
+    fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
+    return kExitInputError;
+  }
   verifier::Options vo;
+  vo.setup = setup.values;
   vo.timeout_seconds = opt.timeout;
   vo.rlimit = opt.rlimit;
   vo.only = opt.properties;
@@ -119,6 +129,8 @@ void add_prove(CLI::App& app, int& result) {
   cmd->add_option("--timeout", opt->timeout, "Seconds per property (Z3 timeout)")->check(CLI::PositiveNumber);
   cmd->add_option("--rlimit", opt->rlimit,
                   "Z3 resource limit per property (deterministic: the same verdicts on any machine; 0: none)");
+  cmd->add_option("--setup", opt->setups,
+                  "Fix a setup value in every set, name=value (repeatable; a data file's entry number)");
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
   cmd->callback([opt, &result] { result = run_prove(*opt); });

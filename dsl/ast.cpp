@@ -86,7 +86,7 @@ bool same(const Transition& a, const Transition& b) {
 
 bool same(const PropertySet& a, const PropertySet& b) {
   return a.moves == b.moves && same(a.phase, b.phase) && same(a.move_names, b.move_names) &&
-         same(a.where, b.where);
+         same(a.setups, b.setups) && same(a.where, b.where);
 }
 
 // One overload per declaration kind, picked by std::visit below.

@@ -276,6 +276,8 @@ struct PropertySet {  // boards [of phase] [where e] | moves [m, n] [where e]
   bool moves = false;
   Ident phase;               ///< boards of PHASE; empty name when absent
   std::vector<Ident> move_names;
+  /// `with NAME = K, ...`: data-file setups fixed to entry K in this set
+  std::vector<std::pair<Ident, ExprPtr>> setups;
   ExprPtr where;
   Span span;
 };

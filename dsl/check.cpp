@@ -707,6 +707,19 @@ void Checker::check_property(const Property& p) {
       }
     }
   }
+  for (const auto& [name, entry] : over.setups) {
+    // Only a data-file setup is fixed in the file: its value is then one entry, named by number.
+    const auto it = std::find_if(game_.setups.begin(), game_.setups.end(),
+                                 [&](const Setup* s) { return s->name.name == name.name; });
+    if (it == game_.setups.end()) {
+      std::vector<std::string> names;
+      for (const Setup* s : game_.setups) names.push_back(s->name.name);
+      unknown("setup value", name.name, name.span, names);
+    } else if ((*it)->source != SetupSource::File) {
+      error(name.span, fmt::format("'with' fixes a setup value read from a data file; '{}' is not one", name.name));
+    }
+    constant_int(*entry, "the entry number");
+  }
   if (over.where) expect_bool(*over.where);
   if (p.expr) {
     if (p.kind == PropertyKind::Bound) {

@@ -392,7 +392,8 @@ Property Parser::parse_property() {
   return p;
 }
 
-/// set = "boards" [ "of" IDENT ] [ "where" expr ] | "moves" [ IDENT { "," IDENT } ] [ "where" expr ] ;
+/// set = ( "boards" [ "of" IDENT ] | "moves" [ IDENT { "," IDENT } ] )
+///       [ "with" IDENT "=" expr { "," IDENT "=" expr } ] [ "where" expr ] ;
 PropertySet Parser::parse_property_set() {
   PropertySet s;
   Span start = peek().span;
@@ -407,6 +408,13 @@ PropertySet Parser::parse_property_set() {
     }
   } else {
     fail_expected("'boards' or 'moves' after 'over'");
+  }
+  if (accept(TokenKind::KwWith)) {
+    do {
+      Ident name = expect_name("a setup value's name after 'with'");
+      expect(TokenKind::Assign, fmt::format("after '{}' (with {} = entry number)", name.name, name.name));
+      s.setups.emplace_back(std::move(name), parse_expr());
+    } while (accept(TokenKind::Comma));
   }
   if (accept(TokenKind::KwWhere)) s.where = parse_expr();
   s.span = from(start);

@@ -471,6 +471,8 @@ class FilePrinter {
       rest += "boards";
       if (!s.phase.name.empty()) rest += " of " + s.phase.name;
     }
+    for (size_t i = 0; i < s.setups.size(); ++i)
+      rest += (i == 0 ? " with " : ", ") + s.setups[i].first.name + " = " + expr_text(*s.setups[i].second);
     if (s.where) rest += " where " + expr_text(*s.where, Follow::Binder);
     std::string lead = p.kind != PropertyKind::Bound ? "" : p.maximize ? "max " : "min ";
     w_.lines(headed(0, head, rest + ":", lead, *p.expr, ";"), next);

@@ -82,6 +82,8 @@ std::string over_text(const PropertySet& s) {
     for (const auto& m : s.move_names) names.push_back(m.name);
     text += " " + join(names);
   }
+  for (size_t i = 0; i < s.setups.size(); ++i)
+    text += (i == 0 ? " with " : ", ") + s.setups[i].first.name + " = " + format_expr(*s.setups[i].second);
   if (s.where) text += " where " + format_expr(*s.where);
   return text;
 }

@@ -536,6 +536,8 @@ SymP Encoder::read_slot(int var, uint32_t element) {
     auto it = o.slots.find({var, element});
     if (it != o.slots.end()) return resolve(it->second);
   }
+  auto fixed = bound_.find({var, element});
+  if (fixed != bound_.end()) return val(fixed->second);
   return resolve(identity(base_selector(var, element)));
 }
 

@@ -114,6 +114,9 @@ class Encoder {
   Overlay& overlay_at(int o) { return overlays_[size_t(o)]; }
   /// The selector of a base state element (created on first use).
   int base_selector(int var, uint32_t element);
+  /// Fixes a base state element to a constant (a setup value bound by the caller): it is
+  /// read as that value and gets no selector, so whatever reads it is computed concretely.
+  void bind(int var, uint32_t element, int64_t value) { bound_[{var, element}] = value; }
   /// A fresh one-hot selector over domain `d` (for move parameters).
   int fresh_selector(int d, const std::string& name);
   const std::vector<Selector>& selectors() const { return sels_; }
@@ -287,6 +290,7 @@ class Encoder {
   }
   std::vector<SymP> identities_;
   std::map<std::pair<int, uint32_t>, int> base_sels_;
+  std::map<std::pair<int, uint32_t>, int64_t> bound_;  ///< elements fixed by bind()
   std::vector<Overlay> overlays_;
   int overlay_ = -1;
   std::vector<z3::expr> facts_, sum_facts_, partition_facts_;

@@ -98,6 +98,7 @@ std::string Verifier::set_text(const ir::Property& prop) {
     if (prop.phase >= 0) out += " in phase " + p_.phases[size_t(prop.phase)].name;
   }
   if (prop.where) out += " and " + std::string(sources_.text(prop.where->span));
+  if (std::string setups = setup_text(prop); !setups.empty()) out += "; " + setups;
   return out;
 }
 
@@ -117,6 +118,7 @@ Scope Verifier::scope(const ir::Property& prop, int mi) {
   };
   for (size_t i = 0; i < p_.rules.size(); ++i)
     if (p_.rules[i].board_rule) add_rule(p_.rules[i].name, board_rule(i));
+  entry_parts(prop, sc);
   if (prop.phase >= 0) {
     int s = enc_.base_selector(ir::kVarPhase, 0);
     add_parts(sc, enc_.selectors()[size_t(s)].guard[size_t(prop.phase)]);
@@ -294,8 +296,25 @@ Board Verifier::board(const z3::model& m, const Scope& sc) {
   Board b;
   compiler::Interpreter in(p_, sources_);
   b.state.assign(p_.state_bytes, 0);
+  // The setup as the model chose it (bound values have no selectors; a setup value whose
+  // every element the model chose is set up with that value), so that what `init` derives
+  // from it (a puzzle's givens laid as stones) belongs to the same setup.
   engine::Setup setup;
-  (void)in.setup(b.state.data(), setup);
+  setup.values = opt_.setup;
+  std::vector<std::vector<uint32_t>> given;
+  (void)compiler::setup_overrides(p_, setup, given);
+  std::vector<std::vector<uint32_t>> chosen = given;
+  for (size_t i = 0; i < p_.setups.size() && i < chosen.size(); ++i) {
+    const ir::StateVar& v = p_.vars[size_t(p_.setups[i].var)];
+    if (!chosen[i].empty()) continue;
+    std::vector<uint32_t> value(v.count, UINT32_MAX);
+    for (const Selector& s : enc_.selectors())
+      if (s.var == p_.setups[i].var)
+        for (size_t k = 0; k < s.guard.size(); ++k)
+          if (m.eval(s.guard[k], true).is_true()) value[s.element] = uint32_t(k);
+    if (std::find(value.begin(), value.end(), UINT32_MAX) == value.end()) chosen[i] = std::move(value);
+  }
+  if (!in.setup_indices(b.state.data(), 1, chosen).ok) (void)in.setup_indices(b.state.data(), 1, given);
   for (const Selector& s : enc_.selectors()) {
     if (s.var < 0) continue;
     for (size_t k = 0; k < s.guard.size(); ++k)

@@ -99,12 +99,22 @@ int truth(const z3::expr& b);
 /// or the value errs: one exact query.
 z3::expr any_piece(z3::context& z3, const std::vector<Piece>& ps, const std::function<z3::expr(const z3::expr&)>& bad);
 
+/// The setup values a property's set fixes in the file (`with`); a `depends` takes its
+/// subject's.
+const std::vector<std::pair<std::string, std::string>>& fixed_setup(const ir::Program& p, const ir::Property& prop);
+
 class Verifier {
  public:
   Verifier(const ir::Program& p, const dsl::SourceSet& s, const Options& o)
       : p_(p), sources_(s), opt_(o), enc_(p, s, z3_) {}
 
   std::vector<Result> run();
+  /// Check only the properties whose set fixes exactly the setup values `g` in the file
+  /// (and, as facts, the lemmas that fix none): verify() runs one verifier per such group,
+  /// since the encoder's tables, board rules and lemmas hold for one setup each.
+  void only_group(const std::vector<std::pair<std::string, std::string>>* g) { group_ = g; }
+  /// The property of each result of run(), in order.
+  const std::vector<const ir::Property*>& ran() const { return ran_; }
 
  private:
   // ---- the set (scope.cpp)
@@ -122,6 +132,16 @@ class Verifier {
   std::pair<z3::expr, z3::expr> value_pair(Scope& sc, const ir::Expr& e);
   Board board(const z3::model& m, const Scope& sc);
   std::string set_text(const ir::Property& prop);
+
+  // ---- setup values (setup.cpp)
+  /// Fixes the setup values Options::setup names (every element read as a constant).
+  void bind_setups();
+  /// The setup variables (indices of p_.setups) the set or the value of `prop` reads.
+  std::vector<size_t> setups_read(const ir::Property& prop) const;
+  /// Over unbound data-file setups that `prop` reads: the value is one of the file's entries.
+  void entry_parts(const ir::Property& prop, Scope& sc);
+  /// What the setup values `prop` reads range over, for the set's text ("" when none).
+  std::string setup_text(const ir::Property& prop) const;
 
   // ---- questions (solve.cpp)
   /// Is `q` satisfiable on the set, with the named rules in `on` assumed (all when null)
@@ -235,6 +255,10 @@ class Verifier {
   Budget budget_;
   uint64_t rlimit_seen_ = 0;  ///< Z3's resource count after the last check
   std::string unknown_;
+  const std::vector<std::pair<std::string, std::string>>* group_ = nullptr;
+  std::vector<const ir::Property*> ran_;
+  /// Per setup variable: the entry number (from 1) or value text it is bound to, or "".
+  std::vector<std::string> bound_;
 };
 
 }  // namespace rulebook::verifier

@@ -591,11 +591,15 @@ std::vector<Result> Verifier::run() {
       if (t.joinable()) t.join();
     }
   } join{done, watcher};
+  bind_setups();
   std::vector<Result> out;
   std::vector<const ir::Property*> props;  ///< the property of each result
   for (const ir::Property& prop : p_.properties) {
     bool wanted = opt_.only.empty() || prop.kind == ir::PropertyKind::Lemma;
     for (const std::string& n : opt_.only) wanted = wanted || n == prop.name;
+    if (group_ && fixed_setup(p_, prop) != *group_ &&
+        !(prop.kind == ir::PropertyKind::Lemma && fixed_setup(p_, prop).empty()))
+      wanted = false;
     if (!wanted) continue;
     Result r;
     // A `depends P` has no name of its own: it is named after its subject.
@@ -680,13 +684,8 @@ std::vector<Result> Verifier::run() {
     props.push_back(&prop);
   }
   settle_vacuity(props, out);
+  ran_ = props;
   return out;
-}
-
-std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sources,
-                           const Options& options) {
-  Verifier v(program, sources, options);
-  return v.run();
 }
 
 const char* verdict_name(Verdict v) {

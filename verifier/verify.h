@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/ir.h"
@@ -69,6 +70,11 @@ struct Options {
   /// Z3's resource limit per property (0: none): the same verdicts on any machine.
   uint64_t rlimit = 0;
   std::vector<std::string> only;     ///< property names to check (empty: all)
+  /// Setup values fixed in every set, as `--setup name=value` gives them (a data file's
+  /// entry number, or a value; compiler::parse_setup reads them). The others range over
+  /// what their source allows: a data file's entries, else every value of their type.
+  /// verify() throws std::invalid_argument when one is not a setup value of the rules.
+  std::vector<std::pair<std::string, std::string>> setup;
   std::function<void(const std::string&)> progress;  ///< lines for stderr
   /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
   /// milliseconds, the property being checked and those not reached are "interrupted",
@@ -80,6 +86,11 @@ struct Options {
 /// Checks the properties of `program` in file order (lemmas first proved, then used).
 std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sources,
                            const Options& options);
+
+/// The setup variables whose value the set or the expression of `property` reads (through
+/// calls, board rules and, over moves, the moves' conditions and bodies), by name: what
+/// `--setup` can change about it.
+std::vector<std::string> setups_read(const ir::Program& program, const ir::Property& property);
 
 /// The result as text (verdict, set, time unless `times` is false, and the board).
 std::string result_text(const Result& r, bool times);

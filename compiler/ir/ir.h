@@ -289,6 +289,9 @@ struct Property {
   std::vector<int> moves;  ///< over moves: which (every move when the rules name none)
   int phase = -1;          ///< over boards of PHASE
   ExprPtr where;           ///< may be null
+  /// `with NAME = K`: setup values fixed in this set (name, entry number as text, as
+  /// `--setup` takes them)
+  std::vector<std::pair<std::string, std::string>> setup;
   ExprPtr expr;            ///< may be null (depends, consistent, redundant)
   bool maximize = true;
   std::string subject;     ///< depends: property; redundant: rule

@@ -413,6 +413,16 @@ void Lowering::lower_properties() {
       }
       Frame frame;
       begin_frame(frame, params);
+      for (const auto& [name, entry] : p->over.setups) {
+        const auto k = game_.constant(*entry);
+        for (const ir::SetupVar& sv : prog_.setups)
+          if (sv.name == name.name && k) {
+            if (*k < 1 || size_t(*k) > sv.entries.size())
+              error(entry->span, fmt::format("entry {} does not exist: '{}' holds entries 1 to {}", *k, sv.path,
+                                             sv.entries.size()));
+            ip.setup.emplace_back(name.name, std::to_string(*k));
+          }
+      }
       if (p->over.where) ip.where = expr(*p->over.where, dsl::bool_type());
       if (p->expr) {
         dsl::TypeRef want = p->kind == dsl::PropertyKind::Derive  ? nullptr

@@ -612,3 +612,12 @@ TEST_CASE("same_tree: ignores spans and comments, sees every field") {
   CHECK_FALSE(same_tree(*a.file, *d.file));
   CHECK_FALSE(same_tree(*a.file, *e.file));
 }
+
+TEST_CASE("printer: a set fixing setup values keeps 'with' between the set and 'where'") {
+  CHECK(format_checked("game \"t\";\nprove third over boards with puzzle=3 where done: ok;\n"
+                       "find both over moves place with puzzle = 2, deck = 1: ok;\n") ==
+        "game \"t\";\n"
+        "\n"
+        "prove third over boards with puzzle = 3 where done: ok;\n"
+        "find both over moves place with puzzle = 2, deck = 1: ok;\n");
+}
