@@ -76,6 +76,9 @@ struct EnginePlan {
   bool board_rules = false;
   std::set<dsl::BuiltinId> geometry_used;
   std::map<std::string, int> list_caps;  ///< List capacity by element C++ type
+  /// A list's capacity grew with every round of the layout (a local list joined to more
+  /// elements inside a loop over lists of lists): the engine cannot be generated.
+  bool list_caps_unbounded = false;
 
   // planes
   std::vector<PlannedPlane> planes;

@@ -614,3 +614,29 @@ end when no c in cells: owner[c] == none;
 )");
   }
 }
+
+TEST_CASE("found: a chain of concatenated lists gets room for all of them", "[random][found]") {
+  // Was "a list outgrew its capacity": a concatenation was given twice the largest list
+  // of its type, so rows + columns + {diagonal} (7 lines on 3x3) got room for 6. A list
+  // now holds what its parts hold, summed through concatenations and the defines it
+  // calls (the semantic symmetry tests met it).
+  agrees("chained_lists.rules", R"(game "chained lists";
+board 3 x 3;
+players 2;
+state owner: Cell -> Player?;
+define diagonal: set of Cell = {c in cells | x(c) == y(c)};
+define straight: set of set of Cell = rows + columns;
+define with(lines: set of set of Cell, extra: set of Cell): set of set of Cell = lines + {extra};
+define all_lines: set of set of Cell = with(with(straight, diagonal), {c in cells | x(c) + y(c) == 2});
+phase play {
+  move put(c: Cell)
+    requires owner[c] == none;
+  {
+    owner[c] := mover;
+  }
+}
+end when some p in players, l in all_lines: all c in l: owner[c] == p;
+score p = count l in rows + columns + {diagonal} where all c in l: owner[c] == p;
+winner highest;
+)");
+}
