@@ -30,10 +30,10 @@ std::string cpp_string(std::string_view s) {
   return out + "\"";
 }
 
-std::string Emitter::quote(std::string_view s) const { return cpp_string(s); }
+std::string NameScheme::quote(std::string_view s) const { return cpp_string(s); }
 
 
-std::string Emitter::line_of(dsl::Span span) const {
+std::string NameScheme::line_of(dsl::Span span) const {
   // Comments say where in the rules a piece of code comes from by line only: a file name
   // is user text, and user text never goes into a comment.
   if (span.file >= sources_.size()) return "line ?";
@@ -99,61 +99,61 @@ std::string escaped_name(std::string_view name) {
   return out;
 }
 
-std::string Emitter::field_name(int var) const {
+std::string NameScheme::field_name(int var) const {
   const ir::StateVar& V = program_.vars[size_t(var)];
   if (V.origin == ir::StateVar::Origin::System) return V.name + "_";
   return "var_" + escaped_name(V.name);
 }
 
-std::string Emitter::fn_base(int f) const { return escaped_name(program_.functions[size_t(f)].name); }
+std::string NameScheme::fn_base(int f) const { return escaped_name(program_.functions[size_t(f)].name); }
 
-std::string Emitter::fn_name(int f) const { return "define_" + fn_base(f); }
+std::string NameScheme::fn_name(int f) const { return "define_" + fn_base(f); }
 
-std::string Emitter::move_name(int m) const {
+std::string NameScheme::move_name(int m) const {
   const std::string& name = program_.moves[size_t(m)].name;
   int same = 0;
   for (const ir::Move& M : program_.moves) same += M.name == name;
   return same > 1 ? fmt::format("{}_{}", m, escaped_name(name)) : escaped_name(name);
 }
 
-std::string Emitter::rule_name(int r) const {
+std::string NameScheme::rule_name(int r) const {
   const std::string& name = program_.rules[size_t(r)].name;
   int same = 0;
   for (const ir::Rule& R : program_.rules) same += R.name == name;
   return same > 1 ? fmt::format("{}_{}", r, escaped_name(name)) : escaped_name(name);
 }
 
-std::string Emitter::local_name(const std::string& name, int slot) const {
+std::string NameScheme::local_name(const std::string& name, int slot) const {
   return fmt::format("{}_{}", escaped_name(name), slot);
 }
 
 // ---------------------------------------------------------------- locals
 
-std::string Emitter::slot_name(int slot) const {
-  if (slot >= 0 && size_t(slot) < slots_.size() && !slots_[size_t(slot)].empty())
-    return slots_[size_t(slot)];
+std::string NameScheme::slot_name(int slot) const {
+  if (slot >= 0 && size_t(slot) < s_.slots_.size() && !s_.slots_[size_t(slot)].empty())
+    return s_.slots_[size_t(slot)];
   return fmt::format("v{}", slot);
 }
 
-std::string Emitter::bind_slot(int slot, dsl::Span span, int ordinal) {
-  if (slot >= 0 && size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
+std::string NameScheme::bind_slot(int slot, dsl::Span span, int ordinal) {
+  if (slot >= 0 && size_t(slot) >= s_.slots_.size()) s_.slots_.resize(size_t(slot) + 1);
   // The binder's name in the rules, made unique by its slot (an inlined define may bind
   // the same name around an argument of its caller).
   const std::string source = binder_name(span, ordinal);
   std::string name = source.empty() ? fmt::format("v{}", slot) : local_name(source, slot);
-  if (slot >= 0) slots_[size_t(slot)] = name;
+  if (slot >= 0) s_.slots_[size_t(slot)] = name;
   return name;
 }
 
-std::string Emitter::slot_binding(int slot) const {
-  return slot >= 0 && size_t(slot) < slots_.size() ? slots_[size_t(slot)] : std::string();
+std::string NameScheme::slot_binding(int slot) const {
+  return slot >= 0 && size_t(slot) < s_.slots_.size() ? s_.slots_[size_t(slot)] : std::string();
 }
 
-void Emitter::restore_slot(int slot, std::string name) {
-  if (slot >= 0 && size_t(slot) < slots_.size()) slots_[size_t(slot)] = std::move(name);
+void NameScheme::restore_slot(int slot, std::string name) {
+  if (slot >= 0 && size_t(slot) < s_.slots_.size()) s_.slots_[size_t(slot)] = std::move(name);
 }
 
-std::string Emitter::binder_name(dsl::Span span, int ordinal) const {
+std::string NameScheme::binder_name(dsl::Span span, int ordinal) const {
   if (span.file >= sources_.size() || span.end <= span.begin) return "";
   const std::string_view t = sources_.text(span);
   size_t i = 0;
@@ -215,8 +215,8 @@ std::string Emitter::binder_name(dsl::Span span, int ordinal) const {
   return "";
 }
 
-std::string Emitter::fresh(std::string_view stem) {
-  return fmt::format("{}{}_", stem, fresh_counter_++);
+std::string NameScheme::fresh(std::string_view stem) {
+  return fmt::format("{}{}_", stem, s_.fresh_counter_++);
 }
 
 }  // namespace rulebook::compiler::emit
