@@ -13,7 +13,7 @@ using B = dsl::BuiltinId;
 // ---------------------------------------------------------------- binders
 
 void ExprEmitter::loop_lines(const ir::Expr& domain, const std::string& var,
-                         std::vector<std::string>& lines, std::string* index_name) {
+                             std::vector<std::string>& lines, std::string* index_name) {
   if (domain.op == Op::ConstList) {
     lines.push_back(fmt::format("for (const auto& {} : {}) {{", var, constant_table(domain)));
     return;

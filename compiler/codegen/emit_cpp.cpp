@@ -3,7 +3,6 @@
 #include "compiler/codegen/emit_cpp.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "compiler/codegen/emit_internal.h"
 #include "compiler/runtime/engine.h"
@@ -47,10 +46,6 @@ void Writer::blank() {
 void Writer::raw(std::string_view text) { out_ += text; }
 
 namespace {
-
-std::string base_name(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
-}
 
 const char* element_type(uint32_t width) {
   return width == 1 ? "uint8_t" : width == 2 ? "uint16_t" : "uint32_t";
@@ -436,47 +431,6 @@ void Emitter::stores() {
     w_.close();
     w_.blank();
   }
-}
-
-// ---------------------------------------------------------------- helpers
-
-void NameScheme::begin_frame(int locals) {
-  s_.slots_.assign(size_t(std::max(locals, 0)) + 64, std::string());
-}
-
-std::string NameScheme::where(dsl::Span span) const {
-  // The file by its index in the source set, not its name: one engine then serves the
-  // same rules wherever they lie, and the loader writes the name the user gave.
-  if (span.file >= sources_.size()) return quote("<unknown>");
-  const dsl::Position pos = sources_.position(span.file, span.begin);
-  return quote(fmt::format("@{}:{}:{}", span.file, pos.line, pos.column));
-}
-
-std::string NameScheme::where_text(dsl::Span span) const {
-  if (span.file >= sources_.size()) return "<unknown>";
-  const dsl::Position pos = sources_.position(span.file, span.begin);
-  return fmt::format("{}:{}:{}", base_name(sources_.file(span.file).name), pos.line, pos.column);
-}
-
-std::string NameScheme::base_name_of_source() const { return base_name(program_.source_path); }
-
-int NameScheme::words(int domain) const {
-  if (domain < 0) return 1;
-  return std::max<int>(1, int((dom(domain).size + 63) / 64));
-}
-
-std::string NameScheme::bits_literal(int domain, const std::vector<uint64_t>& bits) const {
-  const int n = words(domain);
-  std::string s = fmt::format("Bits<{}>{{{{", n);
-  for (int k = 0; k < n; ++k) {
-    s += fmt::format("{}0x{:x}ull", k ? ", " : "", size_t(k) < bits.size() ? bits[size_t(k)] : 0);
-  }
-  return s + "}}";
-}
-
-std::string NameScheme::param_type(const ir::Type& t) const {
-  if (t.kind == ir::Type::Kind::Scalar) return cpp_type(t);
-  return "const " + cpp_type(t) + "&";
 }
 
 }  // namespace emit

@@ -7,32 +7,6 @@
 
 namespace rulebook::compiler::emit {
 
-namespace {
-
-}  // namespace
-
-std::vector<std::vector<StagedCondition>> MaskBuilder::staged_conditions(int m) const {
-  const ir::Move& M = program_.moves[size_t(m)];
-  const size_t n = M.params.size();
-  // Each condition is tested as soon as the parameters it reads are chosen; within a
-  // stage, `requires` lines first, then the move rules, each in declaration order.
-  std::vector<std::vector<StagedCondition>> stages(n + 1);
-  for (size_t i = 0; i < M.requires_.size(); ++i) {
-    const size_t st = std::min<size_t>(size_t(std::max(M.requires_stage[i], 0)), n);
-    stages[st].push_back({M.requires_[i].get(), fmt::format("requires {}", i + 1), M.requires_[i]->span});
-  }
-  for (size_t i = 0; i < M.checks.size(); ++i) {
-    const size_t st = std::min<size_t>(size_t(std::max(M.checks_stage[i], 0)), n);
-    const ir::Rule& R = program_.rules[size_t(M.checks[i].rule)];
-    stages[st].push_back({M.checks[i].condition.get(), fmt::format("rule {}", M.checks[i].rule), R.span});
-  }
-  return stages;
-}
-
-// ---------------------------------------------------------------- system variables
-
-std::string NameScheme::sys(int var) const { return "g.s." + field_name(var); }
-
 std::string Emitter::passes_value() const {
   return stmts_.element_value(ir::kVarPasses, names_.sys(ir::kVarPasses));
 }
@@ -68,37 +42,6 @@ void Emitter::split_stage(const std::vector<StagedCondition>& stage, int param, 
     if (!s_.ir_facts_.safe(*c.expr)) hoisting = false;
     rest.push_back(&c);
   }
-}
-
-bool MaskBuilder::cheap_mask_search(int m, const std::vector<std::string>& masks) const {
-  // The conditions before the parameter: a few reads and comparisons, that cannot fail.
-  const ir::Move& M = program_.moves[size_t(m)];
-  for (const auto& c : M.requires_)
-    if (!s_.ir_facts_.safe(*c)) return false;
-  for (const ir::Check& c : M.checks)
-    if (!s_.ir_facts_.safe(*c.condition)) return false;
-  const std::vector<std::vector<StagedCondition>> stages = staged_conditions(m);
-  for (const StagedCondition& c : stages[0])
-    if (!plan::constant_time(*c.expr)) return false;
-  // The mask: planes, kept unions, constant tables. A derived union made from a plane on
-  // the spot, a table made on first use, a define or a search loops.
-  for (const std::string& k : masks) {
-    const std::string code = k.substr(0, k.find("  //"));
-    for (const char* costly : {"inverse_union", "_compute(", "compute_", "define_", "can_", "cancheck_", "[&]"})
-      if (code.find(costly) != std::string::npos) return false;
-  }
-  return true;
-}
-
-void MaskBuilder::test_can_each_time(int m) {
-  s_.can_by_mask_[size_t(m)] = 1;
-  const int base = s_.can_memo_base_[size_t(m)];
-  if (base < 0) return;
-  // Nothing is remembered: no store forgets it.
-  const int players = program_.players;
-  const uint64_t bits = (players >= 64 ? ~uint64_t(0) : (uint64_t(1) << players) - 1) << base;
-  for (uint64_t& f : s_.forget_cans_) f &= ~bits;
-  s_.can_memo_base_[size_t(m)] = -1;
 }
 
 void Emitter::move_generator(int m) {

@@ -1,4 +1,4 @@
-// The C++ emitter's expressions and statements: each IR node becomes C++ text over the
+// The C++ emitter's expressions (ExprEmitter): each IR node becomes C++ text over the
 // working state `g` (binders and aggregates become immediately invoked lambdas).
 #include <algorithm>
 
@@ -10,37 +10,9 @@ namespace rulebook::compiler::emit {
 using ir::Op;
 using B = dsl::BuiltinId;
 
-// ---------------------------------------------------------------- types
-
-bool NameScheme::is_bool(const ir::Type& t) const {
-  return is_scalar(t) && t.domain == ir::kBoolDomain;
-}
-
-std::string NameScheme::cpp_type(const ir::Type& t) const {
-  return plan::cpp_type_name(program_, s_.plan_.list_caps, t);
-}
-
-bool NameScheme::identity_domain(int d) const { return plan::identity_domain(program_, d); }
-
-std::string NameScheme::value_literal(int, ir::Value v) const {
-  if (v == ir::kNone) return "kNone";
-  return v < 0 ? fmt::format("Int({})", v) : std::to_string(v);
-}
-
 // ---------------------------------------------------------------- dispatch
 
 std::string ExprEmitter::cond(const ir::Expr& e) { return expr(e); }
-
-std::string NameScheme::bare(const std::string& s) const {
-  // Outer parentheses that enclose the whole text go (an `if` adds its own).
-  if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
-  int depth = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '(') ++depth;
-    if (s[i] == ')' && --depth == 0 && i + 1 < s.size()) return s;
-  }
-  return s.substr(1, s.size() - 2);
-}
 
 std::string ExprEmitter::expr(const ir::Expr& e) { return expr_inner(e); }
 
@@ -175,28 +147,6 @@ std::string ExprEmitter::expr_inner(const ir::Expr& e) {
   return "0";
 }
 
-std::string NameScheme::paren(const std::string& s) const {
-  if (s.empty()) return s;
-  if (s.front() == '(' && s.back() == ')') return s;
-  bool simple = std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-  });
-  return simple ? s : "(" + s + ")";
-}
-
-std::string NameScheme::lambda(const std::string& type, const std::vector<std::string>& body) {
-  // Written on one logical line per statement, indented one level below the current one.
-  const std::string pad(size_t(w_.depth() + 1 + s_.lambda_depth_) * 2, ' ');
-  const std::string end_pad(size_t(w_.depth() + s_.lambda_depth_) * 2, ' ');
-  std::string s = fmt::format("[&]() -> {} {{\n", type);
-  for (const std::string& line : body) {
-    // Lines of nested blocks carry their own relative indentation.
-    s += pad + line + "\n";
-  }
-  s += end_pad + "}()";
-  return s;
-}
-
 // ---------------------------------------------------------------- state reads
 
 bool ExprEmitter::holds_none(const ir::Expr& e) const {
@@ -214,38 +164,6 @@ std::string ExprEmitter::checked_index(int d, const ir::Expr& v, dsl::Span span,
   }
   return fmt::format("chk_d{}({}, {}, {}{})", d, expr(v), names_.where(span), names_.quote(what),
                      holds_none(v) ? ", true" : "");
-}
-
-std::string StmtEmitter::element_index(int var, const std::vector<const ir::Expr*>& keys,
-                                   dsl::Span) {
-  const ir::StateVar& V = program_.vars[size_t(var)];
-  if (keys.empty()) return "";
-  std::string flat;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    // At the key itself, as the interpreter reports it.
-    const std::string k = exprs_.checked_index(V.keys[i], *keys[i], keys[i]->span,
-                                        run_errors::key_outside(run_errors::kHole1, names_.dom(V.keys[i]).name, V.name));
-    if (i == 0) {
-      flat = k;
-    } else {
-      flat = fmt::format("{} * {} + {}", names_.paren(flat), names_.dom(V.keys[i]).size, names_.paren(k));
-    }
-  }
-  return flat;
-}
-
-std::string StmtEmitter::element(int var, const std::string& flat) const {
-  const ir::StateVar& V = program_.vars[size_t(var)];
-  if (V.keys.empty()) return fmt::format("g.s.{}", names_.field_name(var));
-  return fmt::format("g.s.{}[{}]", names_.field_name(var), flat);
-}
-
-std::string StmtEmitter::element_value(int var, const std::string& elem) const {
-  const ir::StateVar& V = program_.vars[size_t(var)];
-  const ir::Domain& D = names_.dom(V.domain);
-  if (D.kind == ir::Domain::Kind::Bool) return fmt::format("({} != 0)", elem);
-  if (names_.identity_domain(V.domain)) return fmt::format("Int({})", elem);
-  return fmt::format("val_d{}({})", V.domain, elem);
 }
 
 std::string ExprEmitter::read(const ir::Expr& e) {

@@ -1,9 +1,9 @@
 // The emitter's parts: one run over one program, sharing an EmitState (emit_state.h).
-// - NameScheme (emit_names.cpp; helpers in emit_cpp.cpp, emit_expr.cpp, emit_engine.cpp):
-//   C++ names of slots, fields, functions, moves and rules, literals, types, source places;
-// - MaskBuilder (emit_plan.cpp, emit_mask.cpp, emit_mask_maps.cpp, emit_rule_tables.cpp,
-//   and the can() choices in emit_engine.cpp): reading the engine plan, planes, unions,
-//   masks and the tables of pure expressions, filters and rules;
+// - NameScheme (emit_names.cpp): C++ names of slots, fields, functions, moves and rules,
+//   literals, types, source places;
+// - MaskBuilder (emit_plan.cpp, emit_mask.cpp, emit_mask_analysis.cpp, emit_mask_maps.cpp,
+//   emit_rule_tables.cpp): reading the engine plan, planes, unions, masks and the tables of
+//   pure expressions, filters and rules;
 // - ExprEmitter (emit_expr.cpp, emit_binders.cpp, emit_builtin.cpp): expressions, binders,
 //   built-ins and constants;
 // - StmtEmitter (emit_stmt.cpp): statements, stores and the elements they reach;

@@ -1,6 +1,6 @@
-// The emitter's analyses of conditions: which expressions are safe to evaluate early or
-// pure, call inlining, and the masks that answer a condition for every value at once
-// (planes, sets, and inverse tables of disjointness from derived sets).
+// The masks that answer a condition for every value at once (planes, sets, pure tables,
+// and inverse tables of disjointness from derived sets); what they rest on is in
+// emit_mask_analysis.cpp.
 #include <algorithm>
 #include <initializer_list>
 
@@ -11,42 +11,12 @@ namespace rulebook::compiler::emit {
 
 using ir::Op;
 
-// ---------------------------------------------------------------- analysis helpers
-
-const ir::Expr* MaskBuilder::inline_call(const ir::Expr& call) {
-  const ir::Function& F = program_.functions[size_t(call.function)];
-  if (!F.body || call.args.size() != F.params.size()) return nullptr;
-  // Only arguments that may be copied freely (evaluated once or many times alike).
-  for (const auto& a : call.args)
-    if (!s_.ir_facts_.safe(*a)) return nullptr;
-  const int shift = 1000 + 64 * int(s_.inlined_.size());
-  std::function<ir::ExprPtr(const ir::Expr&)> copy = [&](const ir::Expr& e) -> ir::ExprPtr {
-    if (e.op == Op::Local && e.slot < int(F.params.size())) return ir::clone_expr(*call.args[size_t(e.slot)]);
-    auto x = std::make_unique<ir::Expr>();
-    x->op = e.op;
-    x->type = e.type;
-    x->value = e.value;
-    x->bits = e.bits;
-    x->slot = e.slot >= 0 ? e.slot + shift : e.slot;
-    x->var = e.var;
-    x->field = e.field;
-    x->function = e.function;
-    x->move = e.move;
-    x->builtin = e.builtin;
-    x->span = e.span;
-    for (const auto& a : e.args) x->args.push_back(a ? copy(*a) : nullptr);
-    return x;
-  };
-  s_.inlined_.push_back(copy(*F.body));
-  return s_.inlined_.back().get();
-}
-
 // ---------------------------------------------------------------- masks
 
 std::string MaskBuilder::full_mask(int domain) const { return fmt::format("full_d{}()", domain); }
 
 std::string MaskBuilder::plane_index(int var, const ir::Expr& value, bool& checked,
-                                 uint64_t* planes) {
+                                     uint64_t* planes) {
   const ir::StateVar& V = program_.vars[size_t(var)];
   const size_t values = names_.dom(V.domain).size;
   const uint64_t all = values >= 64 ? ~uint64_t(0) : (uint64_t(1) << values) - 1;
@@ -310,16 +280,6 @@ std::optional<std::string> MaskBuilder::mask_form(const ir::Expr& e, int slot, i
 
 // ---------------------------------------------------------------- disjointness
 
-const ir::Expr& MaskBuilder::through_calls(const ir::Expr& e) {
-  const ir::Expr* x = &e;
-  for (int depth = 0; x->op == Op::Call && depth < 8; ++depth) {
-    const ir::Expr* body = inline_call(*x);
-    if (!body) break;
-    x = body;
-  }
-  return *x;
-}
-
 std::optional<MaskBuilder::Disjoint> MaskBuilder::disjoint_form(const ir::Expr& whole) {
   const ir::Expr& e = through_calls(whole);
   auto is_count = [&](const ir::Expr& x) { return through_calls(x).op == Op::Count; };
@@ -426,7 +386,7 @@ std::optional<std::string> MaskBuilder::disjoint_mask(const ir::Expr& e, int slo
 }
 
 std::string MaskBuilder::plane_union(const std::string& table, int var, int domain, uint64_t read,
-                                 bool checked) {
+                                     bool checked) {
   keep_all_planes(var);  // a union is made from its plane's keys
   for (PlaneUnion& u : s_.plane_unions_) {
     if (u.table == table && u.var == var) {
@@ -447,7 +407,7 @@ std::string MaskBuilder::plane_union(const std::string& table, int var, int doma
 }
 
 std::string MaskBuilder::derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
-                                   int set_domain) {
+                                       int set_domain) {
   // The table is built in its own frame: the local `slot` is its loop variable.
   const std::vector<std::string> saved_slots = s_.slots_;
   const int saved_lambda = s_.lambda_depth_;
@@ -558,60 +518,6 @@ std::optional<MaskBuilder::FilterTable> MaskBuilder::filter_table(const ir::Expr
   d += fmt::format("const Filter{0} kFilter{0} = build_filter{0}();", k);
   s_.derived_defs_.push_back(d);
   return out;
-}
-
-}  // namespace rulebook::compiler::emit
-
-namespace rulebook::compiler::emit {
-
-// ---------------------------------------------------------------- order of evaluation
-
-bool MaskBuilder::order_free(const ir::Expr& e) const {
-  // Like safe(), and `can` of a move whose conditions are too (no board rules: those run
-  // the move's block, which may fail).
-  if (e.op == Op::Can) {
-    if (s_.has_board_rules_ || !s_.ir_facts_.safe(*e.args[0])) return false;
-    const ir::Move& M = program_.moves[size_t(e.move)];
-    for (const auto& c : M.requires_)
-      if (!order_free(*c)) return false;
-    for (const ir::Check& c : M.checks)
-      if (!order_free(*c.condition)) return false;
-    return true;
-  }
-  if (e.op == Op::Call) {
-    for (const auto& a : e.args)
-      if (!order_free(*a)) return false;
-    const ir::Function& F = program_.functions[size_t(e.function)];
-    return F.body && order_free(*F.body);
-  }
-  switch (e.op) {
-    case Op::Not: case Op::And: case Op::Or: case Op::If:
-    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
-    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
-      for (const auto& a : e.args)
-        if (a && !order_free(*a)) return false;
-      return safe_shallow(e);
-    default:
-      return s_.ir_facts_.safe(e);
-  }
-}
-
-bool MaskBuilder::safe_shallow(const ir::Expr& e) const {
-  // The node itself cannot fail (its arguments are checked by the caller).
-  switch (e.op) {
-    case Op::Not: case Op::And: case Op::Or: case Op::If:
-    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
-    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool MaskBuilder::uses_can(const ir::Expr& e) const {
-  bool found = false;
-  walk(e, [&](const ir::Expr& x) { found = found || x.op == Op::Can || x.op == Op::Call; });
-  return found;
 }
 
 }  // namespace rulebook::compiler::emit

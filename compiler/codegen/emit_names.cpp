@@ -1,7 +1,9 @@
 // What user text and user names become in generated C++: the one quoting function for
-// string literals, the one mapping of user names to identifiers, and the final check that
-// a generated source carries no raw byte a comment or a literal could be broken by.
+// string literals, the one mapping of user names to identifiers, the final check that a
+// generated source carries no raw byte a comment or a literal could be broken by; and the
+// NameScheme: names of slots, fields, functions, moves and rules, literals, types, places.
 #include <cctype>
+#include <filesystem>
 
 #include "compiler/codegen/emit_internal.h"
 
@@ -218,5 +220,108 @@ std::string NameScheme::binder_name(dsl::Span span, int ordinal) const {
 std::string NameScheme::fresh(std::string_view stem) {
   return fmt::format("{}{}_", stem, s_.fresh_counter_++);
 }
+
+// ---------------------------------------------------------------- frames, places and literals
+
+namespace {
+
+std::string base_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+}  // namespace
+
+void NameScheme::begin_frame(int locals) {
+  s_.slots_.assign(size_t(std::max(locals, 0)) + 64, std::string());
+}
+
+std::string NameScheme::where(dsl::Span span) const {
+  // The file by its index in the source set, not its name: one engine then serves the
+  // same rules wherever they lie, and the loader writes the name the user gave.
+  if (span.file >= sources_.size()) return quote("<unknown>");
+  const dsl::Position pos = sources_.position(span.file, span.begin);
+  return quote(fmt::format("@{}:{}:{}", span.file, pos.line, pos.column));
+}
+
+std::string NameScheme::where_text(dsl::Span span) const {
+  if (span.file >= sources_.size()) return "<unknown>";
+  const dsl::Position pos = sources_.position(span.file, span.begin);
+  return fmt::format("{}:{}:{}", base_name(sources_.file(span.file).name), pos.line, pos.column);
+}
+
+std::string NameScheme::base_name_of_source() const { return base_name(program_.source_path); }
+
+int NameScheme::words(int domain) const {
+  if (domain < 0) return 1;
+  return std::max<int>(1, int((dom(domain).size + 63) / 64));
+}
+
+std::string NameScheme::bits_literal(int domain, const std::vector<uint64_t>& bits) const {
+  const int n = words(domain);
+  std::string s = fmt::format("Bits<{}>{{{{", n);
+  for (int k = 0; k < n; ++k) {
+    s += fmt::format("{}0x{:x}ull", k ? ", " : "", size_t(k) < bits.size() ? bits[size_t(k)] : 0);
+  }
+  return s + "}}";
+}
+
+std::string NameScheme::param_type(const ir::Type& t) const {
+  if (t.kind == ir::Type::Kind::Scalar) return cpp_type(t);
+  return "const " + cpp_type(t) + "&";
+}
+
+// ---------------------------------------------------------------- types and parentheses
+
+bool NameScheme::is_bool(const ir::Type& t) const {
+  return is_scalar(t) && t.domain == ir::kBoolDomain;
+}
+
+std::string NameScheme::cpp_type(const ir::Type& t) const {
+  return plan::cpp_type_name(program_, s_.plan_.list_caps, t);
+}
+
+bool NameScheme::identity_domain(int d) const { return plan::identity_domain(program_, d); }
+
+std::string NameScheme::value_literal(int, ir::Value v) const {
+  if (v == ir::kNone) return "kNone";
+  return v < 0 ? fmt::format("Int({})", v) : std::to_string(v);
+}
+
+std::string NameScheme::bare(const std::string& s) const {
+  // Outer parentheses that enclose the whole text go (an `if` adds its own).
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')' && --depth == 0 && i + 1 < s.size()) return s;
+  }
+  return s.substr(1, s.size() - 2);
+}
+
+std::string NameScheme::paren(const std::string& s) const {
+  if (s.empty()) return s;
+  if (s.front() == '(' && s.back() == ')') return s;
+  bool simple = std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  });
+  return simple ? s : "(" + s + ")";
+}
+
+std::string NameScheme::lambda(const std::string& type, const std::vector<std::string>& body) {
+  // Written on one logical line per statement, indented one level below the current one.
+  const std::string pad(size_t(w_.depth() + 1 + s_.lambda_depth_) * 2, ' ');
+  const std::string end_pad(size_t(w_.depth() + s_.lambda_depth_) * 2, ' ');
+  std::string s = fmt::format("[&]() -> {} {{\n", type);
+  for (const std::string& line : body) {
+    // Lines of nested blocks carry their own relative indentation.
+    s += pad + line + "\n";
+  }
+  s += end_pad + "}()";
+  return s;
+}
+
+// ---------------------------------------------------------------- system variables
+
+std::string NameScheme::sys(int var) const { return "g.s." + field_name(var); }
 
 }  // namespace rulebook::compiler::emit

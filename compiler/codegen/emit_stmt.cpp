@@ -1,5 +1,6 @@
 // The C++ emitter's statements: assignments (through the stores that keep planes and
-// remembered values), if, for over a domain filtered once, let, and the flow statements.
+// remembered values), if, for over a domain filtered once, let, the flow statements, and
+// the stored elements they reach.
 #include <algorithm>
 
 #include "compiler/codegen/emit_internal.h"
@@ -289,7 +290,7 @@ void StmtEmitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Ex
 }
 
 std::string StmtEmitter::store(int var, const std::string& flat, const std::string& index,
-                           uint64_t old_planes, uint64_t new_planes) {
+                               uint64_t old_planes, uint64_t new_planes) {
   s_.stored_.insert(var);
   const bool known = old_planes != ~uint64_t(0) || new_planes != ~uint64_t(0);
   const std::string facts = known && s_.plane_of_var_[size_t(var)] >= 0
@@ -302,4 +303,38 @@ std::string StmtEmitter::sys_put(int var, const std::string& flat, const std::st
   s_.stored_.insert(var);
   return fmt::format("put_{}(g, {}, {})", names_.field_name(var), flat.empty() ? "0" : flat, index);
 }
+// ---------------------------------------------------------------- elements
+
+std::string StmtEmitter::element_index(int var, const std::vector<const ir::Expr*>& keys,
+                                       dsl::Span) {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  if (keys.empty()) return "";
+  std::string flat;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    // At the key itself, as the interpreter reports it.
+    const std::string k = exprs_.checked_index(V.keys[i], *keys[i], keys[i]->span,
+                                        run_errors::key_outside(run_errors::kHole1, names_.dom(V.keys[i]).name, V.name));
+    if (i == 0) {
+      flat = k;
+    } else {
+      flat = fmt::format("{} * {} + {}", names_.paren(flat), names_.dom(V.keys[i]).size, names_.paren(k));
+    }
+  }
+  return flat;
+}
+
+std::string StmtEmitter::element(int var, const std::string& flat) const {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  if (V.keys.empty()) return fmt::format("g.s.{}", names_.field_name(var));
+  return fmt::format("g.s.{}[{}]", names_.field_name(var), flat);
+}
+
+std::string StmtEmitter::element_value(int var, const std::string& elem) const {
+  const ir::StateVar& V = program_.vars[size_t(var)];
+  const ir::Domain& D = names_.dom(V.domain);
+  if (D.kind == ir::Domain::Kind::Bool) return fmt::format("({} != 0)", elem);
+  if (names_.identity_domain(V.domain)) return fmt::format("Int({})", elem);
+  return fmt::format("val_d{}({})", V.domain, elem);
+}
+
 }  // namespace rulebook::compiler::emit
