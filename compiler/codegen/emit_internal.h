@@ -291,7 +291,7 @@ class Emitter : EmitStateHolder, EmitPart {
 
  private:
   static EmitParts parts_of(Emitter& e) {
-    return {e.names_part_, e.masks_part_, e.exprs_part_, e.stmts_part_, e};
+    return {e.names_part_, e.masks_part_, e.exprs_part_, e.stmts_part_};
   }
 
   NameScheme names_part_;

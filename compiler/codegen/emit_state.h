@@ -122,7 +122,6 @@ class NameScheme;
 class MaskBuilder;
 class ExprEmitter;
 class StmtEmitter;
-class Emitter;
 
 /// The mutable state of one run, read and written by every part of the emitter.
 struct EmitState {
@@ -183,13 +182,13 @@ struct EmitState {
   plan::RuleTablePlan rule_tables_;  ///< moved from the plan
 };
 
-/// The parts of one run, as each part sees the others.
+/// The parts of one run that the others call (the Emitter owns them and calls them; none
+/// calls it back).
 struct EmitParts {
   NameScheme& names;
   MaskBuilder& masks;
   ExprEmitter& exprs;
   StmtEmitter& stmts;
-  Emitter& engine;
 };
 
 /// What every part of the emitter reaches: the run's state, its program, source and
@@ -198,8 +197,7 @@ class EmitPart {
  public:
   EmitPart(EmitState& state, const EmitParts& parts)
       : s_(state), program_(state.program_), sources_(state.sources_), w_(state.w_),
-        names_(parts.names), masks_(parts.masks), exprs_(parts.exprs), stmts_(parts.stmts),
-        engine_(parts.engine) {}
+        names_(parts.names), masks_(parts.masks), exprs_(parts.exprs), stmts_(parts.stmts) {}
 
  protected:
   EmitState& s_;
@@ -210,7 +208,6 @@ class EmitPart {
   MaskBuilder& masks_;
   ExprEmitter& exprs_;
   StmtEmitter& stmts_;
-  Emitter& engine_;
 };
 
 }  // namespace rulebook::compiler::emit
