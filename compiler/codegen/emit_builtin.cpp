@@ -26,7 +26,9 @@ std::string ExprEmitter::constant_set(const ir::Expr& e) {
 }
 
 std::string ExprEmitter::constant_item(const ir::Expr& x) {
-  if (x.op == Op::Const) return names_.is_bool(*x.type) ? (x.value ? "true" : "false") : names_.value_literal(-1, x.value);
+  if (x.op == Op::Const)
+    return names_.is_bool(*x.type) ? (x.value ? "true" : "false")
+                                   : names_.value_literal(-1, x.value);
   if (x.op == Op::ConstSet) return names_.bits_literal(x.type->domain, x.bits);
   if (x.op == Op::ConstList) {
     std::string s = fmt::format("{}{{{}, {{", names_.cpp_type(*x.type), x.args.size());

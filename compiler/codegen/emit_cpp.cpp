@@ -338,7 +338,8 @@ void Emitter::stores() {
     w_.linef("/// {}().inverse_union of plane k of variable {}, kept up to date by every store (for the",
              u.table, u.var);
     w_.linef("/// planes read: 0x{:x}).", u.read);
-    w_.open(fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(const Game& g, Int k) {{", names_.words(u.domain), u.name));
+    w_.open(fmt::format("[[gnu::always_inline]] inline Bits<{}> {}(const Game& g, Int k) {{",
+                        names_.words(u.domain), u.name));
     if (u.checked) {
       w_.linef("if (uint64_t({}) >= {}u) return Bits<{}>{{}};", u.at("k", int(p.values)),
                u.kept(int(p.values)), names_.words(u.domain));

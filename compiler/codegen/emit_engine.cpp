@@ -326,8 +326,10 @@ void Emitter::phases() {
     std::vector<int> order = P.moves;
     const bool free = !s_.has_board_rules_ && std::all_of(order.begin(), order.end(), [&](int m) {
       const ir::Move& M = program_.moves[size_t(m)];
-      return std::all_of(M.requires_.begin(), M.requires_.end(), [&](const auto& c) { return masks_.order_free(*c); }) &&
-             std::all_of(M.checks.begin(), M.checks.end(), [&](const ir::Check& c) { return masks_.order_free(*c.condition); });
+      return std::all_of(M.requires_.begin(), M.requires_.end(),
+                         [&](const auto& c) { return masks_.order_free(*c); }) &&
+             std::all_of(M.checks.begin(), M.checks.end(),
+                         [&](const ir::Check& c) { return masks_.order_free(*c.condition); });
     });
     if (free) {
       // `can` in the condition or in a define it calls (a define seen twice asks nothing new).

@@ -181,7 +181,10 @@ std::string ExprEmitter::read(const ir::Expr& e) {
   }
   const int last = V.keys.back();
   const uint32_t n = names_.dom(last).size;
-  std::string base = keys.empty() ? "0" : fmt::format("{} * {}", names_.paren(stmts_.element_index(e.var, keys, e.span)), n);
+  std::string base =
+      keys.empty()
+          ? "0"
+          : fmt::format("{} * {}", names_.paren(stmts_.element_index(e.var, keys, e.span)), n);
   if (is_set(*e.type)) {
     const int pv = s_.plane_of_var_.empty() ? -1 : s_.plane_of_var_[size_t(e.var)];
     if (pv >= 0 && keys.empty() && names_.dom(V.domain).kind == ir::Domain::Kind::Bool) {
@@ -306,7 +309,10 @@ std::string ExprEmitter::set_literal(const ir::Expr& e) {
   const int d = e.type->domain;
   body.push_back(fmt::format("Bits<{}> out{{}};", names_.words(d)));
   for (const auto& x : e.args) {
-    body.push_back(fmt::format("out.set({});", checked_index(d, *x, x->span, run_errors::element_outside(run_errors::kHole1, names_.dom(d).name))));
+    body.push_back(fmt::format(
+        "out.set({});",
+        checked_index(d, *x, x->span,
+                      run_errors::element_outside(run_errors::kHole1, names_.dom(d).name))));
   }
   body.push_back("return out;");
   return names_.lambda(names_.cpp_type(*e.type), body);
@@ -317,8 +323,10 @@ std::string ExprEmitter::range_set(const ir::Expr& e) {
   std::vector<std::string> body = {
       fmt::format("Bits<{}> out{{}};", names_.words(d)),
       fmt::format("const Int hi = {};", expr(*e.args[1])),
-      fmt::format("for (Int v = {}; v <= hi; ++v) out.set(chk_d{}(v, {}, {}));", expr(*e.args[0]), d,
-                  names_.where(e.span), names_.quote(run_errors::range_element_outside(run_errors::kHole1, names_.dom(d).name))),
+      fmt::format(
+          "for (Int v = {}; v <= hi; ++v) out.set(chk_d{}(v, {}, {}));", expr(*e.args[0]), d,
+          names_.where(e.span),
+          names_.quote(run_errors::range_element_outside(run_errors::kHole1, names_.dom(d).name))),
       "return out;"};
   return names_.lambda(names_.cpp_type(*e.type), body);
 }

@@ -142,7 +142,8 @@ std::optional<std::string> MaskBuilder::pure_mask(const ir::Expr& e, int slot, i
     for (size_t k = 0; k < keys.size(); ++k) {
       const int kd = keys[k]->type->domain;
       params += fmt::format(", Int a{}", k);
-      args += fmt::format(", {}", names_.identity_domain(kd) ? fmt::format("i{}", k) : fmt::format("val_d{}(i{})", kd, k));
+      args += fmt::format(", {}", names_.identity_domain(kd) ? fmt::format("i{}", k)
+                                                             : fmt::format("val_d{}(i{})", kd, k));
       loops += fmt::format("{}for (Int i{} = 0; i{} < {}; ++i{}) {{\n", std::string(2 + 2 * k, ' '), k, k,
                            names_.dom(kd).size, k);
       close = std::string(2 + 2 * k, ' ') + "}\n" + close;

@@ -68,9 +68,10 @@ std::string MaskBuilder::pulled_back(const plan::PureMap& m, const std::string& 
   } else {
     name = fmt::format("kMap{}", s_.named_constants_.size());
     s_.named_constants_[key] = name;
-    s_.constant_defs_.push_back(fmt::format("/// Where each value of a binder goes through a map the rules compute (-1: nowhere).\n"
-                                         "constexpr int32_t {}[{}] = {{{}}};",
-                                         name, m.to.size(), items));
+    s_.constant_defs_.push_back(fmt::format(
+        "/// Where each value of a binder goes through a map the rules compute (-1: nowhere).\n"
+        "constexpr int32_t {}[{}] = {{{}}};",
+        name, m.to.size(), items));
   }
   return fmt::format("preimage<{}>({}, {})", names_.words(domain), names_.bare(set), name);
 }
@@ -78,7 +79,9 @@ std::string MaskBuilder::pulled_back(const plan::PureMap& m, const std::string& 
 std::optional<std::string> MaskBuilder::constant_mask(const ir::Expr& e, int slot, int domain) {
   // A condition of the binder alone, pure and loop-free: its mask is a constant, had from
   // the interpreter (which also covers conditions the C++ would have to check for overflow).
-  if (!s_.plan_.board_maps || !names_.identity_domain(domain) || !e.type || !names_.is_bool(*e.type)) return std::nullopt;
+  if (!s_.plan_.board_maps || !names_.identity_domain(domain) || !e.type ||
+      !names_.is_bool(*e.type))
+    return std::nullopt;
   const std::optional<plan::PureMap> m = pure_maps().map(e, slot, domain, ir::kBoolDomain);
   if (!m) return std::nullopt;
   std::vector<uint64_t> bits((m->to.size() + 63) / 64, 0);

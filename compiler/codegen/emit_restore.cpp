@@ -196,7 +196,8 @@ void Emitter::restore_functions() {
       const int64_t n = int64_t(names_.dom(vd).size);
       if (vd == domain && names_.identity_domain(domain)) return {x, 0, n};
       const ir::Domain& D = names_.dom(domain);
-      if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && names_.identity_domain(vd)) return {x + " + 1", 1, n + 1};
+      if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && names_.identity_domain(vd))
+        return {x + " + 1", 1, n + 1};
       return {};
     };
     std::function<void(const ir::Block&)> walk_block = [&](const ir::Block& b) {

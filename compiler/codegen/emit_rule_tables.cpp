@@ -52,7 +52,8 @@ void MaskBuilder::rule_tables() {
     s_.slots_[size_t(t.slots[0])] = "q0";
     if (t.arity == 2) s_.slots_[size_t(t.slots[1])] = "q1";
     w_.linef("/// rule {} for the key{} given - {}", t.rule, t.arity == 2 ? "s" : "", names_.line_of(R.span));
-    w_.open(fmt::format("bool clause_{}(Game& g, Int q0{}) {{", names_.rule_name(t.rule), t.arity == 2 ? ", Int q1" : ""));
+    w_.open(fmt::format("bool clause_{}(Game& g, Int q0{}) {{", names_.rule_name(t.rule),
+                        t.arity == 2 ? ", Int q1" : ""));
     for (const ir::ExprPtr& guard : t.guards) w_.linef("if (!{}) return true;", names_.paren(exprs_.cond(*guard)));
     w_.linef("return {};", names_.bare(exprs_.cond(*t.body)));
     w_.close();

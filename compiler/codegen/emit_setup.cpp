@@ -10,7 +10,8 @@ namespace rulebook::compiler::emit {
 
 void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
   const ir::StateVar& V = program_.vars[size_t(var)];
-  const std::string what = names_.quote(run_errors::stored_outside(run_errors::kHole1, names_.dom(V.domain).name, V.name));
+  const std::string what = names_.quote(
+      run_errors::stored_outside(run_errors::kHole1, names_.dom(V.domain).name, V.name));
   const std::string none = exprs_.holds_none(value) ? ", true" : "";
   if (V.keys.empty()) {
     w_.line(stmts_.store(var, "", fmt::format("chk_d{}({}, {}, {}{})", V.domain, exprs_.expr(value),
@@ -31,7 +32,9 @@ void Emitter::store_whole(int var, const ir::Expr& value, dsl::Span span) {
     w_.linef("if (value.n != {}) fail_value({}, {}, value.n);", V.count, names_.where(span),
              names_.quote(run_errors::values_count(V.name, std::to_string(V.count), run_errors::kHole1)));
     w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
-             stmts_.store(var, "i", fmt::format("chk_d{}(value.a[i], {}, {}{})", V.domain, names_.where(span), what, none)));
+             stmts_.store(var, "i",
+                          fmt::format("chk_d{}(value.a[i], {}, {}{})", V.domain, names_.where(span),
+                                      what, none)));
     w_.close();
     return;
   }
@@ -96,7 +99,8 @@ void Emitter::setup_and_init() {
         w_.close();
         if (random) {
           if (V.keys.empty() || !V.is_set) {
-            s_.errors_.push_back(fmt::format("{}: `random` into a variable that is not a set", names_.where_text(S.span)));
+            s_.errors_.push_back(fmt::format("{}: `random` into a variable that is not a set",
+                                             names_.where_text(S.span)));
             break;
           }
           const int key = V.keys.back();
@@ -109,10 +113,13 @@ void Emitter::setup_and_init() {
           w_.linef("if (n != {}) fail_value({}, {}, n);", V.count, names_.where(S.span),
                    names_.quote(run_errors::values_count(V.name, std::to_string(V.count), run_errors::kHole1)));
           w_.linef("for (Int i = 0; i < {}; ++i) {};", V.count,
-                   stmts_.store(S.var, V.keys.empty() ? "" : "i",
-                         fmt::format("chk_d{}(a[i], {}, {}{})", V.domain, names_.where(S.span),
-                                     names_.quote(run_errors::stored_outside(run_errors::kHole1, names_.dom(V.domain).name, V.name)),
-                                     run_errors::holds_none(program_.domains, *src.type) ? ", true" : "")));
+                   stmts_.store(
+                       S.var, V.keys.empty() ? "" : "i",
+                       fmt::format(
+                           "chk_d{}(a[i], {}, {}{})", V.domain, names_.where(S.span),
+                           names_.quote(run_errors::stored_outside(
+                               run_errors::kHole1, names_.dom(V.domain).name, V.name)),
+                           run_errors::holds_none(program_.domains, *src.type) ? ", true" : "")));
         }
         break;
       }

@@ -64,7 +64,8 @@ void StmtEmitter::stmt(const ir::Stmt& s) {
       if (s.where && d >= 0) mask = masks_.mask_of(*s.where, s.slot, d);
       if (mask) {
         // `where` answered for every element at once (planes, sets).
-        w_.linef("const Bits<{}> {} = {} & {};", names_.words(d), sel, names_.paren(exprs_.expr_as(domain, *domain.type)), *mask);
+        w_.linef("const Bits<{}> {} = {} & {};", names_.words(d), sel,
+                 names_.paren(exprs_.expr_as(domain, *domain.type)), *mask);
       } else if (s.where) {
         w_.linef("Bits<{}> {}{{}};", names_.words(d), sel);
         exprs_.loop_lines(domain, var, lines, &index);
@@ -98,7 +99,10 @@ void StmtEmitter::stmt(const ir::Stmt& s) {
       break;
     case ir::StmtOp::Eliminate:
       w_.linef("{};  // eliminate - {}",
-               sys_put(ir::kVarOut, exprs_.checked_index(ir::kPlayerDomain, *s.value, s.span, run_errors::eliminate_not_a_player(run_errors::kHole1)), "1"),
+               sys_put(ir::kVarOut,
+                       exprs_.checked_index(ir::kPlayerDomain, *s.value, s.span,
+                                            run_errors::eliminate_not_a_player(run_errors::kHole1)),
+                       "1"),
                names_.line_of(s.span));
       break;
     case ir::StmtOp::Goto:
@@ -138,7 +142,8 @@ void StmtEmitter::assign(const ir::Stmt& s) {
                         element_value(s.var, element(s.var, flat)), value, names_.where(s.span));
   }
   std::string index = fmt::format("chk_d{}({}, {}, {}{})", V.domain, value, names_.where(s.span),
-                                  names_.quote(run_errors::stored_outside(run_errors::kHole1, names_.dom(V.domain).name, V.name)),
+                                  names_.quote(run_errors::stored_outside(
+                                      run_errors::kHole1, names_.dom(V.domain).name, V.name)),
                                   s.assign == 0 && exprs_.holds_none(*s.value) ? ", true" : "");
   // A value of the variable's own domain (or of the inner domain of an optional one) is
   // its own index (one more): nothing to check, as checked_index says.
@@ -260,7 +265,9 @@ void StmtEmitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Ex
   w_.linef("// store into variable {} - {}", s.var, names_.line_of(s.span));
   w_.open("{");
   w_.linef("const Int base = {};",
-           keys.empty() ? std::string("0") : fmt::format("{} * {}", names_.paren(element_index(s.var, keys, s.span)), n));
+           keys.empty()
+               ? std::string("0")
+               : fmt::format("{} * {}", names_.paren(element_index(s.var, keys, s.span)), n));
   if (V.is_set && s.value->type->kind == ir::Type::Kind::Set) {
     // A set stored as `T -> bool`: := replaces it, += adds to it, -= takes away from it.
     ir::Type want;
@@ -281,7 +288,8 @@ void StmtEmitter::assign_whole(const ir::Stmt& s, const std::vector<const ir::Ex
     w_.linef("for (Int i = 0; i < {}; ++i) {};", n,
              store(s.var, "base + i",
                    fmt::format("chk_d{}(value.a[i], {}, {}{})", V.domain, names_.where(s.span),
-                               names_.quote(run_errors::stored_outside(run_errors::kHole1, names_.dom(V.domain).name, V.name)),
+                               names_.quote(run_errors::stored_outside(
+                                   run_errors::kHole1, names_.dom(V.domain).name, V.name)),
                                exprs_.holds_none(*s.value) ? ", true" : "")));
   } else {
     s_.errors_.push_back(fmt::format("{}: cannot assign this value to {}", names_.where_text(s.span), V.name));
