@@ -28,7 +28,7 @@ uint32_t Emitter::max_moves() const {
   uint64_t total = 0;
   for (const ir::Move& M : program_.moves) {
     uint64_t n = 1;
-    for (const ir::MoveParam& p : M.params) n = std::min<uint64_t>(n * dom(p.domain).size, 1u << 30);
+    for (const ir::MoveParam& p : M.params) n = std::min<uint64_t>(n * names_.dom(p.domain).size, 1u << 30);
     total = std::min<uint64_t>(total + n, 1u << 30);
   }
   return uint32_t(std::max<uint64_t>(total, 1));
@@ -134,11 +134,11 @@ void Emitter::abi_functions() {
     w_.line("/// it finds no legal move: a count of the moves that follow tells it).");
     w_.line("/// `P`: the phase it is played in, where the caller knows it (-1: read it).");
     w_.line("template <bool Settle = true, int P = -1>");
-    w_.open(fmt::format("inline void play_{}(Game& g{}) {{", move_name(int(mi)), params));
-    w_.linef("{};", sys_put(ir::kVarPasses, "", std::to_string(ir::domain_index(
+    w_.open(fmt::format("inline void play_{}(Game& g{}) {{", names_.move_name(int(mi)), params));
+    w_.linef("{};", stmts_.sys_put(ir::kVarPasses, "", std::to_string(ir::domain_index(
                                  program_.domains, program_.vars[ir::kVarPasses].domain, 0))));
     w_.line("g.again_ = false;");
-    w_.linef("apply_{}(g{});", move_name(int(mi)), args);
+    w_.linef("apply_{}(g{});", names_.move_name(int(mi)), args);
     w_.line(plain(M.body) ? "finish_turn<P, true>(g);  // the block runs no end, again or goto" : "finish_turn(g);");
     w_.line("if (Settle) settle(g);");
     w_.close();
@@ -154,7 +154,7 @@ void Emitter::abi_functions() {
     const ir::Move& M = program_.moves[mi];
     std::string args;
     for (size_t k = 0; k < M.params.size(); ++k) args += fmt::format(", a{}", k);
-    w_.linef("  case {}: play_{}<Settle, P>(g{}); break;", mi, move_name(int(mi)), args);
+    w_.linef("  case {}: play_{}<Settle, P>(g{}); break;", mi, names_.move_name(int(mi)), args);
   }
   w_.line("  default: break;");
   w_.line("}");
@@ -165,7 +165,7 @@ void Emitter::abi_functions() {
   w_.line("/// (the message says why) and `g` is left as it was.");
   w_.line("template <bool Checked>");
   w_.open("const char* play(Game& g, const rb_move& m) {");
-  w_.linef("if (Checked && {}) return \"the game is over: no move can be played\";", sys(ir::kVarOver));
+  w_.linef("if (Checked && {}) return \"the game is over: no move can be played\";", names_.sys(ir::kVarOver));
   w_.line("switch (m.kind) {");
   for (size_t mi = 0; mi < program_.moves.size(); ++mi) {
     const ir::Move& M = program_.moves[mi];
@@ -173,13 +173,13 @@ void Emitter::abi_functions() {
     std::string args;
     for (size_t k = 0; k < M.params.size(); ++k) args += fmt::format(", Int(m.args[{}])", k);
     w_.line("    if (Checked) {");
-    w_.linef("      if ({} != {}) return \"not a move of the current phase\";", sys(ir::kVarPhase), M.phase);
+    w_.linef("      if ({} != {}) return \"not a move of the current phase\";", names_.sys(ir::kVarPhase), M.phase);
     for (size_t k = 0; k < M.params.size(); ++k) {
       w_.linef("      if (idx_d{}(m.args[{}]) < 0) return \"an argument out of range\";", M.params[k].domain, k);
     }
-    w_.linef("      if (!legal_{}(g{})) return \"not a legal move\";", move_name(int(mi)), args);
+    w_.linef("      if (!legal_{}(g{})) return \"not a legal move\";", names_.move_name(int(mi)), args);
     w_.line("    }");
-    w_.linef("    play_{}(g{});", move_name(int(mi)), args);
+    w_.linef("    play_{}(g{});", names_.move_name(int(mi)), args);
     w_.line("    return nullptr;");
     w_.line("  }");
   }
@@ -214,8 +214,8 @@ void Emitter::abi_functions() {
   w_.close();
   w_.blank();
   restore_functions();
-  const std::string over = sys(ir::kVarOver).replace(0, 1, "child");
-  const std::string phase = sys(ir::kVarPhase).replace(0, 1, "child");
+  const std::string over = names_.sys(ir::kVarOver).replace(0, 1, "child");
+  const std::string phase = names_.sys(ir::kVarPhase).replace(0, 1, "child");
   // Three sinks, so that nothing is tested per child that the caller knows: above the
   // last ply, on it by copies, on it by undoing (a test of the depth, a flag saying the
   // scratch game holds the parent, a switch over phases per child: 6% of the 6x6 placement
@@ -330,8 +330,8 @@ void Emitter::abi_functions() {
   w_.open("uint64_t perft(Game& g, int depth) {");
   w_.line("if (depth <= 0) return 1;");
   w_.line("if (depth == 1) return leaves(g);");
-  w_.linef("if ({}) return 0;", sys(ir::kVarOver));
-  w_.linef("switch ({}) {{", sys(ir::kVarPhase));
+  w_.linef("if ({}) return 0;", names_.sys(ir::kVarOver));
+  w_.linef("switch ({}) {{", names_.sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p) w_.linef("  case {}: return perft_in<{}>(g, depth);", p, p);
   w_.line("}");
   w_.line("return 0;");
@@ -393,7 +393,7 @@ void Emitter::abi_functions() {
   w_.line("/// `max_plies`; false: the mover has no legal move (the caller settles the game).");
   w_.line("template <int P>");
   w_.open("[[gnu::noinline]] bool playout_in(Game& g, SplitMix64& r, uint64_t max_plies, uint64_t& n) {");
-  w_.linef("while (!{} && {} == P && n < max_plies) {{", sys(ir::kVarOver), sys(ir::kVarPhase));
+  w_.linef("while (!{} && {} == P && n < max_plies) {{", names_.sys(ir::kVarOver), names_.sys(ir::kVarPhase));
   w_.line("  Count c;");
   w_.line("  generate_in<P>(g, c);");
   w_.line("  // Moves are played unsettled: no legal move is when the stuck loop runs.");
@@ -411,14 +411,14 @@ void Emitter::abi_functions() {
   w_.line("Last& last = t_last;");
   w_.line("Game& g = open(last, state);");
   w_.line("SplitMix64 r{*rng};");
-  w_.linef("const Int start_phase = {};", sys(ir::kVarPhase));
+  w_.linef("const Int start_phase = {};", names_.sys(ir::kVarPhase));
   w_.line("uint64_t n = 0;");
   w_.line("bool stuck = false;  // settled, and still no legal move");
-  w_.linef("while (!{} && n < max_plies && !(same_phase && {} != start_phase)) {{", sys(ir::kVarOver),
-           sys(ir::kVarPhase));
+  w_.linef("while (!{} && n < max_plies && !(same_phase && {} != start_phase)) {{", names_.sys(ir::kVarOver),
+           names_.sys(ir::kVarPhase));
   w_.line("  const uint64_t before = n;");
   w_.line("  bool moving = true;");
-  w_.linef("  switch ({}) {{", sys(ir::kVarPhase));
+  w_.linef("  switch ({}) {{", names_.sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p)
     w_.linef("    case {}: moving = playout_in<{}>(g, r, max_plies, n); break;", p, p);
   w_.line("  }");
@@ -448,14 +448,14 @@ void Emitter::abi_functions() {
   w_.open("switch (index) {");
   for (size_t i = 0; i < program_.metrics.size(); ++i) {
     const ir::Metric& M = program_.metrics[i];
-    begin_frame(M.locals);
-    w_.open(fmt::format("case {}: {{  // metric {} - {}", i, i, line_of(M.span)));
+    names_.begin_frame(M.locals);
+    w_.open(fmt::format("case {}: {{  // metric {} - {}", i, i, names_.line_of(M.span)));
     if (M.when) {
-      w_.linef("*recorded = {};", bare(cond(*M.when)));
+      w_.linef("*recorded = {};", names_.bare(exprs_.cond(*M.when)));
     } else {
-      w_.linef("*recorded = {} != 0;", sys(ir::kVarOver));
+      w_.linef("*recorded = {} != 0;", names_.sys(ir::kVarOver));
     }
-    w_.linef("if (*recorded) *value = {};", bare(expr(*M.value)));
+    w_.linef("if (*recorded) *value = {};", names_.bare(exprs_.expr(*M.value)));
     w_.line("break;");
     w_.close();
   }
@@ -494,7 +494,7 @@ void Emitter::abi_functions() {
   // Names for the table.
   auto string_array = [&](const char* name, const std::vector<std::string>& items) {
     std::string s;
-    for (const std::string& i : items) s += (s.empty() ? "" : ", ") + quote(i);
+    for (const std::string& i : items) s += (s.empty() ? "" : ", ") + names_.quote(i);
     w_.linef("const char* const {}[] = {{{}}};", name, s.empty() ? "nullptr" : s);
   };
   string_array("kPlayerNames", program_.player_names);
@@ -537,8 +537,8 @@ void Emitter::abi_footer(uint64_t hash, std::string& out) {
   f.line("sizeof(rb_engine),");
   f.line("sizeof(State),");
   f.linef("0x{:016x}ull,", hash);
-  f.linef("{},", quote(base_name_of_source()));
-  f.linef("{},", quote(program_.title));
+  f.linef("{},", names_.quote(names_.base_name_of_source()));
+  f.linef("{},", names_.quote(program_.title));
   f.linef("{},  // players", program_.players);
   f.linef("{},  // phases", program_.phases.size());
   f.linef("{},  // moves", program_.moves.size());

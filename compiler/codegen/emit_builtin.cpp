@@ -12,69 +12,71 @@ using B = dsl::BuiltinId;
 
 // ---------------------------------------------------------------- constants
 
-std::string Emitter::constant_set(const ir::Expr& e) {
+std::string ExprEmitter::constant_set(const ir::Expr& e) {
   const int d = e.type->domain;
-  std::string lit = bits_literal(d, e.bits);
-  if (words(d) <= 2) return lit;
+  std::string lit = names_.bits_literal(d, e.bits);
+  if (names_.words(d) <= 2) return lit;
   // Wide sets get a name, so the same bits are not spelt out at every use.
-  auto it = named_constants_.find(lit);
-  if (it != named_constants_.end()) return it->second;
-  const std::string name = fmt::format("kSet{}", named_constants_.size());
-  named_constants_[lit] = name;
-  constant_defs_.push_back(fmt::format("constexpr {} {} = {};", cpp_type(*e.type), name, lit));
+  auto it = s_.named_constants_.find(lit);
+  if (it != s_.named_constants_.end()) return it->second;
+  const std::string name = fmt::format("kSet{}", s_.named_constants_.size());
+  s_.named_constants_[lit] = name;
+  s_.constant_defs_.push_back(fmt::format("constexpr {} {} = {};", names_.cpp_type(*e.type), name, lit));
   return name;
 }
 
-std::string Emitter::constant_item(const ir::Expr& x) {
-  if (x.op == Op::Const) return is_bool(*x.type) ? (x.value ? "true" : "false") : value_literal(-1, x.value);
-  if (x.op == Op::ConstSet) return bits_literal(x.type->domain, x.bits);
+std::string ExprEmitter::constant_item(const ir::Expr& x) {
+  if (x.op == Op::Const)
+    return names_.is_bool(*x.type) ? (x.value ? "true" : "false")
+                                   : names_.value_literal(-1, x.value);
+  if (x.op == Op::ConstSet) return names_.bits_literal(x.type->domain, x.bits);
   if (x.op == Op::ConstList) {
-    std::string s = fmt::format("{}{{{}, {{", cpp_type(*x.type), x.args.size());
+    std::string s = fmt::format("{}{{{}, {{", names_.cpp_type(*x.type), x.args.size());
     for (size_t i = 0; i < x.args.size(); ++i) s += (i ? ", " : "") + constant_item(*x.args[i]);
     return s + "}}";
   }
-  errors_.push_back(fmt::format("{}: a constant list holds a non-constant", where_text(x.span)));
+  s_.errors_.push_back(fmt::format("{}: a constant list holds a non-constant", names_.where_text(x.span)));
   return "{}";
 }
 
-std::string Emitter::constant_table(const ir::Expr& e) {
-  const std::string elem = e.type->elem ? cpp_type(*e.type->elem) : "Int";
+std::string ExprEmitter::constant_table(const ir::Expr& e) {
+  const std::string elem = e.type->elem ? names_.cpp_type(*e.type->elem) : "Int";
   std::string body;
   for (size_t i = 0; i < e.args.size(); ++i) {
     body += (i ? ",\n    " : "    ") + constant_item(*e.args[i]);
   }
   const std::string key = elem + "|" + body;
-  auto it = named_constants_.find(key);
-  if (it != named_constants_.end()) return it->second;
-  const std::string name = fmt::format("kTable{}", named_constants_.size());
-  named_constants_[key] = name;
-  constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {}[{}] = {{\n{}\n}};",
-                                       line_of(e.span), elem, name,
+  auto it = s_.named_constants_.find(key);
+  if (it != s_.named_constants_.end()) return it->second;
+  const std::string name = fmt::format("kTable{}", s_.named_constants_.size());
+  s_.named_constants_[key] = name;
+  s_.constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {}[{}] = {{\n{}\n}};",
+                                       names_.line_of(e.span), elem, name,
                                        std::max<size_t>(e.args.size(), 1),
                                        e.args.empty() ? "    {}" : body));
   return name;
 }
 
-std::string Emitter::constant_list(const ir::Expr& e) {
-  const std::string type = cpp_type(*e.type);
+std::string ExprEmitter::constant_list(const ir::Expr& e) {
+  const std::string type = names_.cpp_type(*e.type);
   std::string body;
   for (size_t i = 0; i < e.args.size(); ++i) {
     body += (i ? ",\n    " : "    ") + constant_item(*e.args[i]);
   }
   const std::string key = type + "|" + body;
-  auto it = named_constants_.find(key);
-  if (it != named_constants_.end()) return it->second;
-  const std::string name = fmt::format("kList{}", named_constants_.size());
-  named_constants_[key] = name;
-  constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {} = {{{}, {{\n{}\n}}}};",
-                                       line_of(e.span), type, name, e.args.size(),
+  auto it = s_.named_constants_.find(key);
+  if (it != s_.named_constants_.end()) return it->second;
+  const std::string name = fmt::format("kList{}", s_.named_constants_.size());
+  s_.named_constants_[key] = name;
+  s_.constant_defs_.push_back(fmt::format("/// {}\nconstexpr {} {} = {{{}, {{\n{}\n}}}};",
+                                       names_.line_of(e.span), type, name, e.args.size(),
                                        body));
   return name;
 }
 
 // ---------------------------------------------------------------- built-ins
 
-std::string Emitter::builtin(const ir::Expr& e) {
+std::string ExprEmitter::builtin(const ir::Expr& e) {
   const auto& a = e.args;
   auto arg = [&](size_t i) { return expr(*a[i]); };
   auto is_point = [&](size_t i) { return a[i]->type && a[i]->type->domain == ir::kPointDomain; };
@@ -112,15 +114,15 @@ std::string Emitter::builtin(const ir::Expr& e) {
     case B::Ends:
       return fmt::format("ends({}, {}, {})", cell_arg(*a[0]), arg(1), arg(2));
     case B::Size:
-      if (is_list(*a[0]->type)) return fmt::format("Int({}.n)", paren(arg(0)));
-      return fmt::format("{}.count()", paren(arg(0)));
+      if (is_list(*a[0]->type)) return fmt::format("Int({}.n)", names_.paren(arg(0)));
+      return fmt::format("{}.count()", names_.paren(arg(0)));
     case B::Components:
-      return fmt::format("components_of<{}, {}, {}>({}, kOrth)", words(ir::kCellDomain),
-                         std::max(W * H, 1), list_cap(cpp_type(*e.type->elem)), arg(0));
+      return fmt::format("components_of<{}, {}, {}>({}, kOrth)", names_.words(ir::kCellDomain),
+                         std::max(W * H, 1), masks_.list_cap(names_.cpp_type(*e.type->elem)), arg(0));
     case B::LargestGroup: return fmt::format("largest_group_of({}, kOrth)", arg(0));
     case B::Abs:
       if (cannot_overflow(program_, e)) return fmt::format("abs_of({})", arg(0));
-      return fmt::format("abs_chk({}, {})", arg(0), where(e.span));
+      return fmt::format("abs_chk({}, {})", arg(0), names_.where(e.span));
     case B::Min: return fmt::format("min_of({}, {})", arg(0), arg(1));
     case B::Max: return fmt::format("max_of({}, {})", arg(0), arg(1));
     case B::Seat: return fmt::format("({} + 1)", arg_index(ir::kPlayerDomain, *a[0], "player"));
@@ -128,11 +130,11 @@ std::string Emitter::builtin(const ir::Expr& e) {
       return fmt::format("(({} + 1) % {})", arg_index(ir::kPlayerDomain, *a[0], "player"),
                          program_.players);
     case B::Out:
-      return fmt::format("(g.s.{}[{}] != 0)", field_name(ir::kVarOut),
+      return fmt::format("(g.s.{}[{}] != 0)", names_.field_name(ir::kVarOut),
                          arg_index(ir::kPlayerDomain, *a[0], "player"));
     case B::TeamOf:
       return fmt::format("team_of({}, {})", arg_index(ir::kPlayerDomain, *a[0], "player"),
-                         where(e.span));
+                         names_.where(e.span));
     case B::Members:
       return fmt::format("kMembers[{}]", arg_index(ir::kTeamDomain, *a[0], "team"));
     case B::Mover: return "g.mover_";
@@ -140,18 +142,18 @@ std::string Emitter::builtin(const ir::Expr& e) {
     case B::Vertical: return "1";
     case B::Can: break;
   }
-  errors_.push_back(fmt::format("{}: built-in not supported by the emitter", where_text(e.span)));
+  s_.errors_.push_back(fmt::format("{}: built-in not supported by the emitter", names_.where_text(e.span)));
   return "0";
 }
 
-std::string Emitter::arg_index(int d, const ir::Expr& x, std::string_view what) {
+std::string ExprEmitter::arg_index(int d, const ir::Expr& x, std::string_view what) {
   return checked_index(d, x, x.span, run_errors::not_a(run_errors::kHole1, what));
 }
 
-std::string Emitter::geometry_constant(const ir::Expr& e) {
+std::string ExprEmitter::geometry_constant(const ir::Expr& e) {
   const int W = program_.geometry.width, H = program_.geometry.height;
   auto cell_bits = [&](auto pred, int domain, int count, int row_len) {
-    std::vector<uint64_t> bits(size_t(words(domain)), 0);
+    std::vector<uint64_t> bits(size_t(names_.words(domain)), 0);
     for (int i = 0; i < count; ++i)
       if (pred(i / row_len, i % row_len)) bits[size_t(i) / 64] |= uint64_t(1) << (i % 64);
     ir::Expr c;
@@ -184,7 +186,7 @@ std::string Emitter::geometry_constant(const ir::Expr& e) {
     auto s = std::make_unique<ir::Expr>();
     s->op = Op::ConstSet;
     s->type = e.type->elem;
-    s->bits.assign(size_t(words(ir::kCellDomain)), 0);
+    s->bits.assign(size_t(names_.words(ir::kCellDomain)), 0);
     for (int c = 0; c < W * H; ++c)
       if (pred(c / W, c % W)) s->bits[size_t(c) / 64] |= uint64_t(1) << (c % 64);
     list.args.push_back(std::move(s));
@@ -196,9 +198,9 @@ std::string Emitter::geometry_constant(const ir::Expr& e) {
   return constant_list(list);
 }
 
-std::string Emitter::call(const ir::Expr& e) {
+std::string ExprEmitter::call(const ir::Expr& e) {
   const ir::Function& F = program_.functions[size_t(e.function)];
-  std::string s = fn_name(e.function) + "(g";
+  std::string s = names_.fn_name(e.function) + "(g";
   for (size_t i = 0; i < e.args.size(); ++i) {
     s += ", " + (i < F.params.size() ? expr_as(*e.args[i], *F.params[i]) : expr(*e.args[i]));
   }

@@ -7,34 +7,8 @@
 
 namespace rulebook::compiler::emit {
 
-namespace {
-
-}  // namespace
-
-std::vector<std::vector<StagedCondition>> Emitter::staged_conditions(int m) const {
-  const ir::Move& M = program_.moves[size_t(m)];
-  const size_t n = M.params.size();
-  // Each condition is tested as soon as the parameters it reads are chosen; within a
-  // stage, `requires` lines first, then the move rules, each in declaration order.
-  std::vector<std::vector<StagedCondition>> stages(n + 1);
-  for (size_t i = 0; i < M.requires_.size(); ++i) {
-    const size_t st = std::min<size_t>(size_t(std::max(M.requires_stage[i], 0)), n);
-    stages[st].push_back({M.requires_[i].get(), fmt::format("requires {}", i + 1), M.requires_[i]->span});
-  }
-  for (size_t i = 0; i < M.checks.size(); ++i) {
-    const size_t st = std::min<size_t>(size_t(std::max(M.checks_stage[i], 0)), n);
-    const ir::Rule& R = program_.rules[size_t(M.checks[i].rule)];
-    stages[st].push_back({M.checks[i].condition.get(), fmt::format("rule {}", M.checks[i].rule), R.span});
-  }
-  return stages;
-}
-
-// ---------------------------------------------------------------- system variables
-
-std::string Emitter::sys(int var) const { return "g.s." + field_name(var); }
-
 std::string Emitter::passes_value() const {
-  return element_value(ir::kVarPasses, sys(ir::kVarPasses));
+  return stmts_.element_value(ir::kVarPasses, names_.sys(ir::kVarPasses));
 }
 
 // ---------------------------------------------------------------- moves
@@ -57,80 +31,49 @@ void Emitter::split_stage(const std::vector<StagedCondition>& stage, int param, 
   // Conditions on the parameter that planes and sets answer for every value at once
   // become one mask; they are taken in order up to the first condition that could fail,
   // so that no error the rules would report is skipped.
-  bool hoisting = identity_domain(domain);
+  bool hoisting = names_.identity_domain(domain);
   for (const StagedCondition& c : stage) {
     std::optional<std::string> mask;
-    if (hoisting) mask = mask_of(*c.expr, param, domain);
+    if (hoisting) mask = masks_.mask_of(*c.expr, param, domain);
     if (mask) {
-      masks.push_back(fmt::format("{}  // {} - {}", *mask, c.label, line_of(c.span)));
+      masks.push_back(fmt::format("{}  // {} - {}", *mask, c.label, names_.line_of(c.span)));
       continue;
     }
-    if (!ir_facts_.safe(*c.expr)) hoisting = false;
+    if (!s_.ir_facts_.safe(*c.expr)) hoisting = false;
     rest.push_back(&c);
   }
-}
-
-bool Emitter::cheap_mask_search(int m, const std::vector<std::string>& masks) const {
-  // The conditions before the parameter: a few reads and comparisons, that cannot fail.
-  const ir::Move& M = program_.moves[size_t(m)];
-  for (const auto& c : M.requires_)
-    if (!ir_facts_.safe(*c)) return false;
-  for (const ir::Check& c : M.checks)
-    if (!ir_facts_.safe(*c.condition)) return false;
-  const std::vector<std::vector<StagedCondition>> stages = staged_conditions(m);
-  for (const StagedCondition& c : stages[0])
-    if (!plan::constant_time(*c.expr)) return false;
-  // The mask: planes, kept unions, constant tables. A derived union made from a plane on
-  // the spot, a table made on first use, a define or a search loops.
-  for (const std::string& k : masks) {
-    const std::string code = k.substr(0, k.find("  //"));
-    for (const char* costly : {"inverse_union", "_compute(", "compute_", "define_", "can_", "cancheck_", "[&]"})
-      if (code.find(costly) != std::string::npos) return false;
-  }
-  return true;
-}
-
-void Emitter::test_can_each_time(int m) {
-  can_by_mask_[size_t(m)] = 1;
-  const int base = can_memo_base_[size_t(m)];
-  if (base < 0) return;
-  // Nothing is remembered: no store forgets it.
-  const int players = program_.players;
-  const uint64_t bits = (players >= 64 ? ~uint64_t(0) : (uint64_t(1) << players) - 1) << base;
-  for (uint64_t& f : forget_cans_) f &= ~bits;
-  can_memo_base_[size_t(m)] = -1;
 }
 
 void Emitter::move_generator(int m) {
   const ir::Move& M = program_.moves[size_t(m)];
   const size_t n = M.params.size();
-  begin_frame(M.locals);
+  names_.begin_frame(M.locals);
   std::vector<std::string> args;
   for (size_t i = 0; i < n; ++i) {
-    args.push_back(local_name(M.params[i].name, int(i)));
-    slots_[i] = args.back();
+    args.push_back(names_.local_name(M.params[i].name, int(i)));
+    s_.slots_[i] = args.back();
   }
-  const std::vector<std::vector<StagedCondition>> stages = staged_conditions(m);
+  const std::vector<std::vector<StagedCondition>> stages = masks_.staged_conditions(m);
 
-  w_.linef("/// The legal instances of move {} - {}", move_signature(m), line_of(M.span));
+  w_.linef("/// The legal instances of move {} - {}", move_signature(m), names_.line_of(M.span));
   w_.line("template <class Sink>");
   const size_t signature = w_.text().size();
-  w_.open(fmt::format("bool gen_{}(Game& g, Sink& sink) {{", move_name(m)));
+  w_.open(fmt::format("bool gen_{}(Game& g, Sink& sink) {{", names_.move_name(m)));
   auto test = [&](const StagedCondition& c, const char* on_false) {
-    w_.linef("// {} - {}", c.label, line_of(c.span));
-    w_.linef("if (!{}) {};", paren(cond(*c.expr)), on_false);
+    w_.linef("// {} - {}", c.label, names_.line_of(c.span));
+    w_.linef("if (!{}) {};", names_.paren(exprs_.cond(*c.expr)), on_false);
   };
   for (const StagedCondition& c : stages[0]) test(c, "return false");
   // A block storing one entry of the tabulated variable: the values that entry may take
   // are had for all candidates at once (see emit_rule_tables.cpp).
-  const ir::Stmt* one_store = has_board_rules_ ? table_store(m) : nullptr;
+  const ir::Stmt* one_store = s_.has_board_rules_ ? masks_.table_store(m) : nullptr;
   const int store_key = one_store ? one_store->keys[0]->slot : -1;
   if (one_store) w_.line("const bool held = rules_held(g) == 1;  // the board rules hold here");
   std::string take_args;
   for (size_t i = 0; i < n; ++i) take_args += ", " + args[i];
   for (size_t i = 0; i < n; ++i) {
     const int d = M.params[i].domain;
-    const uint32_t size = dom(d).size;
+    const uint32_t size = names_.dom(d).size;
     const bool last = i + 1 == n;
     // Conditions on this parameter that planes and sets answer for every value at once
     // become one mask to iterate; they are taken in order up to the first condition that
@@ -138,19 +81,19 @@ void Emitter::move_generator(int m) {
     std::vector<std::string> masks;
     std::vector<const StagedCondition*> rest;
     split_stage(stages[i + 1], int(i), d, masks, rest);
-    if (!masks.empty() || (last && rest.empty() && !has_board_rules_ && identity_domain(d))) {
-      const std::string mask = fresh("mask");
+    if (!masks.empty() || (last && rest.empty() && !s_.has_board_rules_ && names_.identity_domain(d))) {
+      const std::string mask = names_.fresh("mask");
       if (masks.empty()) {
-        w_.linef("const Bits<{}> {} = full_d{}();", words(d), mask, d);
+        w_.linef("const Bits<{}> {} = full_d{}();", names_.words(d), mask, d);
       } else {
-        w_.linef("const Bits<{}> {} =", words(d), mask);
+        w_.linef("const Bits<{}> {} =", names_.words(d), mask);
         for (size_t k = 0; k < masks.size(); ++k)
           w_.linef("    {}{}{}", k ? "& " : "", masks[k], k + 1 == masks.size() ? "" : "");
         w_.line("    ;");
       }
-      if (last && rest.empty() && !has_board_rules_) {
-        if (n == 1 && cheap_mask_search(m, masks)) {
-          test_can_each_time(m);
+      if (last && rest.empty() && !s_.has_board_rules_) {
+        if (n == 1 && masks_.cheap_mask_search(m, masks)) {
+          masks_.test_can_each_time(m);
           // A few tests and one mask: inline in every caller (a count is then a popcount
           // where the moves are counted, not a call).
           const size_t indent = w_.text().find_first_not_of(' ', signature);
@@ -166,13 +109,13 @@ void Emitter::move_generator(int m) {
         w_.blank();
         return;
       }
-      const std::string it = fresh("it");
-      w_.open(fmt::format("for (Bits<{}> {} = {}; !{}.empty();) {{", words(d), it, mask, it));
+      const std::string it = names_.fresh("it");
+      w_.open(fmt::format("for (Bits<{}> {} = {}; !{}.empty();) {{", names_.words(d), it, mask, it));
       w_.linef("const Int {} = {}.pop();", args[i], it);
-    } else if (identity_domain(d)) {
+    } else if (names_.identity_domain(d)) {
       w_.open(fmt::format("for (Int {} = 0; {} < {}; ++{}) {{", args[i], args[i], size, args[i]));
     } else {
-      const std::string idx = fresh("i");
+      const std::string idx = names_.fresh("i");
       w_.open(fmt::format("for (Int {} = 0; {} < {}; ++{}) {{", idx, idx, size, idx));
       w_.linef("const Int {} = val_d{}({});", args[i], d, idx);
     }
@@ -183,23 +126,23 @@ void Emitter::move_generator(int m) {
                one_store->var, i);
       w_.linef("const Int key = idx_d{}({});", V.keys[0], args[i]);
       w_.line("const bool quick = held && key >= 0;");
-      w_.linef("Bits<{}> allowed{{}}, decided{{}};", words(V.domain));
+      w_.linef("Bits<{}> allowed{{}}, decided{{}};", names_.words(V.domain));
       w_.line("if (quick) rules_allow(g, key, allowed, decided);");
     }
   }
   if (one_store) {
     const ir::StateVar& V = program_.vars[size_t(one_store->var)];
     w_.open("if (quick) {");
-    w_.linef("const Int v = idx_d{}({});", V.domain, expr(*one_store->value));
+    w_.linef("const Int v = idx_d{}({});", V.domain, exprs_.expr(*one_store->value));
     w_.open("if (v < 0 || !allowed.has(v)) {");
     w_.line("if (v >= 0 && decided.has(v)) continue;");
-    w_.linef("if (!board_ok_{}(g{})) continue;", move_name(m), take_args);
+    w_.linef("if (!board_ok_{}(g{})) continue;", names_.move_name(m), take_args);
     w_.close();
-    w_.reopen(fmt::format("}} else if (!board_ok_{}(g{})) {{", move_name(m), take_args));
+    w_.reopen(fmt::format("}} else if (!board_ok_{}(g{})) {{", names_.move_name(m), take_args));
     w_.line("continue;");
     w_.close();
-  } else if (has_board_rules_) {
-    w_.linef("if (!board_ok_{}(g{})) {};", move_name(m), take_args, n ? "continue" : "return false");
+  } else if (s_.has_board_rules_) {
+    w_.linef("if (!board_ok_{}(g{})) {};", names_.move_name(m), take_args, n ? "continue" : "return false");
   }
   w_.linef("if (sink.take({}{})) return true;", m, take_args);
   for (size_t i = 0; i < n; ++i) w_.close();
@@ -210,47 +153,47 @@ void Emitter::move_generator(int m) {
 
 void Emitter::move_apply(int m) {
   const ir::Move& M = program_.moves[size_t(m)];
-  begin_frame(M.locals);
+  names_.begin_frame(M.locals);
   std::string params = "Game& g";
   for (size_t i = 0; i < M.params.size(); ++i) {
-    slots_[i] = local_name(M.params[i].name, int(i));
-    params += ", Int " + slots_[i];
+    s_.slots_[i] = names_.local_name(M.params[i].name, int(i));
+    params += ", Int " + s_.slots_[i];
   }
-  w_.linef("/// The block of move {} - {}", move_signature(m), line_of(M.span));
-  w_.open(fmt::format("void apply_{}({}) {{", move_name(m), params));
+  w_.linef("/// The block of move {} - {}", move_signature(m), names_.line_of(M.span));
+  w_.open(fmt::format("void apply_{}({}) {{", names_.move_name(m), params));
   // A block runs only when the move is legal: what its `requires` say of an element
   // indexed by a parameter holds at its start (the stores use it, see put_*).
-  facts_.clear();
-  stored_.clear();
-  for (const auto& c : M.requires_) requires_facts(*c, int(M.params.size()));
-  block(M.body);
-  facts_.clear();
+  s_.facts_.clear();
+  s_.stored_.clear();
+  for (const auto& c : M.requires_) stmts_.requires_facts(*c, int(M.params.size()));
+  stmts_.block(M.body);
+  s_.facts_.clear();
   w_.close();
   w_.blank();
-  if (has_board_rules_) {
+  if (s_.has_board_rules_) {
     std::string call_args;
-    for (size_t i = 0; i < M.params.size(); ++i) call_args += ", " + slots_[i];
+    for (size_t i = 0; i < M.params.size(); ++i) call_args += ", " + s_.slots_[i];
     w_.linef("/// The board rules hold after the block of move {}.", m);
-    w_.open(fmt::format("bool board_ok_{}({}) {{", move_name(m), params));
+    w_.open(fmt::format("bool board_ok_{}({}) {{", names_.move_name(m), params));
     w_.line("Game t;");
     w_.line("copy_game(t, g);");
-    w_.linef("apply_{}(t{});", move_name(m), call_args);
-    w_.line(tabulated() ? "return rules_hold_after(g, t);" : "return board_rules_hold(t);");
+    w_.linef("apply_{}(t{});", names_.move_name(m), call_args);
+    w_.line(masks_.tabulated() ? "return rules_hold_after(g, t);" : "return board_rules_hold(t);");
     w_.close();
     w_.blank();
   }
   // One instance, as apply checks it: every stage's conditions in order.
   {
-    begin_frame(M.locals);
+    names_.begin_frame(M.locals);
     std::string lparams = "Game& g";
     for (size_t i = 0; i < M.params.size(); ++i) {
-      slots_[i] = local_name(M.params[i].name, int(i));
-      lparams += ", Int " + slots_[i];
+      s_.slots_[i] = names_.local_name(M.params[i].name, int(i));
+      lparams += ", Int " + s_.slots_[i];
     }
     w_.linef("/// The instance of move {} with these arguments is legal (tested as the", m);
     w_.line("/// generator tests it, one parameter at a time).");
-    w_.open(fmt::format("bool legal_{}({}) {{", move_name(m), lparams));
-    const auto stages = staged_conditions(m);
+    w_.open(fmt::format("bool legal_{}({}) {{", names_.move_name(m), lparams));
+    const auto stages = masks_.staged_conditions(m);
     for (size_t st = 0; st < stages.size(); ++st) {
       std::vector<std::string> masks;
       std::vector<const StagedCondition*> rest;
@@ -260,20 +203,20 @@ void Emitter::move_apply(int m) {
         split_stage(stages[st], int(st - 1), M.params[st - 1].domain, masks, rest);
       }
       if (!masks.empty()) {
-        w_.linef("const Bits<{}> mask{} =", words(M.params[st - 1].domain), st);
+        w_.linef("const Bits<{}> mask{} =", names_.words(M.params[st - 1].domain), st);
         for (size_t k = 0; k < masks.size(); ++k) w_.linef("    {}{}", k ? "& " : "", masks[k]);
         w_.line("    ;");
-        w_.linef("if (!mask{}.has({})) return false;", st, slots_[st - 1]);
+        w_.linef("if (!mask{}.has({})) return false;", st, s_.slots_[st - 1]);
       }
       for (const StagedCondition* c : rest) {
-        w_.linef("// {} - {}", c->label, line_of(c->span));
-        w_.linef("if (!{}) return false;", paren(cond(*c->expr)));
+        w_.linef("// {} - {}", c->label, names_.line_of(c->span));
+        w_.linef("if (!{}) return false;", names_.paren(exprs_.cond(*c->expr)));
       }
     }
-    if (has_board_rules_) {
+    if (s_.has_board_rules_) {
       std::string call_args;
-      for (size_t i = 0; i < M.params.size(); ++i) call_args += ", " + slots_[i];
-      w_.linef("return board_ok_{}(g{});", move_name(m), call_args);
+      for (size_t i = 0; i < M.params.size(); ++i) call_args += ", " + s_.slots_[i];
+      w_.linef("return board_ok_{}(g{});", names_.move_name(m), call_args);
     } else {
       w_.line("return true;");
     }
@@ -282,15 +225,15 @@ void Emitter::move_apply(int m) {
   }
   // can(): the remembered answer inline, the search out of line; a move whose test is a
   // few cheap conditions is asked directly.
-  const int base = can_memo_base_.empty() ? -1 : can_memo_base_[size_t(m)];
-  const bool direct = plan_.can_direct[size_t(m)] || can_by_mask_[size_t(m)];
+  const int base = s_.can_memo_base_.empty() ? -1 : s_.can_memo_base_[size_t(m)];
+  const bool direct = s_.plan_.can_direct[size_t(m)] || s_.can_by_mask_[size_t(m)];
   w_.linef("/// Move {} has a legal instance for `player` (its conditions see `player` as mover).", m);
   w_.open(fmt::format("{} bool search_{}(Game& g, Int player) {{",
-                      direct ? "[[gnu::always_inline]] inline" : "[[gnu::noinline]]", move_name(m)));
+                      direct ? "[[gnu::always_inline]] inline" : "[[gnu::noinline]]", names_.move_name(m)));
   w_.linef("const Int saved = g.mover_;");
   w_.line("g.mover_ = player;");
   w_.line("Exists sink;");
-  w_.linef("const bool found = gen_{}(g, sink);", move_name(m));
+  w_.linef("const bool found = gen_{}(g, sink);", names_.move_name(m));
   w_.line("g.mover_ = saved;");
   if (base >= 0) {
     w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
@@ -306,17 +249,17 @@ void Emitter::move_apply(int m) {
     w_.linef("/// can(move {}, player), remembered until a variable its conditions read is stored.", m);
   }
   w_.line("/// (`player` is one: a value that may not be goes through cancheck_*.)");
-  w_.open(fmt::format("inline bool can_{}(Game& g, Int player) {{", move_name(m)));
+  w_.open(fmt::format("inline bool can_{}(Game& g, Int player) {{", names_.move_name(m)));
   if (base >= 0) {
     w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
     w_.line("if (g.can_known_ & bit) return (g.can_true_ & bit) != 0;");
   }
-  w_.linef("return search_{}(g, player);", move_name(m));
+  w_.linef("return search_{}(g, player);", names_.move_name(m));
   w_.close();
   w_.blank();
-  w_.linef("[[maybe_unused]] bool cancheck_{}(Game& g, Int player) {{", move_name(m));
-  w_.linef("  if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", where(M.span));
-  w_.linef("  return can_{}(g, player);", move_name(m));
+  w_.linef("[[maybe_unused]] bool cancheck_{}(Game& g, Int player) {{", names_.move_name(m));
+  w_.linef("  if (uint64_t(player) >= uint64_t(kPlayers)) fail({}, \"can: not a player\");", names_.where(M.span));
+  w_.linef("  return can_{}(g, player);", names_.move_name(m));
   w_.line("}");
   w_.blank();
 }
@@ -326,11 +269,11 @@ void Emitter::moves() {
   w_.blank();
   for (size_t m = 0; m < program_.moves.size(); ++m) {
     w_.line("template <class Sink>");
-    w_.linef("bool gen_{}(Game& g, Sink& sink);", move_name(int(m)));
-    if (has_board_rules_) {
+    w_.linef("bool gen_{}(Game& g, Sink& sink);", names_.move_name(int(m)));
+    if (s_.has_board_rules_) {
       std::string params = "Game& g";
       for (size_t i = 0; i < program_.moves[m].params.size(); ++i) params += ", Int";
-      w_.linef("bool board_ok_{}({});", move_name(int(m)), params);
+      w_.linef("bool board_ok_{}({});", names_.move_name(int(m)), params);
     }
   }
   w_.blank();
@@ -353,7 +296,7 @@ void Emitter::phases() {
   for (size_t p = 0; p < program_.phases.size(); ++p) {
     const ir::Phase& P = program_.phases[p];
     w_.linef("if constexpr (P == {}) {{", p);
-    for (int m : P.moves) w_.linef("  if (gen_{}(g, sink)) return true;", move_name(m));
+    for (int m : P.moves) w_.linef("  if (gen_{}(g, sink)) return true;", names_.move_name(m));
     w_.line("}");
   }
   w_.line("return false;");
@@ -362,8 +305,8 @@ void Emitter::phases() {
   w_.line("/// The legal moves of the player to move, in the canonical order.");
   w_.line("template <class Sink>");
   w_.open("[[gnu::always_inline]] inline bool generate(Game& g, Sink& sink) {");
-  w_.linef("if ({}) return false;", sys(ir::kVarOver));
-  w_.linef("switch ({}) {{", sys(ir::kVarPhase));
+  w_.linef("if ({}) return false;", names_.sys(ir::kVarOver));
+  w_.linef("switch ({}) {{", names_.sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p)
     w_.linef("  case {}: return generate_in<{}>(g, sink);", p, p);
   w_.line("}");
@@ -373,7 +316,7 @@ void Emitter::phases() {
 
   w_.line("/// The player to move has a legal move (what `can` knows is remembered).");
   w_.open("[[gnu::always_inline]] inline bool has_legal(Game& g) {");
-  w_.linef("switch ({}) {{", sys(ir::kVarPhase));
+  w_.linef("switch ({}) {{", names_.sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p) {
     const ir::Phase& P = program_.phases[p];
     // When no condition of the phase's moves can fail, which move is asked first changes
@@ -381,10 +324,12 @@ void Emitter::phases() {
     // another move) first, then those with fewer parameters (a parameterless move is one
     // test, a move over cells a search).
     std::vector<int> order = P.moves;
-    const bool free = !has_board_rules_ && std::all_of(order.begin(), order.end(), [&](int m) {
+    const bool free = !s_.has_board_rules_ && std::all_of(order.begin(), order.end(), [&](int m) {
       const ir::Move& M = program_.moves[size_t(m)];
-      return std::all_of(M.requires_.begin(), M.requires_.end(), [&](const auto& c) { return order_free(*c); }) &&
-             std::all_of(M.checks.begin(), M.checks.end(), [&](const ir::Check& c) { return order_free(*c.condition); });
+      return std::all_of(M.requires_.begin(), M.requires_.end(),
+                         [&](const auto& c) { return masks_.order_free(*c); }) &&
+             std::all_of(M.checks.begin(), M.checks.end(),
+                         [&](const ir::Check& c) { return masks_.order_free(*c.condition); });
     });
     if (free) {
       // `can` in the condition or in a define it calls (a define seen twice asks nothing new).
@@ -411,7 +356,7 @@ void Emitter::phases() {
       std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost(a) < cost(b); });
     }
     std::string any;
-    for (int m : order) any += fmt::format("{}can_{}(g, g.mover_)", any.empty() ? "" : " || ", move_name(m));
+    for (int m : order) any += fmt::format("{}can_{}(g, g.mover_)", any.empty() ? "" : " || ", names_.move_name(m));
     w_.linef("  case {}:", p);
     w_.linef("    return {};", any.empty() ? "false" : any);
   }
@@ -431,36 +376,36 @@ void Emitter::phases() {
   w_.line("template <int P = -1, bool Plain = false>");
   w_.open("inline void finish_turn(Game& g) {");
   w_.line(R"(static_assert(P < 0 || Plain, "a phase is known only where the block cannot change it");)");
-  w_.open(fmt::format("if (Plain || !{}) {{", sys(ir::kVarOver)));
+  w_.open(fmt::format("if (Plain || !{}) {{", names_.sys(ir::kVarOver)));
   const bool has_end = program_.end_when != nullptr;
   if (has_end) {
-    begin_frame(program_.end_locals);
-    w_.linef("// end when - {}", line_of(program_.end_when->span));
-    w_.open(fmt::format("if ({}) {{", bare(cond(*program_.end_when))));
-    w_.linef("{};", sys_put(ir::kVarOver, "", "1"));
+    names_.begin_frame(program_.end_locals);
+    w_.linef("// end when - {}", names_.line_of(program_.end_when->span));
+    w_.open(fmt::format("if ({}) {{", names_.bare(exprs_.cond(*program_.end_when))));
+    w_.linef("{};", stmts_.sys_put(ir::kVarOver, "", "1"));
     w_.reopen("} else {");
   }
-  w_.linef("switch (P >= 0 ? Int(P) : Int({})) {{", sys(ir::kVarPhase));
+  w_.linef("switch (P >= 0 ? Int(P) : Int({})) {{", names_.sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p) {
     const ir::Phase& P = program_.phases[p];
     if (P.transitions.empty()) continue;
-    begin_frame(P.locals);
+    names_.begin_frame(P.locals);
     w_.open(fmt::format("case {}: {{", p));
     for (size_t t = 0; t < P.transitions.size(); ++t) {
       const ir::Transition& T = P.transitions[t];
-      const std::string head = fmt::format("if ({}) {{  // until ... -> {} - {}", bare(cond(*T.condition)),
+      const std::string head = fmt::format("if ({}) {{  // until ... -> {} - {}", names_.bare(exprs_.cond(*T.condition)),
                                            T.target < 0 ? std::string("end")
                                                         : fmt::format("phase {}", T.target),
-                                           line_of(T.span));
+                                           names_.line_of(T.span));
       if (t == 0) {
         w_.open(head);
       } else {
         w_.reopen("} else " + head);
       }
       if (T.target < 0) {
-        w_.linef("{};", sys_put(ir::kVarOver, "", "1"));
+        w_.linef("{};", stmts_.sys_put(ir::kVarOver, "", "1"));
       } else {
-        w_.linef("{};", sys_put(ir::kVarPhase, "", std::to_string(T.target)));
+        w_.linef("{};", stmts_.sys_put(ir::kVarPhase, "", std::to_string(T.target)));
       }
     }
     w_.close();
@@ -473,20 +418,20 @@ void Emitter::phases() {
   if (has_end) w_.close();
   w_.close();
   // The turn.
-  w_.linef("const Int mover = {};", sys(ir::kVarMover));
-  w_.linef("if (Plain || !(g.again_ && !{}[mover])) {{", sys(ir::kVarOut));
+  w_.linef("const Int mover = {};", names_.sys(ir::kVarMover));
+  w_.linef("if (Plain || !(g.again_ && !{}[mover])) {{", names_.sys(ir::kVarOut));
   w_.line("  Int q = mover;");
   w_.line("  for (Int k = 1; k <= kPlayers; ++k) {");
   w_.line("    q = q + 1 == kPlayers ? 0 : q + 1;");
-  w_.linef("    if (!{}[q]) {{", sys(ir::kVarOut));
-  w_.linef("      {};", sys_put(ir::kVarMover, "", "q"));
+  w_.linef("    if (!{}[q]) {{", names_.sys(ir::kVarOut));
+  w_.linef("      {};", stmts_.sys_put(ir::kVarMover, "", "q"));
   w_.line("      g.mover_ = q;");
   w_.line("      return;");
   w_.line("    }");
   w_.line("  }");
-  w_.linef("  {};  // nobody left to move", sys_put(ir::kVarOver, "", "1"));
+  w_.linef("  {};  // nobody left to move", stmts_.sys_put(ir::kVarOver, "", "1"));
   w_.line("}");
-  w_.linef("g.mover_ = {};", sys(ir::kVarMover));
+  w_.linef("g.mover_ = {};", names_.sys(ir::kVarMover));
   w_.close();
   w_.blank();
 
@@ -495,31 +440,31 @@ void Emitter::phases() {
   w_.line("/// game; otherwise the phase's `when stuck` block runs (none ends the game). Out of");
   w_.line("/// line: the stuck blocks would weigh on every move that has a legal reply.");
   w_.open("[[gnu::noinline]] void settle_stuck(Game& g) {");
-  w_.open(fmt::format("while (!{}) {{", sys(ir::kVarOver)));
+  w_.open(fmt::format("while (!{}) {{", names_.sys(ir::kVarOver)));
   w_.line("if (has_legal(g)) return;");
   w_.line("Int active = 0;");
-  w_.linef("for (Int p = 0; p < kPlayers; ++p) active += !{}[p];", sys(ir::kVarOut));
+  w_.linef("for (Int p = 0; p < kPlayers; ++p) active += !{}[p];", names_.sys(ir::kVarOut));
   w_.linef("const Int passes = {};", passes_value());
   w_.open("if (passes >= active) {  // a stuck block may eliminate players");
-  w_.linef("{};", sys_put(ir::kVarOver, "", "1"));
+  w_.linef("{};", stmts_.sys_put(ir::kVarOver, "", "1"));
   w_.line("return;");
   w_.close();
-  w_.linef("{};", sys_put(ir::kVarPasses, "",
+  w_.linef("{};", stmts_.sys_put(ir::kVarPasses, "",
                           fmt::format("chk_d{}(passes + 1, \"passes\", \"a value outside its domain\")",
                                       program_.vars[ir::kVarPasses].domain)));
   w_.line("g.again_ = false;");
-  w_.linef("switch ({}) {{", sys(ir::kVarPhase));
+  w_.linef("switch ({}) {{", names_.sys(ir::kVarPhase));
   for (size_t p = 0; p < program_.phases.size(); ++p) {
     const ir::Phase& P = program_.phases[p];
     if (!P.has_stuck) continue;
-    begin_frame(P.stuck_locals);
-    w_.open(fmt::format("case {}: {{  // when stuck - {}", p, line_of(P.span)));
-    block(P.stuck);
+    names_.begin_frame(P.stuck_locals);
+    w_.open(fmt::format("case {}: {{  // when stuck - {}", p, names_.line_of(P.span)));
+    stmts_.block(P.stuck);
     w_.line("break;");
     w_.close("}");
   }
   w_.line("default:");
-  w_.linef("  {};", sys_put(ir::kVarOver, "", "1"));
+  w_.linef("  {};", stmts_.sys_put(ir::kVarOver, "", "1"));
   w_.line("  return;");
   w_.line("}");
   w_.line("finish_turn(g);");
@@ -528,7 +473,7 @@ void Emitter::phases() {
   w_.blank();
   w_.line("/// After a turn: the usual case, a player to move with a legal move, inline.");
   w_.open("inline void settle(Game& g) {");
-  w_.linef("if ({} || has_legal(g)) return;", sys(ir::kVarOver));
+  w_.linef("if ({} || has_legal(g)) return;", names_.sys(ir::kVarOver));
   w_.line("settle_stuck(g);");
   w_.close();
   w_.blank();

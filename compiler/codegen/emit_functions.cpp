@@ -15,13 +15,13 @@ void Emitter::declarations() {
     const ir::Function& F = program_.functions[f];
     std::string params = "Game& g";
     for (size_t i = 0; i < F.params.size(); ++i) {
-      params += fmt::format(", {} a{}", param_type(*F.params[i]), i);
+      params += fmt::format(", {} a{}", names_.param_type(*F.params[i]), i);
     }
-    w_.linef("[[maybe_unused]] {} {}({});", cpp_type(F.result), fn_name(int(f)), params);
+    w_.linef("[[maybe_unused]] {} {}({});", names_.cpp_type(F.result), names_.fn_name(int(f)), params);
   }
   for (size_t m = 0; m < program_.moves.size(); ++m) {
-    w_.linef("[[maybe_unused]] inline bool can_{}(Game& g, Int player);", move_name(int(m)));
-    w_.linef("[[maybe_unused]] bool cancheck_{}(Game& g, Int player);", move_name(int(m)));
+    w_.linef("[[maybe_unused]] inline bool can_{}(Game& g, Int player);", names_.move_name(int(m)));
+    w_.linef("[[maybe_unused]] bool cancheck_{}(Game& g, Int player);", names_.move_name(int(m)));
   }
   w_.blank();
 }
@@ -29,38 +29,38 @@ void Emitter::declarations() {
 void Emitter::functions() {
   w_.line("// ================================================================ defines");
   w_.blank();
-  if (scoped_count_ > 0) {
+  if (s_.scoped_count_ > 0) {
     w_.line("/// Values of one-parameter defines of the state, per argument index, remembered while");
     w_.line("/// the board rules are evaluated (they store nothing, so a value cannot go stale).");
     w_.open("struct RuleScope {");
     for (size_t f = 0; f < program_.functions.size(); ++f) {
-      if (!scoped_[f]) continue;
+      if (!s_.scoped_[f]) continue;
       const ir::Function& F = program_.functions[f];
       w_.linef("uint64_t known{}_ = 0;", f);
-      w_.linef("{} value{}_[{}];  // define {}", cpp_type(F.result), f, dom(F.params[0]->domain).size, f);
+      w_.linef("{} value{}_[{}];  // define {}", names_.cpp_type(F.result), f, names_.dom(F.params[0]->domain).size, f);
     }
     w_.close("};");
     w_.blank();
   }
   for (size_t f = 0; f < program_.functions.size(); ++f) {
     const ir::Function& F = program_.functions[f];
-    begin_frame(F.locals);
+    names_.begin_frame(F.locals);
     std::string params = "Game& g", names;
     for (size_t i = 0; i < F.params.size(); ++i) {
-      const std::string name = local_name(F.param_names[i], int(i));
-      slots_[i] = name;
-      params += fmt::format(", {} {}", param_type(*F.params[i]), name);
+      const std::string name = names_.local_name(F.param_names[i], int(i));
+      s_.slots_[i] = name;
+      params += fmt::format(", {} {}", names_.param_type(*F.params[i]), name);
       names += ", " + name;
     }
-    const std::string type = cpp_type(F.result);
-    const uint64_t entries = plan_.table_entries[f];
-    w_.linef("/// define {} - {}", f, line_of(F.span));
-    const int slot = memo_slot_[f];
+    const std::string type = names_.cpp_type(F.result);
+    const uint64_t entries = s_.plan_.table_entries[f];
+    w_.linef("/// define {} - {}", f, names_.line_of(F.span));
+    const int slot = s_.memo_slot_[f];
     if (slot >= 0) {
       // Remembered until a variable it reads is stored.
-      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      w_.open(fmt::format("{} {}({}) {{", type, names_.fn_name(int(f)), params));
       w_.linef("if (g.known_ & (uint64_t(1) << {})) return {}(g.memo_[{}]);", slot, type, slot);
-      w_.linef("const {} value = {};", type, expr_as(*F.body, *F.result));
+      w_.linef("const {} value = {};", type, exprs_.expr_as(*F.body, *F.result));
       w_.linef("g.memo_[{}] = Int(value);", slot);
       w_.linef("g.known_ |= uint64_t(1) << {};", slot);
       w_.line("return value;");
@@ -68,17 +68,17 @@ void Emitter::functions() {
       w_.blank();
       continue;
     }
-    if (entries == 0 && scoped_[f]) {
-      w_.open(fmt::format("{} compute_{}({}) {{", type, fn_base(int(f)), params));
-      w_.linef("return {};", expr_as(*F.body, *F.result));
+    if (entries == 0 && s_.scoped_[f]) {
+      w_.open(fmt::format("{} compute_{}({}) {{", type, names_.fn_base(int(f)), params));
+      w_.linef("return {};", exprs_.expr_as(*F.body, *F.result));
       w_.close("}");
-      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
+      w_.open(fmt::format("{} {}({}) {{", type, names_.fn_name(int(f)), params));
       const int d = F.params[0]->domain;
-      w_.linef("const Int i = idx_d{}({});", d, slots_[0]);
-      w_.linef("if (!g.scope_ || i < 0) return compute_{}(g{});", fn_base(int(f)), names);
+      w_.linef("const Int i = idx_d{}({});", d, s_.slots_[0]);
+      w_.linef("if (!g.scope_ || i < 0) return compute_{}(g{});", names_.fn_base(int(f)), names);
       w_.line("RuleScope& r = *g.scope_;");
       w_.linef("if ((r.known{}_ >> i) & 1) return r.value{}_[i];", f, f);
-      w_.linef("r.value{}_[i] = compute_{}(g{});", f, fn_base(int(f)), names);
+      w_.linef("r.value{}_[i] = compute_{}(g{});", f, names_.fn_base(int(f)), names);
       w_.linef("r.known{}_ |= uint64_t(1) << i;", f);
       w_.linef("return r.value{}_[i];", f);
       w_.close("}");
@@ -86,71 +86,71 @@ void Emitter::functions() {
       continue;
     }
     if (entries == 0) {
-      w_.open(fmt::format("{} {}({}) {{", type, fn_name(int(f)), params));
-      w_.linef("return {};", expr_as(*F.body, *F.result));
+      w_.open(fmt::format("{} {}({}) {{", type, names_.fn_name(int(f)), params));
+      w_.linef("return {};", exprs_.expr_as(*F.body, *F.result));
       w_.close("}");
       w_.blank();
       continue;
     }
     // Its value depends on its arguments only: computed once per argument, when first
     // needed. An argument whose value fails is computed (and fails) where it is used.
-    w_.open(fmt::format("{} compute_{}({}) {{", type, fn_base(int(f)), params));
-    w_.linef("return {};", expr_as(*F.body, *F.result));
+    w_.open(fmt::format("{} compute_{}({}) {{", type, names_.fn_base(int(f)), params));
+    w_.linef("return {};", exprs_.expr_as(*F.body, *F.result));
     w_.close("}");
     // The table is made out of line, so that a lookup is small enough to be inlined.
-    const std::string table_type = fmt::format("Table_{}", fn_base(int(f)));
+    const std::string table_type = fmt::format("Table_{}", names_.fn_base(int(f)));
     w_.open(fmt::format("struct {} {{", table_type));
     w_.linef("{} value[{}];", type, entries);
     w_.linef("bool known[{}];", entries);
     w_.close("};");
-    w_.open(fmt::format("[[gnu::cold, gnu::noinline]] const {}* tabulate_{}() {{", table_type, fn_base(int(f))));
+    w_.open(fmt::format("[[gnu::cold, gnu::noinline]] const {}* tabulate_{}() {{", table_type, names_.fn_base(int(f))));
     w_.linef("static {} t{{}};", table_type);
     w_.line("static Game scratch{};");
     std::string index = "0", call;
     for (size_t i = 0; i < F.params.size(); ++i) {
       const int d = F.params[i]->domain;
-      w_.open(fmt::format("for (Int i{} = 0; i{} < {}; ++i{}) {{", i, i, dom(d).size, i));
-      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
+      w_.open(fmt::format("for (Int i{} = 0; i{} < {}; ++i{}) {{", i, i, names_.dom(d).size, i));
+      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, names_.dom(d).size, i);
       call += fmt::format(", val_d{}(i{})", d, i);
     }
     w_.linef("const Int at = {};", index);
     w_.open("try {");
-    w_.linef("t.value[at] = compute_{}(scratch{});", fn_base(int(f)), call);
+    w_.linef("t.value[at] = compute_{}(scratch{});", names_.fn_base(int(f)), call);
     w_.line("t.known[at] = true;");
     w_.close("} catch (const RuleError&) {");
     w_.line("}");
     for (size_t i = 0; i < F.params.size(); ++i) w_.close();
     w_.line("return &t;");
     w_.close();
-    w_.open(fmt::format("[[gnu::always_inline]] inline {} {}({}) {{", type, fn_name(int(f)), params));
-    w_.linef("static const {}& table = *tabulate_{}();", table_type, fn_base(int(f)));
+    w_.open(fmt::format("[[gnu::always_inline]] inline {} {}({}) {{", type, names_.fn_name(int(f)), params));
+    w_.linef("static const {}& table = *tabulate_{}();", table_type, names_.fn_base(int(f)));
     index = std::string("0");  // (a move: GCC 12 warns wrongly about assigning a literal)
     for (size_t i = 0; i < F.params.size(); ++i) {
       const int d = F.params[i]->domain;
       // An argument outside its parameter's type is no error (docs/language.md, Define):
       // the table has no entry for it, so the body is computed as the interpreter does.
-      w_.linef("const Int i{} = idx_d{}({});", i, d, slots_[i]);
-      w_.linef("if (i{} < 0) return compute_{}(g{});", i, fn_base(int(f)), names);
-      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, dom(d).size, i);
+      w_.linef("const Int i{} = idx_d{}({});", i, d, s_.slots_[i]);
+      w_.linef("if (i{} < 0) return compute_{}(g{});", i, names_.fn_base(int(f)), names);
+      index = i == 0 ? fmt::format("i{}", i) : fmt::format("({}) * {} + i{}", index, names_.dom(d).size, i);
     }
     w_.linef("const Int at = {};", index);
-    w_.linef("return table.known[at] ? table.value[at] : compute_{}(g{});", fn_base(int(f)), names);
+    w_.linef("return table.known[at] ? table.value[at] : compute_{}(g{});", names_.fn_base(int(f)), names);
     w_.close("}");
     w_.blank();
   }
 }
 
 void Emitter::rules() {
-  has_board_rules_ = false;
-  for (const ir::Rule& r : program_.rules) has_board_rules_ |= r.board_rule;
-  if (!has_board_rules_) return;
-  if (tabulated()) rule_tables();
+  s_.has_board_rules_ = false;
+  for (const ir::Rule& r : program_.rules) s_.has_board_rules_ |= r.board_rule;
+  if (!s_.has_board_rules_) return;
+  if (masks_.tabulated()) masks_.rule_tables();
   w_.line("// ================================================================ board rules");
   w_.blank();
   w_.line("/// Every board rule holds (tested in the state after a move's block).");
   w_.open("bool board_rules_hold(Game& g) {");
-  if (tabulated()) w_.line("if (const int v = table_verdict(g); v >= 0) return v != 0;");
-  if (scoped_count_ > 0) {
+  if (masks_.tabulated()) w_.line("if (const int v = table_verdict(g); v >= 0) return v != 0;");
+  if (s_.scoped_count_ > 0) {
     w_.line("RuleScope scope;");
     w_.open("struct Enter {  // the defines remember their values until the rules are done");
     w_.line("Game& g;");
@@ -161,9 +161,9 @@ void Emitter::rules() {
   }
   for (const ir::Rule& r : program_.rules) {
     if (!r.board_rule) continue;
-    begin_frame(r.locals);
-    w_.linef("// rule {} - {}", &r - program_.rules.data(), line_of(r.span));
-    w_.linef("if (!({})) return false;", cond(*r.condition));
+    names_.begin_frame(r.locals);
+    w_.linef("// rule {} - {}", &r - program_.rules.data(), names_.line_of(r.span));
+    w_.linef("if (!({})) return false;", exprs_.cond(*r.condition));
   }
   w_.line("return true;");
   w_.close("}");

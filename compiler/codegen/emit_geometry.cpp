@@ -16,22 +16,22 @@ void Emitter::geometry_tables() {
   w_.linef("constexpr Int kWidth = {};", W);
   w_.linef("constexpr Int kHeight = {};", H);
   w_.linef("constexpr Int kPlayers = {};", program_.players);
-  const int cw = words(ir::kCellDomain), pw = words(ir::kPointDomain);
+  const int cw = names_.words(ir::kCellDomain), pw = names_.words(ir::kPointDomain);
   auto cell_table = [&](const char* name, const char* what, auto member) {
     w_.linef("/// {}", what);
     w_.linef("constexpr Bits<{}> {}[{}] = {{", cw, name, std::max(cells, 1));
     for (int c = 0; c < cells; ++c) {
       std::vector<uint64_t> bits(size_t(cw), 0);
       for (int d : member(c / W, c % W)) bits[size_t(d) / 64] |= uint64_t(1) << (d % 64);
-      w_.linef("  {},", bits_literal(ir::kCellDomain, bits));
+      w_.linef("  {},", names_.bits_literal(ir::kCellDomain, bits));
     }
     if (cells == 0) w_.line("  {},");
     w_.line("};");
   };
   auto in = [&](int y, int x) { return y >= 0 && y < H && x >= 0 && x < W; };
-  const bool need_orth = geometry_used_.count(dsl::BuiltinId::Orth) ||
-                         geometry_used_.count(dsl::BuiltinId::Components) ||
-                         geometry_used_.count(dsl::BuiltinId::LargestGroup);
+  const bool need_orth = s_.geometry_used_.count(dsl::BuiltinId::Orth) ||
+                         s_.geometry_used_.count(dsl::BuiltinId::Components) ||
+                         s_.geometry_used_.count(dsl::BuiltinId::LargestGroup);
   if (need_orth) {
     cell_table("kOrth", "orth(c): the 4-neighbours of c", [&](int y, int x) {
       std::vector<int> out;
@@ -41,7 +41,7 @@ void Emitter::geometry_tables() {
       return out;
     });
   }
-  if (geometry_used_.count(dsl::BuiltinId::Diag)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::Diag)) {
     cell_table("kDiag", "diag(c): the diagonal neighbours of c", [&](int y, int x) {
       std::vector<int> out;
       for (int dy : {-1, 1})
@@ -50,7 +50,7 @@ void Emitter::geometry_tables() {
       return out;
     });
   }
-  if (geometry_used_.count(dsl::BuiltinId::King)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::King)) {
     cell_table("kKing", "king(c): the 8-neighbours of c", [&](int y, int x) {
       std::vector<int> out;
       for (int dy : {-1, 0, 1})
@@ -59,21 +59,21 @@ void Emitter::geometry_tables() {
       return out;
     });
   }
-  if (geometry_used_.count(dsl::BuiltinId::Row)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::Row)) {
     cell_table("kRow", "row(c): the cells of c's row", [&](int y, int) {
       std::vector<int> out;
       for (int x = 0; x < W; ++x) out.push_back(y * W + x);
       return out;
     });
   }
-  if (geometry_used_.count(dsl::BuiltinId::Column)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::Column)) {
     cell_table("kColumn", "column(c): the cells of c's column", [&](int, int x) {
       std::vector<int> out;
       for (int y = 0; y < H; ++y) out.push_back(y * W + x);
       return out;
     });
   }
-  if (geometry_used_.count(dsl::BuiltinId::Corners)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::Corners)) {
     w_.line("/// corners(c): the four points around cell c");
     w_.linef("constexpr Bits<{}> kCorners[{}] = {{", pw, std::max(cells, 1));
     for (int c = 0; c < cells; ++c) {
@@ -84,11 +84,11 @@ void Emitter::geometry_tables() {
           const int p = py * (W + 1) + px;
           bits[size_t(p) / 64] |= uint64_t(1) << (p % 64);
         }
-      w_.linef("  {},", bits_literal(ir::kPointDomain, bits));
+      w_.linef("  {},", names_.bits_literal(ir::kPointDomain, bits));
     }
     w_.line("};");
   }
-  if (geometry_used_.count(dsl::BuiltinId::Around)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::Around)) {
     const int points = (W + 1) * (H + 1);
     w_.line("/// around(pt): the cells touching point pt");
     w_.linef("constexpr Bits<{}> kAround[{}] = {{", cw, points);
@@ -98,17 +98,17 @@ void Emitter::geometry_tables() {
       for (int y : {py - 1, py})
         for (int x : {px - 1, px})
           if (in(y, x)) bits[size_t(y * W + x) / 64] |= uint64_t(1) << ((y * W + x) % 64);
-      w_.linef("  {},", bits_literal(ir::kCellDomain, bits));
+      w_.linef("  {},", names_.bits_literal(ir::kCellDomain, bits));
     }
     w_.line("};");
   }
-  if (geometry_used_.count(dsl::BuiltinId::CellAt)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::CellAt)) {
     w_.line("/// cell(y, x): the cell there, or none off the board");
     w_.line("constexpr Int cell_at(Int y, Int x) {");
     w_.line("  return y >= 0 && y < kHeight && x >= 0 && x < kWidth ? y * kWidth + x : kNone;");
     w_.line("}");
   }
-  if (geometry_used_.count(dsl::BuiltinId::Segment) || geometry_used_.count(dsl::BuiltinId::Ends)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::Segment) || s_.geometry_used_.count(dsl::BuiltinId::Ends)) {
     w_.line("/// segment(c, o, n): n cells from c rightward (horizontal) or downward; empty");
     w_.line("/// when they leave the board. With `tips`, only its first and last cells.");
     w_.linef("inline Bits<{}> segment_of(Int c, Int o, Int n, bool tips) {{", cw);
@@ -125,19 +125,19 @@ void Emitter::geometry_tables() {
     w_.linef("inline Bits<{}> segment(Int c, Int o, Int n) {{ return segment_of(c, o, n, false); }}", cw);
     w_.linef("inline Bits<{}> ends(Int c, Int o, Int n) {{ return segment_of(c, o, n, true); }}", cw);
   }
-  if (geometry_used_.count(dsl::BuiltinId::TeamOf) || geometry_used_.count(dsl::BuiltinId::Members)) {
+  if (s_.geometry_used_.count(dsl::BuiltinId::TeamOf) || s_.geometry_used_.count(dsl::BuiltinId::Members)) {
     const auto& teams = program_.geometry.teams;
     std::vector<int> team_of(size_t(program_.players), -1);
     w_.line("/// members(t): the players of each team");
-    w_.linef("constexpr Bits<{}> kMembers[{}] = {{", words(ir::kPlayerDomain),
+    w_.linef("constexpr Bits<{}> kMembers[{}] = {{", names_.words(ir::kPlayerDomain),
              std::max<size_t>(teams.size(), 1));
     for (size_t t = 0; t < teams.size(); ++t) {
-      std::vector<uint64_t> bits(size_t(words(ir::kPlayerDomain)), 0);
+      std::vector<uint64_t> bits(size_t(names_.words(ir::kPlayerDomain)), 0);
       for (int p : teams[t]) {
         bits[size_t(p) / 64] |= uint64_t(1) << (p % 64);
         if (p >= 0 && p < program_.players && team_of[size_t(p)] < 0) team_of[size_t(p)] = int(t);
       }
-      w_.linef("  {},", bits_literal(ir::kPlayerDomain, bits));
+      w_.linef("  {},", names_.bits_literal(ir::kPlayerDomain, bits));
     }
     if (teams.empty()) w_.line("  {},");
     w_.line("};");
@@ -148,7 +148,7 @@ void Emitter::geometry_tables() {
              list.empty() ? "0" : list);
     w_.linef("constexpr const char* kNoTeam[{}] = {{", std::max(program_.players, 1));
     for (int p = 0; p < std::max(program_.players, 1); ++p)
-      w_.linef("  {},", quote(run_errors::in_no_team(size_t(p) < program_.player_names.size()
+      w_.linef("  {},", names_.quote(run_errors::in_no_team(size_t(p) < program_.player_names.size()
                                                           ? program_.player_names[size_t(p)]
                                                           : std::string())));
     w_.line("};");

@@ -1,173 +1,93 @@
-// The emitter's internals, shared by emit_cpp.cpp (file structure, names, domains, state,
-// defines), emit_geometry.cpp (geometry tables), emit_expr.cpp / emit_binders.cpp /
-// emit_builtin.cpp / emit_stmt.cpp (expressions, binders, built-ins and constants,
-// statements), emit_engine.cpp (moves, phases), emit_setup.cpp (setup, scores),
-// emit_abi.cpp (the C ABI), emit_restore.cpp (undoing a move by restoring elements),
-// emit_plan.cpp (reading the engine plan of compiler/plan/), emit_mask.cpp and
-// emit_mask_maps.cpp (masks); the
-// fixed support code is compiler/runtime/engine_support.h, embedded by the build.
+// The emitter's parts: one run over one program, sharing an EmitState (emit_state.h).
+// - NameScheme (emit_names.cpp): C++ names of slots, fields, functions, moves and rules,
+//   literals, types, source places;
+// - MaskBuilder (emit_plan.cpp, emit_mask.cpp, emit_mask_analysis.cpp, emit_mask_maps.cpp,
+//   emit_rule_tables.cpp): reading the engine plan, planes, unions, masks and the tables of
+//   pure expressions, filters and rules;
+// - ExprEmitter (emit_expr.cpp, emit_binders.cpp, emit_builtin.cpp): expressions, binders,
+//   built-ins and constants;
+// - StmtEmitter (emit_stmt.cpp): statements, stores and the elements they reach;
+// - Emitter (emit_cpp.cpp, emit_functions.cpp, emit_geometry.cpp, emit_engine.cpp,
+//   emit_setup.cpp, emit_abi.cpp, emit_restore.cpp): the file's structure and the engine's
+//   functions (moves, phases, setup, scores, the C ABI, undoing a move); it owns the others.
+// The fixed support code is compiler/runtime/engine_support.h, embedded by the build.
 #pragma once
 
-#include <algorithm>
-#include <functional>
-#include <map>
-#include <memory>
+#include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "compiler/codegen/emit_cpp.h"
-#include "compiler/ir/ir.h"
-#include "compiler/ir/run_errors.h"
-#include "compiler/plan/analysis.h"
-#include "compiler/plan/engine_plan.h"
-#include "compiler/plan/pure_maps.h"
+#include "compiler/codegen/emit_state.h"
 
 namespace rulebook::compiler::emit {
 
-inline bool is_set(const ir::Type& t) { return t.kind == ir::Type::Kind::Set; }
-inline bool is_list(const ir::Type& t) { return t.kind == ir::Type::Kind::List; }
-inline bool is_scalar(const ir::Type& t) { return t.kind == ir::Type::Kind::Scalar; }
-
-/// Accumulates generated text with the current indentation (two spaces per level).
-class Writer {
+/// Names, literals and types of the generated C++, and where its text comes from.
+class NameScheme : EmitPart {
  public:
-  void line(std::string_view text);
-  template <class... A>
-  void linef(fmt::format_string<A...> f, A&&... args) {
-    line(fmt::format(f, std::forward<A>(args)...));
-  }
-  /// A line ending a header ("if (x) {"), then one level deeper.
-  void open(std::string_view text);
-  /// One level up, then a closing line ("}" by default).
-  void close(std::string_view text = "}");
-  /// A line one level up that continues the block ("} else {").
-  void reopen(std::string_view text);
-  void blank();
-  /// Text added as is (several lines, already indented).
-  void raw(std::string_view text);
-  std::string& text() { return out_; }
-  int depth() const { return depth_; }
+  using EmitPart::EmitPart;
 
- private:
-  std::string out_;
-  int depth_ = 0;
+  /// The working state's member holding a variable (`g.s.<field>`).
+  std::string sys(int var) const;
+  std::string cpp_type(const ir::Type& t) const;
+  std::string cpp_type(const ir::TypePtr& t) const { return cpp_type(*t); }
+  std::string lambda(const std::string& type, const std::vector<std::string>& body);
+  std::string paren(const std::string& s) const;
+  /// `s` without parentheses around the whole of it.
+  std::string bare(const std::string& s) const;
+  void begin_frame(int locals);
+  std::string slot_name(int slot) const;
+  /// Binds a local to a C++ name: the binder's name in the source at `span` (the
+  /// `ordinal`-th binder there) and its slot.
+  std::string bind_slot(int slot, dsl::Span span, int ordinal);
+  /// What a slot is bound to now ("" when nothing), and giving it back when a binder's
+  /// scope ends: a binder's domain is lowered before the binder takes its slot, so a set
+  /// filter there may bind the same slot in a scope of its own, inside the binder's.
+  std::string slot_binding(int slot) const;
+  void restore_slot(int slot, std::string name);
+  std::string binder_name(dsl::Span span, int ordinal) const;
+  /// The member of State holding a variable.
+  std::string field_name(int var) const;
+  /// A define's function, and the mapped name its other functions are named after.
+  std::string fn_name(int function) const;
+  std::string fn_base(int function) const;
+  /// The mapped names of a move and of a rule, which the functions made of them add a
+  /// prefix to (gen_, apply_, can_, clause_...).
+  std::string move_name(int move) const;
+  std::string rule_name(int rule) const;
+  /// A parameter's or binder's C++ name in a function: its name and its slot.
+  std::string local_name(const std::string& name, int slot) const;
+  std::string param_type(const ir::Type& t) const;
+  std::string value_literal(int domain, ir::Value v) const;
+  std::string bits_literal(int domain, const std::vector<uint64_t>& bits) const;
+  /// `file:line:col` of a span (file without folders), for messages, and as a C++ string
+  /// literal.
+  std::string where_text(dsl::Span span) const;
+  std::string where(dsl::Span span) const;
+  /// `line N` of a span: what a comment may say of where code comes from (comments carry
+  /// no user text and no file name).
+  std::string line_of(dsl::Span span) const;
+  /// `s` as a C++ string literal (cpp_string).
+  std::string quote(std::string_view s) const;
+  std::string base_name_of_source() const;
+  int words(int domain) const;
+  const ir::Domain& dom(int d) const { return program_.domains[size_t(d)]; }
+  bool is_bool(const ir::Type& t) const;
+  /// Domains whose values are their indices (all but ranges and optionals).
+  bool identity_domain(int d) const;
+  std::string fresh(std::string_view stem);
 };
 
-/// The support code every generated file starts with: compiler/runtime/engine_support.h
-/// between its marker lines, embedded by the build (cmake/embed_text.cmake).
-std::string_view support_text();
-
-/// A state variable kept also as bitsets, one per value ("planes"): plane[i] holds the
-/// keys whose element has index i. Only one-key variables over a domain of at most
-/// kMaxPlaneValues values get planes, and only when an expression can use them.
-struct PlaneVar {
-  int var = -1;
-  int values = 0;      ///< the element domain's size
-  int key_domain = -1;
-  /// Planes kept: 1 + the highest index the code asks for when every index it asks for
-  /// is a constant (a `v[x] == 0` test keeps one plane), else all `values`.
-  int kept = 0;
-};
-using plan::kMaxPlaneValues;
-
-/// The x whose derived set meets a plane, for every plane of a variable, kept in the
-/// working state: a store adds to the union of the value's plane and drops the old one's.
-struct PlaneUnion {
-  std::string table;  ///< derived table (its inverse gives the x)
-  int var = -1;
-  int domain = -1;    ///< of the x
-  std::string name;
-  /// The planes whose union the code may read (bit per plane index): only these are kept.
-  uint64_t read = 0;
-  /// Some read passes an index that may be outside the planes (tested when read).
-  bool checked = false;
-  /// The planes kept in the Game: from the lowest read to the highest (`values`: of the
-  /// variable's domain); the union of plane k is element k - first().
-  int first(int values) const { return read == 0 || values > 64 ? 0 : __builtin_ctzll(read); }
-  int kept(int values) const {
-    if (read == 0 || values > 64) return std::max(values, 1);
-    return std::min(64 - __builtin_clzll(read), values) - first(values);
-  }
-  /// The element of plane `k` (C++ text).
-  std::string at(const std::string& k, int values) const {
-    const int lo = first(values);
-    return lo == 0 ? k : "(" + k + ") - " + std::to_string(lo);
-  }
-};
-
-/// A condition of a move, as the generator tests it.
-struct StagedCondition {
-  const ir::Expr* expr;
-  std::string label;  ///< "requires ..." or "rule name"
-  dsl::Span span;
-};
-
-/// The one way user text enters generated C++: a string literal with every byte outside
-/// printable ASCII, `"`, `\\` and `?` escaped.
-std::string cpp_string(std::string_view s);
-/// A user name as an identifier fragment (the naming scheme is in emit_names.cpp).
-std::string escaped_name(std::string_view name);
-/// Why a generated source is unsafe to compile (a raw control or non-ASCII byte, a line
-/// ending in a backslash), or nothing.
-std::optional<std::string> check_generated(std::string_view source);
-
-// The shared analyses of the IR (compiler/plan/analysis.h), under their short names.
-using plan::is_binder;
-using plan::RuleTablePlan;
-using plan::stores_of;
-using plan::TabulatedRule;
-using plan::walk;
-
-/// One run of the emitter over one program. The methods live in the emit_*.cpp files, by
-/// the part of the generated file they write.
-class Emitter {
+/// Reads the engine plan, and finds the masks, planes, unions and tables that let the
+/// generated code test a condition over a whole domain at once.
+class MaskBuilder : EmitPart {
  public:
-  Emitter(const ir::Program& program, const dsl::SourceSet& sources,
-          const plan::PassSwitches& switches);
-  EmittedCpp run();
+  using EmitPart::EmitPart;
 
- private:
-  // ---------------------------------------------------------- file structure (emit_cpp.cpp)
-  void header();
-  void support();
-  void domains();
-  void state_layout();
-  void stores();
-  void geometry_tables();
-  void declarations();
-  void functions();
-  void rules();
-
-  // ------------------------------------------ engine (emit_engine.cpp, emit_setup.cpp, emit_abi.cpp)
-  void moves();
-  void move_generator(int move);
-  /// The conditions of one stage on parameter `param`: masks over its domain, and those
-  /// tested per value.
-  void split_stage(const std::vector<StagedCondition>& stage, int param, int domain,
-                   std::vector<std::string>& masks, std::vector<const StagedCondition*>& rest);
-  void move_apply(int move);
-  void phases();
-  void store_whole(int var, const ir::Expr& value, dsl::Span span);
-  void setup_and_init();
-  void scores();
-  void abi_functions();
-  void abi_footer(uint64_t hash, std::string& out);
-  std::string move_signature(int move) const;
   /// The move's conditions by the number of parameters they need.
   std::vector<std::vector<StagedCondition>> staged_conditions(int move) const;
-  uint32_t max_moves() const;
-  std::string sys(int var) const;
-  /// Stores index `index` as element `flat` of a variable (planes and memos kept).
-  std::string sys_put(int var, const std::string& flat, const std::string& index) const;
-  std::string passes_value() const;
-
-  // ---------------------------------------------------------- planning (emit_plan.cpp, emit_mask.cpp)
-  /// Reads the engine plan (plan_) into the members below.
+  /// Reads the engine plan (EmitState::plan_) into the run's planes, memos and tables.
   void plan();
   /// A one-parameter move's generator, with these masks for its parameter, is cheap
   /// enough to run for every can() (see can_by_mask_).
@@ -180,7 +100,7 @@ class Emitter {
   /// `e` holds a `can` or a call (which may hold one).
   bool uses_can(const ir::Expr& e) const;
   /// The body of a call with the arguments in place of the parameters (its own binders
-  /// renumbered), or null when an argument may not be copied. Owned by the emitter.
+  /// renumbered), or null when an argument may not be copied. Kept in EmitState::inlined_.
   const ir::Expr* inline_call(const ir::Expr& call);
   /// The keys of a variable with planes that hold `value` (a Bits expression).
   std::string plane(int var, const ir::Expr& value);
@@ -239,23 +159,69 @@ class Emitter {
     int key_domain = -1;
   };
   std::optional<FilterTable> filter_table(const ir::Expr& binder);
-
-  // ---------------------------------------------------------- rule tables (emit_rule_tables.cpp)
   void rule_tables();
   /// The block of move `m` when it is one `var[p] := value` of the tabulated variable, p a
   /// parameter and the value pure; else null.
   const ir::Stmt* table_store(int m) const;
-  bool tabulated() const { return !rule_tables_.rules.empty(); }
+  bool tabulated() const { return !s_.rule_tables_.rules.empty(); }
+};
 
-  // ------------------------------------ expressions (emit_expr.cpp, emit_builtin.cpp, emit_stmt.cpp)
+/// The C++ text of expressions and binders, evaluated in the current frame.
+class ExprEmitter : EmitPart {
+ public:
+  using EmitPart::EmitPart;
+
   /// C++ text of `e`, evaluated in the current frame.
   std::string expr(const ir::Expr& e);
   /// `e` where a value of type `want` is expected (an empty `{}` of another domain).
   std::string expr_as(const ir::Expr& e, const ir::Type& want, bool strict = false);
   /// `e` as a C++ condition.
   std::string cond(const ir::Expr& e);
-  std::string cpp_type(const ir::Type& t) const;
-  std::string cpp_type(const ir::TypePtr& t) const { return cpp_type(*t); }
+  std::string expr_inner(const ir::Expr& e);
+  std::string read(const ir::Expr& e);
+  std::string compare(const ir::Expr& e);
+  std::string in(const ir::Expr& e);
+  std::string set_op(const ir::Expr& e);
+  std::string set_literal(const ir::Expr& e);
+  std::string range_set(const ir::Expr& e);
+  std::string record_literal(const ir::Expr& e);
+  std::string field(const ir::Expr& e);
+  std::string at(const ir::Expr& e);
+  std::string quantifier(const ir::Expr& e);
+  /// Bit-parallel forms of a binder over planes; "" when none applies.
+  std::string quantifier_fast(const ir::Expr& e);
+  std::string builtin(const ir::Expr& e);
+  std::string geometry_constant(const ir::Expr& e);
+  /// The index of argument `x` of a built-in in domain `d`, failing at `x` when it is not a
+  /// `what` (cell, point, player, team).
+  std::string arg_index(int d, const ir::Expr& x, std::string_view what);
+  std::string cell_arg(const ir::Expr& x) { return arg_index(ir::kCellDomain, x, "cell"); }
+  std::string call(const ir::Expr& e);
+  std::string constant_set(const ir::Expr& e);
+  std::string constant_item(const ir::Expr& e);
+  /// A constant list as a plain array (for indexing and iteration).
+  std::string constant_table(const ir::Expr& e);
+  /// A constant list as a List value.
+  std::string constant_list(const ir::Expr& e);
+  /// The index of value `v` in domain `d`, failing at `span` with `what` when outside:
+  /// a message of run_errors with a hole (kHole1) where v's value goes.
+  std::string checked_index(int d, const ir::Expr& v, dsl::Span span, const std::string& what);
+  /// Whether a value of `e` may be none (its errors print kNone as `none`).
+  bool holds_none(const ir::Expr& e) const;
+  /// Lines of a loop over a set or list expression binding each element to `var`; the
+  /// first line opens the loop, the others are indented by two. `index_name` receives the
+  /// name of the element's index (sets only).
+  void loop_lines(const ir::Expr& domain, const std::string& var, std::vector<std::string>& lines,
+                  std::string* index_name);
+};
+
+/// The C++ lines of statements: blocks, assignments and stores with their planes and memos.
+class StmtEmitter : EmitPart {
+ public:
+  using EmitPart::EmitPart;
+
+  /// Stores index `index` as element `flat` of a variable (planes and memos kept).
+  std::string sys_put(int var, const std::string& flat, const std::string& index) const;
   void block(const ir::Block& b);
   void stmt(const ir::Stmt& s);
   /// `old_planes`, `new_planes`: the indices the element before and the value stored
@@ -272,151 +238,66 @@ class Emitter {
   std::string element(int var, const std::string& flat) const;
   /// The value of a stored element (its index converted through the var's domain).
   std::string element_value(int var, const std::string& elem) const;
+  /// The flat element index of `var[keys]`, with the key checks its domains need.
+  std::string element_index(int var, const std::vector<const ir::Expr*>& keys, dsl::Span span);
+  void assign(const ir::Stmt& s);
+  /// `var[keys] := value` for a set or a list filling the var's last key.
+  void assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys);
+};
 
-  std::string expr_inner(const ir::Expr& e);
-  std::string read(const ir::Expr& e);
-  std::string compare(const ir::Expr& e);
-  std::string in(const ir::Expr& e);
-  std::string set_op(const ir::Expr& e);
-  std::string set_literal(const ir::Expr& e);
-  std::string range_set(const ir::Expr& e);
-  std::string record_literal(const ir::Expr& e);
-  std::string field(const ir::Expr& e);
-  std::string at(const ir::Expr& e);
-  std::string quantifier(const ir::Expr& e);
-  /// Bit-parallel forms of a binder over planes; "" when none applies.
-  std::string quantifier_fast(const ir::Expr& e);
-  std::string builtin(const ir::Expr& e);
+/// Holds the run's state ahead of the parts that reference it (bases are made first).
+struct EmitStateHolder {
+  EmitState state_;
+};
+
+/// One run of the emitter over one program: the generated file's structure and the
+/// engine's functions, printed with the other parts.
+class Emitter : EmitStateHolder, EmitPart {
+ public:
+  Emitter(const ir::Program& program, const dsl::SourceSet& sources,
+          const plan::PassSwitches& switches);
+  EmittedCpp run();
+
+  void header();
+  void support();
+  void domains();
+  void state_layout();
+  void stores();
+  void geometry_tables();
+  void declarations();
+  void functions();
+  void rules();
+  void moves();
+  void move_generator(int move);
+  /// The conditions of one stage on parameter `param`: masks over its domain, and those
+  /// tested per value.
+  void split_stage(const std::vector<StagedCondition>& stage, int param, int domain,
+                   std::vector<std::string>& masks, std::vector<const StagedCondition*>& rest);
+  void move_apply(int move);
+  void phases();
+  void store_whole(int var, const ir::Expr& value, dsl::Span span);
+  void setup_and_init();
+  void scores();
+  void abi_functions();
+  void abi_footer(uint64_t hash, std::string& out);
+  std::string move_signature(int move) const;
+  uint32_t max_moves() const;
+  std::string passes_value() const;
   /// Writes a sink's take_bits over its take() (emit_abi.cpp).
   void take_each_bit(bool always_inline);
   /// restore_<move>, restores(kind), dispatch_restore: undoing a move by copying back the
   /// elements, planes, unions and remembered values it can change (emit_restore.cpp).
   void restore_functions();
-  std::string geometry_constant(const ir::Expr& e);
-  /// The index of argument `x` of a built-in in domain `d`, failing at `x` when it is not a
-  /// `what` (cell, point, player, team).
-  std::string arg_index(int d, const ir::Expr& x, std::string_view what);
-  std::string cell_arg(const ir::Expr& x) { return arg_index(ir::kCellDomain, x, "cell"); }
-  std::string call(const ir::Expr& e);
-  std::string constant_set(const ir::Expr& e);
-  std::string constant_item(const ir::Expr& e);
-  /// A constant list as a plain array (for indexing and iteration).
-  std::string constant_table(const ir::Expr& e);
-  /// A constant list as a List value.
-  std::string constant_list(const ir::Expr& e);
-  /// The flat element index of `var[keys]`, with the key checks its domains need.
-  std::string element_index(int var, const std::vector<const ir::Expr*>& keys, dsl::Span span);
-  /// The index of value `v` in domain `d`, failing at `span` with `what` when outside:
-  /// a message of run_errors with a hole (kHole1) where v's value goes.
-  std::string checked_index(int d, const ir::Expr& v, dsl::Span span, const std::string& what);
-  /// Whether a value of `e` may be none (its errors print kNone as `none`).
-  bool holds_none(const ir::Expr& e) const;
-  /// Lines of a loop over a set or list expression binding each element to `var`; the
-  /// first line opens the loop, the others are indented by two. `index_name` receives the
-  /// name of the element's index (sets only).
-  void loop_lines(const ir::Expr& domain, const std::string& var, std::vector<std::string>& lines,
-                  std::string* index_name);
-  void assign(const ir::Stmt& s);
-  /// `var[keys] := value` for a set or a list filling the var's last key.
-  void assign_whole(const ir::Stmt& s, const std::vector<const ir::Expr*>& keys);
-  std::string lambda(const std::string& type, const std::vector<std::string>& body);
-  std::string paren(const std::string& s) const;
-  /// `s` without parentheses around the whole of it.
-  std::string bare(const std::string& s) const;
 
-  // ---------------------------------------------------------- names (emit_names.cpp), helpers (emit_cpp.cpp)
-  void begin_frame(int locals);
-  std::string slot_name(int slot) const;
-  /// Binds a local to a C++ name: the binder's name in the source at `span` (the
-  /// `ordinal`-th binder there) and its slot.
-  std::string bind_slot(int slot, dsl::Span span, int ordinal);
-  /// What a slot is bound to now ("" when nothing), and giving it back when a binder's
-  /// scope ends: a binder's domain is lowered before the binder takes its slot, so a set
-  /// filter there may bind the same slot in a scope of its own, inside the binder's.
-  std::string slot_binding(int slot) const;
-  void restore_slot(int slot, std::string name);
-  std::string binder_name(dsl::Span span, int ordinal) const;
-  /// The member of State holding a variable.
-  std::string field_name(int var) const;
-  /// A define's function, and the mapped name its other functions are named after.
-  std::string fn_name(int function) const;
-  std::string fn_base(int function) const;
-  /// The mapped names of a move and of a rule, which the functions made of them add a
-  /// prefix to (gen_, apply_, can_, clause_...).
-  std::string move_name(int move) const;
-  std::string rule_name(int rule) const;
-  /// A parameter's or binder's C++ name in a function: its name and its slot.
-  std::string local_name(const std::string& name, int slot) const;
-  std::string param_type(const ir::Type& t) const;
-  std::string value_literal(int domain, ir::Value v) const;
-  std::string bits_literal(int domain, const std::vector<uint64_t>& bits) const;
-  /// `file:line:col` of a span (file without folders), for messages, and as a C++ string
-  /// literal.
-  std::string where_text(dsl::Span span) const;
-  std::string where(dsl::Span span) const;
-  /// `line N` of a span: what a comment may say of where code comes from (comments carry
-  /// no user text and no file name).
-  std::string line_of(dsl::Span span) const;
-  /// `s` as a C++ string literal (cpp_string).
-  std::string quote(std::string_view s) const;
-  std::string base_name_of_source() const;
-  int words(int domain) const;
-  const ir::Domain& dom(int d) const { return program_.domains[size_t(d)]; }
-  bool is_bool(const ir::Type& t) const;
-  /// Domains whose values are their indices (all but ranges and optionals).
-  bool identity_domain(int d) const;
-  std::string fresh(std::string_view stem);
+ private:
+  static EmitParts parts_of(Emitter& e) {
+    return {e.names_part_, e.masks_part_, e.exprs_part_, e.stmts_part_};
+  }
 
-  const ir::Program& program_;
-  const dsl::SourceSet& sources_;
-  Writer w_;
-
-  // The frame of the function, move or block being emitted: slot -> C++ name.
-  std::vector<std::string> slots_;
-  // While a move's block is emitted: what its `requires` say of elements indexed by a
-  // parameter, valid until the block stores into that variable or enters a loop.
-  std::map<std::pair<int, int>, uint64_t> facts_;
-  mutable std::set<int> stored_;  ///< variables the block has stored into so far
-  int loop_depth_ = 0;
-  int fresh_counter_ = 0;
-  int lambda_depth_ = 0;
-  std::vector<std::pair<uint32_t, std::pair<uint32_t, int>>> binder_spans_;  ///< begin, file, ordinal
-
-  // Planning results: the plan's passes, then what the emitter keeps of them (some
-  // change while it prints: planes kept, can() bits released).
-  plan::ProgramFacts ir_facts_;
-  plan::EnginePlan plan_;
-  std::vector<PlaneVar> planes_;           ///< variables with planes
-  std::vector<PlaneUnion> plane_unions_;
-  std::vector<int> plane_of_var_;          ///< var -> index in planes_, or -1
-  std::set<dsl::BuiltinId> geometry_used_;
-  bool has_board_rules_ = false;
-
-  // Constants discovered while emitting, defined before the code that uses them.
-  std::map<std::string, std::string> named_constants_;  ///< literal text -> name
-  std::vector<std::string> constant_defs_;
-  std::vector<std::string> errors_;
-  std::vector<ir::ExprPtr> inlined_;              ///< bodies of inlined calls, unrolled binders
-  std::unique_ptr<plan::PureMaps> pure_maps_;     ///< made when a mask first needs a map
-  int unrolled_masks_ = 1;  ///< masks the unrolled binders around the current one make
-  std::vector<std::string> derived_defs_;         ///< tables of pure expressions
-  // Remembered values: a slot per parameterless define (-1: none), a first bit per move
-  // for can(move, player) (-1: none), and per variable the bits a store forgets.
-  std::vector<int> memo_slot_;
-  int memo_defines_ = 0;
-  /// Per function: remembered per argument while the board rules are evaluated (one
-  /// parameter over a small domain, reads the state); the board rules store nothing, so
-  /// each argument's value is computed once per evaluation (RuleScope in the source).
-  std::vector<char> scoped_;
-  int scoped_count_ = 0;
-  std::vector<int> can_memo_base_;
-  /// Per move: its one parameter's legal values are a mask of plane, union and table
-  /// lookups after constant-time conditions (found while its generator is emitted), so
-  /// can() tests it each time: cheaper than remembering the answer and forgetting it at
-  /// every store. The bits planned to remember it are released (test_can_each_time).
-  std::vector<char> can_by_mask_;
-  std::vector<uint64_t> forget_defines_, forget_cans_;
-  plan::RuleTablePlan rule_tables_;  ///< moved from the plan
+  NameScheme names_part_;
+  MaskBuilder masks_part_;
+  ExprEmitter exprs_part_;
+  StmtEmitter stmts_part_;
 };
 
 }  // namespace rulebook::compiler::emit

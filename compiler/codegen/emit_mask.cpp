@@ -1,6 +1,6 @@
-// The emitter's analyses of conditions: which expressions are safe to evaluate early or
-// pure, call inlining, and the masks that answer a condition for every value at once
-// (planes, sets, and inverse tables of disjointness from derived sets).
+// The masks that answer a condition for every value at once (planes, sets, pure tables,
+// and inverse tables of disjointness from derived sets); what they rest on is in
+// emit_mask_analysis.cpp.
 #include <algorithm>
 #include <initializer_list>
 
@@ -11,44 +11,14 @@ namespace rulebook::compiler::emit {
 
 using ir::Op;
 
-// ---------------------------------------------------------------- analysis helpers
-
-const ir::Expr* Emitter::inline_call(const ir::Expr& call) {
-  const ir::Function& F = program_.functions[size_t(call.function)];
-  if (!F.body || call.args.size() != F.params.size()) return nullptr;
-  // Only arguments that may be copied freely (evaluated once or many times alike).
-  for (const auto& a : call.args)
-    if (!ir_facts_.safe(*a)) return nullptr;
-  const int shift = 1000 + 64 * int(inlined_.size());
-  std::function<ir::ExprPtr(const ir::Expr&)> copy = [&](const ir::Expr& e) -> ir::ExprPtr {
-    if (e.op == Op::Local && e.slot < int(F.params.size())) return ir::clone_expr(*call.args[size_t(e.slot)]);
-    auto x = std::make_unique<ir::Expr>();
-    x->op = e.op;
-    x->type = e.type;
-    x->value = e.value;
-    x->bits = e.bits;
-    x->slot = e.slot >= 0 ? e.slot + shift : e.slot;
-    x->var = e.var;
-    x->field = e.field;
-    x->function = e.function;
-    x->move = e.move;
-    x->builtin = e.builtin;
-    x->span = e.span;
-    for (const auto& a : e.args) x->args.push_back(a ? copy(*a) : nullptr);
-    return x;
-  };
-  inlined_.push_back(copy(*F.body));
-  return inlined_.back().get();
-}
-
 // ---------------------------------------------------------------- masks
 
-std::string Emitter::full_mask(int domain) const { return fmt::format("full_d{}()", domain); }
+std::string MaskBuilder::full_mask(int domain) const { return fmt::format("full_d{}()", domain); }
 
-std::string Emitter::plane_index(int var, const ir::Expr& value, bool& checked,
-                                 uint64_t* planes) {
+std::string MaskBuilder::plane_index(int var, const ir::Expr& value, bool& checked,
+                                     uint64_t* planes) {
   const ir::StateVar& V = program_.vars[size_t(var)];
-  const size_t values = dom(V.domain).size;
+  const size_t values = names_.dom(V.domain).size;
   const uint64_t all = values >= 64 ? ~uint64_t(0) : (uint64_t(1) << values) - 1;
   checked = false;
   if (value.op == Op::Const) {
@@ -59,39 +29,39 @@ std::string Emitter::plane_index(int var, const ir::Expr& value, bool& checked,
   }
   if (planes) *planes = all;
   const int vd = value.type ? value.type->domain : -1;
-  if (vd == V.domain && identity_domain(vd)) return expr(value);
-  const ir::Domain& D = dom(V.domain);
+  if (vd == V.domain && names_.identity_domain(vd)) return exprs_.expr(value);
+  const ir::Domain& D = names_.dom(V.domain);
   // A value of the inner domain is never none: its index is one more.
-  if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && identity_domain(vd)) {
+  if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && names_.identity_domain(vd)) {
     if (planes) *planes = all & ~uint64_t(1);
-    return fmt::format("{} + 1", expr(value));
+    return fmt::format("{} + 1", exprs_.expr(value));
   }
   checked = true;  // may be -1: a value outside the domain
-  return fmt::format("idx_d{}({})", V.domain, expr(value));
+  return fmt::format("idx_d{}({})", V.domain, exprs_.expr(value));
 }
 
-std::string Emitter::plane_ref(int var, const std::string& index) {
-  PlaneVar& p = planes_[size_t(plane_of_var_[size_t(var)])];
+std::string MaskBuilder::plane_ref(int var, const std::string& index) {
+  PlaneVar& p = s_.planes_[size_t(s_.plane_of_var_[size_t(var)])];
   const bool constant = !index.empty() && std::all_of(index.begin(), index.end(), [](char c) {
     return c >= '0' && c <= '9';
   });
   p.kept = std::max(p.kept, constant ? std::min(std::stoi(index) + 1, p.values) : p.values);
-  return fmt::format("g.{}is_[{}]", field_name(var), index);
+  return fmt::format("g.{}is_[{}]", names_.field_name(var), index);
 }
 
-void Emitter::keep_all_planes(int var) {
-  PlaneVar& p = planes_[size_t(plane_of_var_[size_t(var)])];
+void MaskBuilder::keep_all_planes(int var) {
+  PlaneVar& p = s_.planes_[size_t(s_.plane_of_var_[size_t(var)])];
   p.kept = p.values;
 }
 
-std::string Emitter::plane(int var, const ir::Expr& value) {
+std::string MaskBuilder::plane(int var, const ir::Expr& value) {
   const ir::StateVar& V = program_.vars[size_t(var)];
   bool checked = false;
   const std::string i = plane_index(var, value, checked);
-  if (i == "-1") return fmt::format("Bits<{}>{{}}", words(V.keys[0]));
+  if (i == "-1") return fmt::format("Bits<{}>{{}}", names_.words(V.keys[0]));
   if (checked) {
     keep_all_planes(var);
-    return fmt::format("plane_at(g.{}is_, {})", field_name(var), i);
+    return fmt::format("plane_at(g.{}is_, {})", names_.field_name(var), i);
   }
   return plane_ref(var, i);
 }
@@ -116,22 +86,22 @@ std::vector<const ir::Expr*> free_locals(std::initializer_list<const ir::Expr*> 
 
 }  // namespace
 
-std::optional<std::string> Emitter::mask_of(const ir::Expr& e, int slot, int domain) {
+std::optional<std::string> MaskBuilder::mask_of(const ir::Expr& e, int slot, int domain) {
   if (auto m = mask_form(e, slot, domain)) return m;
   if (auto m = pure_mask(e, slot, domain)) return m;
   return constant_mask(e, slot, domain);
 }
 
-std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int domain) {
+std::optional<std::string> MaskBuilder::pure_mask(const ir::Expr& e, int slot, int domain) {
   constexpr uint64_t kMaxEntries = 4096;
-  if (domain < 0 || !ir_facts_.safe(e)) return std::nullopt;
+  if (domain < 0 || !s_.ir_facts_.safe(e)) return std::nullopt;
   // Pure, or reading no state but the mover, which is then a key of the table like a local.
   bool mover = false;
-  if (!ir_facts_.pure(e)) {
+  if (!s_.ir_facts_.pure(e)) {
     // (Tables per player to move came with the board maps; off with them.)
-    if (!plan_.board_maps) return std::nullopt;
+    if (!s_.plan_.board_maps) return std::nullopt;
     plan::Reads r;
-    ir_facts_.reads_of(e, r);
+    s_.ir_facts_.reads_of(e, r);
     if (!r.vars.empty() || !r.mover) return std::nullopt;
     mover = true;
   }
@@ -140,43 +110,44 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
   uint64_t entries = mover ? uint64_t(program_.players) : 1;
   for (const ir::Expr* local : free_locals({&e}, slot)) {
     if (!local->type || local->type->kind != ir::Type::Kind::Scalar || local->type->domain < 0) return std::nullopt;
-    entries *= dom(local->type->domain).size;
+    entries *= names_.dom(local->type->domain).size;
     if (entries == 0 || entries > kMaxEntries || keys.size() >= 3) return std::nullopt;
     keys.push_back(local);
   }
   // The mask computed per value of the binder, in a frame of its own.
-  const std::vector<std::string> saved_slots = slots_;
-  const int saved_lambda = lambda_depth_;
-  slots_.assign(slots_.size(), std::string());
+  const std::vector<std::string> saved_slots = s_.slots_;
+  const int saved_lambda = s_.lambda_depth_;
+  s_.slots_.assign(s_.slots_.size(), std::string());
   auto name_slot = [&](int s, const std::string& n) {
-    if (size_t(s) >= slots_.size()) slots_.resize(size_t(s) + 1);
-    slots_[size_t(s)] = n;
+    if (size_t(s) >= s_.slots_.size()) s_.slots_.resize(size_t(s) + 1);
+    s_.slots_[size_t(s)] = n;
   };
   for (size_t k = 0; k < keys.size(); ++k) name_slot(keys[k]->slot, fmt::format("a{}", k));
   name_slot(slot, "x");
-  lambda_depth_ = 2;
-  const std::string value = cond(e);
-  slots_ = saved_slots;
-  lambda_depth_ = saved_lambda;
+  s_.lambda_depth_ = 2;
+  const std::string value = exprs_.cond(e);
+  s_.slots_ = saved_slots;
+  s_.lambda_depth_ = saved_lambda;
   std::string id = fmt::format("pure|{}|{}{}", domain, value, mover ? "|mover" : "");
   for (const ir::Expr* k : keys) id += fmt::format("|{}", k->type->domain);
   std::string name;
-  if (auto it = named_constants_.find(id); it != named_constants_.end()) {
+  if (auto it = s_.named_constants_.find(id); it != s_.named_constants_.end()) {
     name = it->second;
   } else {
-    const size_t n = derived_defs_.size();
+    const size_t n = s_.derived_defs_.size();
     name = fmt::format("pure_mask{}", n);
-    named_constants_[id] = name;
-    const int w = words(domain);
+    s_.named_constants_[id] = name;
+    const int w = names_.words(domain);
     std::string params, args, loops, close, index = "0";
     for (size_t k = 0; k < keys.size(); ++k) {
       const int kd = keys[k]->type->domain;
       params += fmt::format(", Int a{}", k);
-      args += fmt::format(", {}", identity_domain(kd) ? fmt::format("i{}", k) : fmt::format("val_d{}(i{})", kd, k));
+      args += fmt::format(", {}", names_.identity_domain(kd) ? fmt::format("i{}", k)
+                                                             : fmt::format("val_d{}(i{})", kd, k));
       loops += fmt::format("{}for (Int i{} = 0; i{} < {}; ++i{}) {{\n", std::string(2 + 2 * k, ' '), k, k,
-                           dom(kd).size, k);
+                           names_.dom(kd).size, k);
       close = std::string(2 + 2 * k, ' ') + "}\n" + close;
-      index = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", index, dom(kd).size, k);
+      index = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", index, names_.dom(kd).size, k);
     }
     if (mover) {  // the last key: the table's entries are per player to move
       const size_t k = keys.size();
@@ -186,14 +157,14 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
       index = k == 0 ? "im" : fmt::format("({}) * {} + im", index, program_.players);
     }
     const size_t depth = keys.size() + (mover ? 1 : 0);
-    const std::string x = identity_domain(domain) ? "v" : fmt::format("val_d{}(v)", domain);
+    const std::string x = names_.identity_domain(domain) ? "v" : fmt::format("val_d{}(v)", domain);
     std::string d;
     d += fmt::format("/// The values of the binder for which the condition at {} holds, per value of the\n"
                      "/// other locals.\n",
-                     line_of(e.span));
+                     names_.line_of(e.span));
     d += fmt::format("Bits<{}> {}_compute([[maybe_unused]] Game& g{}) {{\n", w, name, params);
     d += fmt::format("  Bits<{}> out{{}};\n", w);
-    d += fmt::format("  for (Int v = 0; v < {}; ++v) {{\n", dom(domain).size);
+    d += fmt::format("  for (Int v = 0; v < {}; ++v) {{\n", names_.dom(domain).size);
     d += fmt::format("    [[maybe_unused]] const Int x = {};\n", x);
     d += fmt::format("    if ({}) out.set(v);\n", value);
     d += "  }\n  return out;\n}\n";
@@ -212,7 +183,7 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
       const int kd = keys[k]->type->domain;
       d += fmt::format("  const Int i{} = idx_d{}(a{});\n", k, kd, k);
       ok += fmt::format("{}i{} >= 0", k ? " && " : "", k);
-      at = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", at, dom(kd).size, k);
+      at = k == 0 ? "i0" : fmt::format("({}) * {} + i{}", at, names_.dom(kd).size, k);
     }
     if (mover) at = keys.empty() ? "g.mover_" : fmt::format("({}) * {} + g.mover_", at, program_.players);
     std::string call_args;
@@ -223,25 +194,25 @@ std::optional<std::string> Emitter::pure_mask(const ir::Expr& e, int slot, int d
       d += fmt::format("  return tables_made && {} ? k{}.of[{}] : {}_compute(g{});\n", ok, name, at, name, call_args);
     }
     d += "}";
-    derived_defs_.push_back(d);
+    s_.derived_defs_.push_back(d);
   }
   std::string call = name + "(g";
-  for (const ir::Expr* k : keys) call += ", " + slot_name(k->slot);
+  for (const ir::Expr* k : keys) call += ", " + names_.slot_name(k->slot);
   return call + ")";
 }
 
-std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int domain) {
-  auto independent = [&](const ir::Expr& x) { return !plan::uses_slot(x, slot) && ir_facts_.safe(x); };
+std::optional<std::string> MaskBuilder::mask_form(const ir::Expr& e, int slot, int domain) {
+  auto independent = [&](const ir::Expr& x) { return !plan::uses_slot(x, slot) && s_.ir_facts_.safe(x); };
   auto is_local = [&](const ir::Expr& x) { return x.op == Op::Local && x.slot == slot; };
   auto planes_read = [&](const ir::Expr& x) {
     if (x.op != Op::Read || x.args.size() != 1 || !is_local(*x.args[0])) return -1;
-    const int pv = plane_of_var_[size_t(x.var)];
-    if (pv < 0 || planes_[size_t(pv)].key_domain != domain) return -1;
+    const int pv = s_.plane_of_var_[size_t(x.var)];
+    if (pv < 0 || s_.planes_[size_t(pv)].key_domain != domain) return -1;
     return x.var;
   };
   switch (e.op) {
     case Op::Const:
-      return e.value ? full_mask(domain) : fmt::format("Bits<{}>{{}}", words(domain));
+      return e.value ? full_mask(domain) : fmt::format("Bits<{}>{{}}", names_.words(domain));
     case Op::Not: {
       auto m = mask_of(*e.args[0], slot, domain);
       if (!m) return std::nullopt;
@@ -264,9 +235,9 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
         std::string m;
         if (const int var = planes_read(x); var >= 0) {
           m = plane(var, other);
-        } else if (is_local(x) && identity_domain(domain) && other.type &&
+        } else if (is_local(x) && names_.identity_domain(domain) && other.type &&
                    other.type->kind == ir::Type::Kind::Scalar) {
-          m = fmt::format("single<{}>(idx_d{}({}))", words(domain), domain, expr(other));
+          m = fmt::format("single<{}>(idx_d{}({}))", names_.words(domain), domain, exprs_.expr(other));
         } else {
           continue;
         }
@@ -276,7 +247,7 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
     }
     case Op::Read: {
       // A `T -> bool` element: the keys whose element is true.
-      if (const int var = planes_read(e); var >= 0 && dom(program_.vars[size_t(var)].domain).kind ==
+      if (const int var = planes_read(e); var >= 0 && names_.dom(program_.vars[size_t(var)].domain).kind ==
                                                            ir::Domain::Kind::Bool)
         return plane_ref(var, "1");
       return std::nullopt;
@@ -289,7 +260,7 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
       ir::Type want;
       want.kind = ir::Type::Kind::Set;
       want.domain = domain;
-      return paren(expr_as(s, want));
+      return names_.paren(exprs_.expr_as(s, want));
     }
     case Op::Call: {
       const ir::Expr* body = inline_call(e);
@@ -310,17 +281,7 @@ std::optional<std::string> Emitter::mask_form(const ir::Expr& e, int slot, int d
 
 // ---------------------------------------------------------------- disjointness
 
-const ir::Expr& Emitter::through_calls(const ir::Expr& e) {
-  const ir::Expr* x = &e;
-  for (int depth = 0; x->op == Op::Call && depth < 8; ++depth) {
-    const ir::Expr* body = inline_call(*x);
-    if (!body) break;
-    x = body;
-  }
-  return *x;
-}
-
-std::optional<Emitter::Disjoint> Emitter::disjoint_form(const ir::Expr& whole) {
+std::optional<MaskBuilder::Disjoint> MaskBuilder::disjoint_form(const ir::Expr& whole) {
   const ir::Expr& e = through_calls(whole);
   auto is_count = [&](const ir::Expr& x) { return through_calls(x).op == Op::Count; };
   auto is_const = [](const ir::Expr& x, ir::Value v) { return x.op == Op::Const && x.value == v; };
@@ -376,7 +337,7 @@ std::optional<Emitter::Disjoint> Emitter::disjoint_form(const ir::Expr& whole) {
   return out;
 }
 
-std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, int domain) {
+std::optional<std::string> MaskBuilder::disjoint_mask(const ir::Expr& e, int slot, int domain) {
   // {x | T(x) and P have no element in common}, where T(x) depends on x alone (and is
   // pure and safe) and P not at all: every x but those of the inverse table of T at P.
   const ir::Expr* set = nullptr;
@@ -395,7 +356,7 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
   }
   for (const ir::Expr* c : form->conditions)
     if (plan::uses_slot(*c, slot) || (list_union && plan::uses_slot(*c, e.slot))) return std::nullopt;
-  if (!set || !ir_facts_.pure(*set) || !ir_facts_.safe(*set)) return std::nullopt;
+  if (!set || !s_.ir_facts_.pure(*set) || !s_.ir_facts_.safe(*set)) return std::nullopt;
   bool only_x = true;
   walk(*set, [&](const ir::Expr& x) {
     if (x.op == Op::Local && x.slot != slot && x.slot < 1000) only_x = false;
@@ -410,8 +371,8 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
         const ir::Expr& r = *c.args[size_t(side)];
         const ir::Expr& value = *c.args[size_t(1 - side)];
         if (r.op != Op::Read || r.args.size() != 1 || r.args[0]->op != Op::Local) continue;
-        const int pv = plane_of_var_[size_t(r.var)];
-        if (pv < 0 || planes_[size_t(pv)].key_domain != form->domain ||
+        const int pv = s_.plane_of_var_[size_t(r.var)];
+        if (pv < 0 || s_.planes_[size_t(pv)].key_domain != form->domain ||
             plan::uses_slot(value, r.args[0]->slot))
           continue;
         bool checked = false;
@@ -425,10 +386,10 @@ std::optional<std::string> Emitter::disjoint_mask(const ir::Expr& e, int slot, i
   return fmt::format("({} - {}().inverse_union({}))", full_mask(domain), table, form->mask);
 }
 
-std::string Emitter::plane_union(const std::string& table, int var, int domain, uint64_t read,
-                                 bool checked) {
+std::string MaskBuilder::plane_union(const std::string& table, int var, int domain, uint64_t read,
+                                     bool checked) {
   keep_all_planes(var);  // a union is made from its plane's keys
-  for (PlaneUnion& u : plane_unions_) {
+  for (PlaneUnion& u : s_.plane_unions_) {
     if (u.table == table && u.var == var) {
       u.read |= read;
       u.checked = u.checked || checked;
@@ -441,36 +402,36 @@ std::string Emitter::plane_union(const std::string& table, int var, int domain, 
   u.domain = domain;
   u.read = read;
   u.checked = checked;
-  u.name = fmt::format("union{}", plane_unions_.size());
-  plane_unions_.push_back(u);
+  u.name = fmt::format("union{}", s_.plane_unions_.size());
+  s_.plane_unions_.push_back(u);
   return u.name;
 }
 
-std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
-                                   int set_domain) {
+std::string MaskBuilder::derived_table(const ir::Expr& set, bool list_union, int slot, int domain,
+                                       int set_domain) {
   // The table is built in its own frame: the local `slot` is its loop variable.
-  const std::vector<std::string> saved_slots = slots_;
-  const int saved_lambda = lambda_depth_;
-  slots_.assign(slots_.size(), std::string());
-  if (size_t(slot) >= slots_.size()) slots_.resize(size_t(slot) + 1);
-  slots_[size_t(slot)] = std::string("x");  // (a move: GCC 12 warns wrongly about assigning a literal)
-  lambda_depth_ = 2;
-  const std::string value = expr(set);
-  slots_ = saved_slots;
-  lambda_depth_ = saved_lambda;
+  const std::vector<std::string> saved_slots = s_.slots_;
+  const int saved_lambda = s_.lambda_depth_;
+  s_.slots_.assign(s_.slots_.size(), std::string());
+  if (size_t(slot) >= s_.slots_.size()) s_.slots_.resize(size_t(slot) + 1);
+  s_.slots_[size_t(slot)] = std::string("x");  // (a move: GCC 12 warns wrongly about assigning a literal)
+  s_.lambda_depth_ = 2;
+  const std::string value = exprs_.expr(set);
+  s_.slots_ = saved_slots;
+  s_.lambda_depth_ = saved_lambda;
   const std::string key = fmt::format("{}|{}|{}|{}", domain, set_domain, list_union, value);
-  auto it = named_constants_.find(key);
-  if (it != named_constants_.end()) return it->second;
-  const std::string name = fmt::format("derived{}", derived_defs_.size());
-  named_constants_[key] = name;
-  const int n = int(dom(domain).size), tw = words(set_domain), xw = words(domain);
+  auto it = s_.named_constants_.find(key);
+  if (it != s_.named_constants_.end()) return it->second;
+  const std::string name = fmt::format("derived{}", s_.derived_defs_.size());
+  s_.named_constants_[key] = name;
+  const int n = int(names_.dom(domain).size), tw = names_.words(set_domain), xw = names_.words(domain);
   std::string d;
   d += fmt::format("/// For each x of d{}: {}the set at {} (and, inverted, the x whose set holds each\n"
                    "/// element).\n",
-                   domain, list_union ? "the union of " : "", line_of(set.span));
-  d += fmt::format("struct Derived{} {{\n", derived_defs_.size());
+                   domain, list_union ? "the union of " : "", names_.line_of(set.span));
+  d += fmt::format("struct Derived{} {{\n", s_.derived_defs_.size());
   d += fmt::format("  Bits<{}> of[{}];\n", tw, n);
-  d += fmt::format("  Bits<{}> holders[{}];\n", xw, dom(set_domain).size);
+  d += fmt::format("  Bits<{}> holders[{}];\n", xw, names_.dom(set_domain).size);
   d += fmt::format("  /// The x whose set meets `s`.\n");
   d += fmt::format("  Bits<{}> inverse_union(Bits<{}> s) const {{\n", xw, tw);
   d += fmt::format("    Bits<{}> out{{}};\n", xw);
@@ -478,8 +439,8 @@ std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slo
   d += "    return out;\n  }\n};\n";
   // Built once when the engine is loaded (the expression is pure and cannot fail), so a
   // lookup is a plain load: no guard of a function-local static on the hot path.
-  d += fmt::format("Derived{} build_{}() {{\n", derived_defs_.size(), name);
-  d += fmt::format("  Derived{} r{{}};\n", derived_defs_.size());
+  d += fmt::format("Derived{} build_{}() {{\n", s_.derived_defs_.size(), name);
+  d += fmt::format("  Derived{} r{{}};\n", s_.derived_defs_.size());
   d += "  static Game scratch{};\n";
   d += "  Game& g = scratch;\n";
   d += "  (void)g;\n";
@@ -491,19 +452,19 @@ std::string Emitter::derived_table(const ir::Expr& set, bool list_union, int slo
   }
   d += "    for (Bits<" + std::to_string(tw) + "> m = r.of[x]; !m.empty();) r.holders[m.pop()].set(x);\n";
   d += "  }\n  return r;\n}\n";
-  d += fmt::format("const Derived{0} kDerived{0} = build_{1}();\n", derived_defs_.size(), name);
+  d += fmt::format("const Derived{0} kDerived{0} = build_{1}();\n", s_.derived_defs_.size(), name);
   d += fmt::format("[[gnu::always_inline]] inline const Derived{0}& {1}() {{ return kDerived{0}; }}",
-                   derived_defs_.size(), name);
-  derived_defs_.push_back(d);
+                   s_.derived_defs_.size(), name);
+  s_.derived_defs_.push_back(d);
   return name;
 }
 
-std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
+std::optional<MaskBuilder::FilterTable> MaskBuilder::filter_table(const ir::Expr& e) {
   constexpr uint32_t kMaxKeys = 4096;
   const ir::Expr& domain = *e.args[0];
   const ir::Expr& where_e = *e.args[1];
   if (domain.type->kind != ir::Type::Kind::Set || domain.type->domain < 0) return std::nullopt;
-  if (!ir_facts_.pure(domain) || !ir_facts_.pure(where_e)) return std::nullopt;
+  if (!s_.ir_facts_.pure(domain) || !s_.ir_facts_.pure(where_e)) return std::nullopt;
   // The locals read that no binder inside binds: the binder's own, and one other.
   const std::vector<const ir::Expr*> others = free_locals({&domain, &where_e}, e.slot);
   if (others.size() != 1) return std::nullopt;
@@ -511,7 +472,7 @@ std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
   if (!key->type || !key->type || key->type->kind != ir::Type::Kind::Scalar || key->type->domain < 0)
     return std::nullopt;
   const int kd = key->type->domain;
-  const uint32_t n = dom(kd).size;
+  const uint32_t n = names_.dom(kd).size;
   if (n == 0 || n > kMaxKeys) return std::nullopt;
   // {binder in domain | where}, computed in the table's own frame (the key is `x`).
   ir::Expr filter;
@@ -521,97 +482,43 @@ std::optional<Emitter::FilterTable> Emitter::filter_table(const ir::Expr& e) {
   filter.span = e.span;
   filter.args.push_back(ir::clone_expr(domain));
   filter.args.push_back(ir::clone_expr(where_e));
-  const std::vector<std::string> saved_slots = slots_;
-  const int saved_lambda = lambda_depth_;
-  slots_.assign(slots_.size(), std::string());
-  if (size_t(key->slot) >= slots_.size()) slots_.resize(size_t(key->slot) + 1);
-  slots_[size_t(key->slot)] = std::string("x");
-  lambda_depth_ = 2;
-  const std::string value = expr(filter);
-  slots_ = saved_slots;
-  lambda_depth_ = saved_lambda;
+  const std::vector<std::string> saved_slots = s_.slots_;
+  const int saved_lambda = s_.lambda_depth_;
+  s_.slots_.assign(s_.slots_.size(), std::string());
+  if (size_t(key->slot) >= s_.slots_.size()) s_.slots_.resize(size_t(key->slot) + 1);
+  s_.slots_[size_t(key->slot)] = std::string("x");
+  s_.lambda_depth_ = 2;
+  const std::string value = exprs_.expr(filter);
+  s_.slots_ = saved_slots;
+  s_.lambda_depth_ = saved_lambda;
   FilterTable out;
   out.key_slot = key->slot;
   out.key_domain = kd;
   const std::string id = fmt::format("filter|{}|{}", kd, value);
-  if (auto it = named_constants_.find(id); it != named_constants_.end()) {
+  if (auto it = s_.named_constants_.find(id); it != s_.named_constants_.end()) {
     out.name = it->second;
     return out;
   }
-  const size_t k = derived_defs_.size();
+  const size_t k = s_.derived_defs_.size();
   out.name = fmt::format("kFilter{}", k);
-  named_constants_[id] = out.name;
-  const int w = words(domain.type->domain);
+  s_.named_constants_[id] = out.name;
+  const int w = names_.words(domain.type->domain);
   std::string d;
   d += fmt::format("/// For each x of d{}: the elements of the set at {} passing the filter at {} (known:\n"
                    "/// no error).\n",
-                   kd, line_of(domain.span), line_of(where_e.span));
+                   kd, names_.line_of(domain.span), names_.line_of(where_e.span));
   d += fmt::format("struct Filter{} {{\n  Bits<{}> of[{}];\n  bool known[{}];\n}};\n", k, w, n, n);
   d += fmt::format("Filter{0} build_filter{0}() {{\n  Filter{0} r{{}};\n", k);
   d += "  static Game scratch{};\n  Game& g = scratch;\n  (void)g;\n";
   d += fmt::format("  for (Int i = 0; i < {}; ++i) {{\n", n);
-  d += fmt::format("    const Int x = {};\n", identity_domain(kd) ? "i" : fmt::format("val_d{}(i)", kd));
+  d += fmt::format("    const Int x = {};\n", names_.identity_domain(kd) ? "i" : fmt::format("val_d{}(i)", kd));
   d += "    try {\n";
   d += fmt::format("      r.of[i] = {};\n", value);
   d += "      r.known[i] = true;\n";
   d += "    } catch (const RuleError&) {\n    }\n  }\n  return r;\n}\n";
   d += fmt::format("const Filter{0} kFilter{0} = build_filter{0}();", k);
-  derived_defs_.push_back(d);
+  s_.derived_defs_.push_back(d);
   return out;
-}
-
-}  // namespace rulebook::compiler::emit
-
-namespace rulebook::compiler::emit {
-
-// ---------------------------------------------------------------- order of evaluation
-
-bool Emitter::order_free(const ir::Expr& e) const {
-  // Like safe(), and `can` of a move whose conditions are too (no board rules: those run
-  // the move's block, which may fail).
-  if (e.op == Op::Can) {
-    if (has_board_rules_ || !ir_facts_.safe(*e.args[0])) return false;
-    const ir::Move& M = program_.moves[size_t(e.move)];
-    for (const auto& c : M.requires_)
-      if (!order_free(*c)) return false;
-    for (const ir::Check& c : M.checks)
-      if (!order_free(*c.condition)) return false;
-    return true;
-  }
-  if (e.op == Op::Call) {
-    for (const auto& a : e.args)
-      if (!order_free(*a)) return false;
-    const ir::Function& F = program_.functions[size_t(e.function)];
-    return F.body && order_free(*F.body);
-  }
-  switch (e.op) {
-    case Op::Not: case Op::And: case Op::Or: case Op::If:
-    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
-    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
-      for (const auto& a : e.args)
-        if (a && !order_free(*a)) return false;
-      return safe_shallow(e);
-    default:
-      return ir_facts_.safe(e);
-  }
-}
-
-bool Emitter::safe_shallow(const ir::Expr& e) const {
-  // The node itself cannot fail (its arguments are checked by the caller).
-  switch (e.op) {
-    case Op::Not: case Op::And: case Op::Or: case Op::If:
-    case Op::All: case Op::Some: case Op::No: case Op::Count: case Op::Sum: case Op::Filter:
-    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool Emitter::uses_can(const ir::Expr& e) const {
-  bool found = false;
-  walk(e, [&](const ir::Expr& x) { found = found || x.op == Op::Can || x.op == Op::Call; });
-  return found;
 }
 
 }  // namespace rulebook::compiler::emit

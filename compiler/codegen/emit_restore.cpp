@@ -67,7 +67,7 @@ std::vector<std::pair<uint32_t, uint32_t>> merged(std::vector<std::pair<uint32_t
 
 void Emitter::restore_functions() {
   bool any = false;
-  if (has_board_rules_) {
+  if (s_.has_board_rules_) {
     w_.line("/// No move is undone by restoring elements: the board rules keep more beside the state.");
     w_.line("constexpr bool restores(Int) { return false; }");
     w_.line("constexpr bool restores_any() { return false; }");
@@ -94,10 +94,10 @@ void Emitter::restore_functions() {
   w_.open("[[gnu::always_inline]] inline void copy_back_kept(Game& t, const Game& g, uint64_t defines, uint64_t cans) {");
   w_.line("(void)defines;");
   w_.line("t.mover_ = g.mover_;");
-  if (memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
+  if (s_.memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
   w_.line("t.can_known_ = g.can_known_ & cans;");
   w_.close();
-  const int kept_units = memo_defines_ > 0 ? 2 : 1;
+  const int kept_units = s_.memo_defines_ > 0 ? 2 : 1;
   w_.blank();
 
   // The remembered values a child's play and the count of its moves may ask for: those
@@ -108,15 +108,15 @@ void Emitter::restore_functions() {
     std::function<void(const ir::Expr&)> visit = [&](const ir::Expr& x) {
       if (x.op == Op::Call && !seen[size_t(x.function)]) {
         seen[size_t(x.function)] = 1;
-        const int slot = memo_slot_[size_t(x.function)];
+        const int slot = s_.memo_slot_[size_t(x.function)];
         if (slot >= 0) asked_defines |= uint64_t(1) << slot;
         const ir::Function& F = program_.functions[size_t(x.function)];
         if (F.body) walk(*F.body, visit);
       }
-      if (x.op == Op::Can && can_memo_base_[size_t(x.move)] >= 0) {
+      if (x.op == Op::Can && s_.can_memo_base_[size_t(x.move)] >= 0) {
         const int players = program_.players;
         asked_cans |= (players >= 64 ? ~uint64_t(0) : (uint64_t(1) << players) - 1)
-                      << can_memo_base_[size_t(x.move)];
+                      << s_.can_memo_base_[size_t(x.move)];
       }
     };
     for (const ir::Move& M : program_.moves) {
@@ -156,20 +156,20 @@ void Emitter::restore_functions() {
     };
     // Plane `index` of a variable and its unions, the index known to lie in [ilo, ihi).
     auto plane_at = [&](int var, const std::string& index, int64_t ilo, int64_t ihi) {
-      const int pv = plane_of_var_[size_t(var)];
+      const int pv = s_.plane_of_var_[size_t(var)];
       if (pv < 0) return;
-      const PlaneVar& p = planes_[size_t(pv)];
+      const PlaneVar& p = s_.planes_[size_t(pv)];
       if (p.kept == 0) return;
-      copy_entry(field_name(var) + "is_", words(p.key_domain), 0, p.kept, index, ilo, ihi);
-      for (const PlaneUnion& u : plane_unions_)
+      copy_entry(names_.field_name(var) + "is_", names_.words(p.key_domain), 0, p.kept, index, ilo, ihi);
+      for (const PlaneUnion& u : s_.plane_unions_)
         if (u.var == var)
-          copy_entry(u.name + "_", words(u.domain), u.first(p.values), u.kept(p.values), index, ilo, ihi);
+          copy_entry(u.name + "_", names_.words(u.domain), u.first(p.values), u.kept(p.values), index, ilo, ihi);
     };
     // Every plane and union of a variable with planes.
     auto all_planes = [&](int var) {
-      const int pv = plane_of_var_[size_t(var)];
+      const int pv = s_.plane_of_var_[size_t(var)];
       if (pv < 0) return;
-      for (int k = 0; k < planes_[size_t(pv)].values; ++k) plane_at(var, std::to_string(k), k, k + 1);
+      for (int k = 0; k < s_.planes_[size_t(pv)].values; ++k) plane_at(var, std::to_string(k), k, k + 1);
     };
     auto whole = [&](int var) {
       const ir::StateVar& V = program_.vars[size_t(var)];
@@ -190,13 +190,14 @@ void Emitter::restore_functions() {
       }
       const int vd = e.type && e.type->kind == ir::Type::Kind::Scalar ? e.type->domain : -1;
       std::string x;
-      if (e.op == Op::Local && e.slot < int(M.params.size())) x = slots_[size_t(e.slot)];
+      if (e.op == Op::Local && e.slot < int(M.params.size())) x = s_.slots_[size_t(e.slot)];
       if (e.op == Op::Mover) x = "g.mover_";
       if (x.empty() || vd < 0) return {};
-      const int64_t n = int64_t(dom(vd).size);
-      if (vd == domain && identity_domain(domain)) return {x, 0, n};
-      const ir::Domain& D = dom(domain);
-      if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && identity_domain(vd)) return {x + " + 1", 1, n + 1};
+      const int64_t n = int64_t(names_.dom(vd).size);
+      if (vd == domain && names_.identity_domain(domain)) return {x, 0, n};
+      const ir::Domain& D = names_.dom(domain);
+      if (D.kind == ir::Domain::Kind::Optional && vd == D.inner && names_.identity_domain(vd))
+        return {x + " + 1", 1, n + 1};
       return {};
     };
     std::function<void(const ir::Block&)> walk_block = [&](const ir::Block& b) {
@@ -218,24 +219,24 @@ void Emitter::restore_functions() {
             if (V.keys.empty()) {
               add_range(V.offset, V.width);
             } else {
-              const std::string e = fmt::format("s.{}[{}]", field_name(s.var), flat);
+              const std::string e = fmt::format("s.{}[{}]", names_.field_name(s.var), flat);
               add(fmt::format("t.{} = g.{};", e, e), 1);
             }
-            const int pv = plane_of_var_[size_t(s.var)];
-            if (pv < 0 || planes_[size_t(pv)].kept == 0) break;
-            const int64_t values = planes_[size_t(pv)].values;
+            const int pv = s_.plane_of_var_[size_t(s.var)];
+            if (pv < 0 || s_.planes_[size_t(pv)].kept == 0) break;
+            const int64_t values = s_.planes_[size_t(pv)].values;
             // The element's value in the parent (what the requires say of it, when they do)
             // and the value stored.
             std::vector<const ir::Expr*> keys;
             for (const auto& k : s.keys) keys.push_back(k.get());
-            const uint64_t old = fact_of(s.var, keys);
+            const uint64_t old = stmts_.fact_of(s.var, keys);
             if (old != ~uint64_t(0) && __builtin_popcountll(old) <= 2) {
               for (uint64_t b = old; b; b &= b - 1) {
                 const int k = __builtin_ctzll(b);
                 plane_at(s.var, std::to_string(k), k, k + 1);
               }
             } else {
-              plane_at(s.var, fmt::format("Int({}[{}])", "g.s." + field_name(s.var), flat), 0, values);
+              plane_at(s.var, fmt::format("Int({}[{}])", "g.s." + names_.field_name(s.var), flat), 0, values);
             }
             const Index stored = s.assign == 0 ? simple_index(*s.value, V.domain) : Index{};
             if (stored.text.empty()) {
@@ -261,12 +262,12 @@ void Emitter::restore_functions() {
         }
       }
     };
-    begin_frame(M.locals);
-    for (size_t i = 0; i < M.params.size(); ++i) slots_[i] = local_name(M.params[i].name, int(i));
-    facts_.clear();
-    for (const auto& c : M.requires_) requires_facts(*c, int(M.params.size()));
+    names_.begin_frame(M.locals);
+    for (size_t i = 0; i < M.params.size(); ++i) s_.slots_[i] = names_.local_name(M.params[i].name, int(i));
+    s_.facts_.clear();
+    for (const auto& c : M.requires_) stmts_.requires_facts(*c, int(M.params.size()));
     walk_block(M.body);
-    facts_.clear();
+    s_.facts_.clear();
     // The engine's own variables: the turn, the end and phase tests store them.
     for (size_t v = 0; v < program_.vars.size(); ++v)
       if (program_.vars[v].origin == ir::StateVar::Origin::System) whole(int(v));
@@ -277,16 +278,16 @@ void Emitter::restore_functions() {
     stores_of(M.body, stored);
     uint64_t forgets = 0, can_forgets = 0;
     for (int v : stored) {
-      forgets |= forget_defines_[size_t(v)];
-      can_forgets |= forget_cans_[size_t(v)];
+      forgets |= s_.forget_defines_[size_t(v)];
+      can_forgets |= s_.forget_cans_[size_t(v)];
     }
     if (!r.ok) continue;
     std::string params = "Game& t, const Game& g";
-    for (size_t i = 0; i < M.params.size(); ++i) params += ", Int " + slots_[i];
+    for (size_t i = 0; i < M.params.size(); ++i) params += ", Int " + s_.slots_[i];
     w_.linef("/// Undoes move {} played on a copy of `g`: copies back everything it can change.",
              move_signature(int(m)));
-    w_.open(fmt::format("[[gnu::always_inline]] inline void restore_{}({}) {{", move_name(int(m)), params));
-    for (size_t i = 0; i < M.params.size(); ++i) w_.linef("(void){};", slots_[i]);
+    w_.open(fmt::format("[[gnu::always_inline]] inline void restore_{}({}) {{", names_.move_name(int(m)), params));
+    for (size_t i = 0; i < M.params.size(); ++i) w_.linef("(void){};", s_.slots_[i]);
     // Each element, plane and union by an assignment of its type (copied as bytes, they
     // cost the 6x6 perft 5%: a store of bytes may change anything the compiler had read).
     for (const std::string& c : r.statements) w_.line(c);
@@ -349,7 +350,7 @@ void Emitter::restore_functions() {
       if (units[m] < 0) continue;
       std::string args;
       for (size_t i = 0; i < program_.moves[m].params.size(); ++i) args += fmt::format(", a{}", i);
-      w_.linef("case {}: restore_{}(t, g{}); break;", m, move_name(int(m)), args);
+      w_.linef("case {}: restore_{}(t, g{}); break;", m, names_.move_name(int(m)), args);
     }
     w_.line("default: break;");
     w_.close();

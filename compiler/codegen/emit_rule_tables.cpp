@@ -25,36 +25,37 @@ namespace rulebook::compiler::emit {
 
 using ir::Op;
 
-const ir::Stmt* Emitter::table_store(int m) const {
+const ir::Stmt* MaskBuilder::table_store(int m) const {
   if (!tabulated()) return nullptr;
   const ir::Move& M = program_.moves[size_t(m)];
   if (M.body.size() != 1) return nullptr;
   const ir::Stmt& s = *M.body[0];
-  if (s.op != ir::StmtOp::Assign || s.assign != 0 || s.var != rule_tables_.var) return nullptr;
+  if (s.op != ir::StmtOp::Assign || s.assign != 0 || s.var != s_.rule_tables_.var) return nullptr;
   if (s.keys.size() != 1 || !s.keys[0] || s.keys[0]->op != Op::Local) return nullptr;
   if (s.keys[0]->slot < 0 || size_t(s.keys[0]->slot) >= M.params.size()) return nullptr;
   if (!s.value || !s.value->type || s.value->type->kind != ir::Type::Kind::Scalar) return nullptr;
-  if (!ir_facts_.pure(*s.value)) return nullptr;
+  if (!s_.ir_facts_.pure(*s.value)) return nullptr;
   return &s;
 }
 
-void Emitter::rule_tables() {
-  const RuleTablePlan& p = rule_tables_;
-  const uint32_t K = dom(p.keys).size, N = dom(p.values).size;
-  const int W = words(p.values);
-  const std::string f = field_name(p.var);
+void MaskBuilder::rule_tables() {
+  const RuleTablePlan& p = s_.rule_tables_;
+  const uint32_t K = names_.dom(p.keys).size, N = names_.dom(p.values).size;
+  const int W = names_.words(p.values);
+  const std::string f = names_.field_name(p.var);
   w_.line("// ================================================================ rule tables");
   w_.blank();
   // One function per rule: the rule for one tuple of keys, in the state as it is.
   for (const TabulatedRule& t : p.rules) {
     const ir::Rule& R = program_.rules[size_t(t.rule)];
-    begin_frame(R.locals);
-    slots_[size_t(t.slots[0])] = "q0";
-    if (t.arity == 2) slots_[size_t(t.slots[1])] = "q1";
-    w_.linef("/// rule {} for the key{} given - {}", t.rule, t.arity == 2 ? "s" : "", line_of(R.span));
-    w_.open(fmt::format("bool clause_{}(Game& g, Int q0{}) {{", rule_name(t.rule), t.arity == 2 ? ", Int q1" : ""));
-    for (const ir::ExprPtr& guard : t.guards) w_.linef("if (!{}) return true;", paren(cond(*guard)));
-    w_.linef("return {};", bare(cond(*t.body)));
+    names_.begin_frame(R.locals);
+    s_.slots_[size_t(t.slots[0])] = "q0";
+    if (t.arity == 2) s_.slots_[size_t(t.slots[1])] = "q1";
+    w_.linef("/// rule {} for the key{} given - {}", t.rule, t.arity == 2 ? "s" : "", names_.line_of(R.span));
+    w_.open(fmt::format("bool clause_{}(Game& g, Int q0{}) {{", names_.rule_name(t.rule),
+                        t.arity == 2 ? ", Int q1" : ""));
+    for (const ir::ExprPtr& guard : t.guards) w_.linef("if (!{}) return true;", names_.paren(exprs_.cond(*guard)));
+    w_.linef("return {};", names_.bare(exprs_.cond(*t.body)));
     w_.close();
     w_.blank();
   }
@@ -102,7 +103,7 @@ void Emitter::rule_tables() {
   w_.line("const uint8_t zero[sizeof(State)] = {};");
   w_.line("load(g, zero);");
   for (const TabulatedRule& t : p.rules) {
-    const std::string name = rule_name(t.rule);
+    const std::string name = names_.rule_name(t.rule);
     w_.open(fmt::format("for (Int i = 0; i < {}; ++i) {{", K));
     if (t.arity == 1) {
       w_.open(fmt::format("for (Int v = 0; v < {}; ++v) {{", N));
@@ -172,7 +173,7 @@ void Emitter::rule_tables() {
   w_.blank();
   if (p.memo_slot >= 0) {
     w_.linef("/// table_verdict after variable {}[i] := v in a state where it was 1 (only the pairs holding i",
-             rule_tables_.var);
+             s_.rule_tables_.var);
     w_.line("/// can have changed).");
     w_.open("int verdict_after_store(Game& g, Int i, Int v) {");
     w_.linef("return v >= {} ? -1 : key_verdict(rule_tables(), g, i, v, 0);", N);
@@ -194,7 +195,7 @@ void Emitter::rule_tables() {
   w_.close();
   w_.blank();
   w_.linef("/// The values of variable {}[k] with which every board rule holds, the other entries staying",
-           rule_tables_.var);
+           s_.rule_tables_.var);
   w_.line("/// (`allowed`), and those no rule fails on with an error (`decided`). For a state in");
   w_.line("/// which table_verdict is 1.");
   w_.open(fmt::format("void rules_allow(Game& g, Int k, Bits<{}>& allowed, Bits<{}>& decided) {{", W, W));
