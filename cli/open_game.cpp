@@ -58,10 +58,7 @@ int open_game(const std::string& path, const std::string& engine_kind, OpenedGam
   return kExitOk;
 }
 
-int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::string>& setups,
-                std::vector<uint8_t>& state) {
-  engine::Setup setup;
-  setup.seed = seed;
+int parse_setups(const std::vector<std::string>& setups, engine::Setup& setup) {
   for (const std::string& kv : setups) {
     size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -70,6 +67,14 @@ int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::st
     }
     setup.values.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
+  return kExitOk;
+}
+
+int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::string>& setups,
+                std::vector<uint8_t>& state) {
+  engine::Setup setup;
+  setup.seed = seed;
+  if (int code = parse_setups(setups, setup); code != kExitOk) return code;
   state.assign(game.engine->info().state_bytes, 0);
   engine::Status st = game.engine->setup(state.data(), setup);
   if (!st.ok) {
