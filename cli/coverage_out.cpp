@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "cli/report.h"
 #include "dsl/diagnostics.h"
 
 namespace rulebook::cli {
@@ -90,7 +89,8 @@ nlohmann::json coverage_json(const explorer::CoverageGames& g, const dsl::Source
   nlohmann::json moves = nlohmann::json::array(), never = nlohmann::json::array();
   for (size_t m = 0; m < p.moves.size(); ++m) {
     moves.push_back({{"move", p.moves[m].name}, {"phase", p.phases[size_t(p.moves[m].phase)].name},
-                     {"legal_in", c.legal_in[m]}, {"instances", c.instances[m]}, {"chosen", c.chosen[m]}});
+                     {"legal_in", c.legal_in[m]}, {"instances", c.instances[m]}, {"chosen", c.chosen[m]},
+                     {"games", c.games_chosen[m]}});
     if (c.chosen[m] == 0)
       never.push_back({{"kind", "move"}, {"block", "phase " + p.phases[size_t(p.moves[m].phase)].name},
                        {"what", p.moves[m].name}, {"at", site_at({CoverageSite::Kind::Statement, "", "", -1, p.moves[m].span}, sources)},
@@ -130,11 +130,11 @@ std::string coverage_text(const nlohmann::json& j) {
       get_u(j, "games"), get_u(j, "first_seed"), get_u(j, "played"), get_u(j, "finished"), get_u(j, "cut_off"),
       get_u(j, "max_plies"), get_u(j, "errors"), get_u(j, "plies"));
   if (j.contains("first_error")) out += "first error: " + esc(j["first_error"]) + "\n";
-  out += fmt::format("\n{:<24} {:>10} {:>12} {:>10}\n", "move (decisions: " + std::to_string(get_u(j, "decisions")) + ")",
-                     "legal in", "instances", "chosen");
+  out += fmt::format("\n{:<24} {:>10} {:>12} {:>10} {:>10}\n", "move (decisions: " + std::to_string(get_u(j, "decisions")) + ")",
+                     "legal in", "instances", "chosen", "in games");
   for (const auto& m : j["moves"])
-    out += fmt::format("  {:<22} {:>10} {:>12} {:>10}\n", esc(m["move"]), get_u(m, "legal_in"), get_u(m, "instances"),
-                       get_u(m, "chosen"));
+    out += fmt::format("  {:<22} {:>10} {:>12} {:>10} {:>10}\n", esc(m["move"]), get_u(m, "legal_in"), get_u(m, "instances"),
+                       get_u(m, "chosen"), get_u(m, "games"));
   out += "\ngames ended by\n";
   for (const auto& e : j["ended_by"]) out += fmt::format("  {:<22} {:>10}\n", esc(e["cause"]), get_u(e, "games"));
   out += "\nsites (statements: times run; requires and rules: instances each alone kept out; end when:\n"
@@ -151,11 +151,13 @@ std::string coverage_text(const nlohmann::json& j) {
 
 std::string coverage_html(const nlohmann::json& j) {
   std::string h = fmt::format(
-      "<p>{} random games run by the interpreter (game <i>i</i> set up and played with seed {} + <i>i</i>, the "
-      "same games as the random playouts), cut off after {} plies: {} finished, {} cut off, {} stopped by an "
-      "error; {} moves. Conditions count the instances they alone kept out of the legal moves.</p>\n",
+      "<p>{} random games run by the interpreter (game <i>i</i> set up and played with seed {} + <i>i</i>: the "
+      "first games of the random playouts), cut off after {} plies: {} finished, {} cut off, {} stopped by an "
+      "error; {} moves. {}</p>\n",
       get_u(j, "games"), get_u(j, "first_seed"), get_u(j, "max_plies"), get_u(j, "finished"), get_u(j, "cut_off"),
-      get_u(j, "errors"), get_u(j, "plies"));
+      get_u(j, "errors"), get_u(j, "plies"),
+      j.value("blocked_counted", false) ? "A condition counts the instances it alone kept out of the legal moves."
+                                        : "What the conditions kept out is not counted (coverage_blocked is off).");
   if (j["never"].empty()) {
     h += "<p>Every move, statement, condition, <code>until</code> and end condition of the rules did something.</p>\n";
   } else {
@@ -166,7 +168,9 @@ std::string coverage_html(const nlohmann::json& j) {
                       {"in", n["block"]}, {"never", n["never"]}, {"source", n["source"]}});
     h += table_html({"where", "what", "in", "never", "source"}, rows);
   }
-  h += table_html({"move", "phase", "legal_in", "instances", "chosen"}, j["moves"]);
+  h += "<p>Per move: decisions where it was legal, its legal instances over them, times chosen, and games in "
+       "which it was chosen.</p>\n" +
+       table_html({"move", "phase", "legal_in", "instances", "chosen", "games"}, j["moves"]);
   nlohmann::json ends = nlohmann::json::array();
   for (const auto& e : j["ended_by"])
     if (get_u(e, "games") > 0) ends.push_back(e);
@@ -178,6 +182,26 @@ std::string coverage_html(const nlohmann::json& j) {
   h += "<details><summary>Every site and its count</summary>\n" +
        table_html({"where", "kind", "in", "what", "count", "source"}, rows) + "</details>\n";
   return h;
+}
+
+nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, const std::atomic<bool>* stop,
+                                std::string& html) {
+  html += "<h2 id=\"coverage\">Coverage of the rules</h2>\n";
+  if (plan.coverage_games <= 0) {
+    html += "<p class=\"none\">Not computed: left out by the report's settings.</p>\n";
+    return nullptr;
+  }
+  fmt::print(stderr, "report: {} coverage over {} random games\n", plan.label, plan.coverage_games);
+  explorer::CoveragePlan cp;
+  cp.games = plan.coverage_games;
+  cp.seed = plan.seed;
+  cp.max_plies = plan.max_plies;
+  cp.blocked = plan.coverage_blocked;
+  cp.stop = stop;
+  const compiler::Interpreter interpreter(*game.program, game.sources);
+  const nlohmann::json j = coverage_json(explorer::cover_games(interpreter, cp), game.sources);
+  html += coverage_html(j);
+  return j;
 }
 
 }  // namespace rulebook::cli

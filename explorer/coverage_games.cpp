@@ -14,6 +14,7 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
   compiler::Coverage& cov = out.counts;
   std::vector<uint8_t> state(interpreter.info().state_bytes);
   std::vector<engine::Move> moves;
+  std::vector<bool> legal(cov.chosen.size()), played(cov.chosen.size());
   for (int g = 0; g < plan.games; ++g) {
     if (plan.stop && plan.stop->load()) break;
     ++out.played;
@@ -23,6 +24,7 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
     SplitMix64 rng(setup.seed);
     int plies = 0;
     bool cut = false;
+    played.assign(played.size(), false);
     while (st.ok && !interpreter.terminal(state.data())) {
       if (plies >= plan.max_plies) {
         cut = true;
@@ -35,18 +37,20 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
         break;
       }
       ++cov.decisions;
-      std::vector<bool> seen(cov.legal_in.size(), false);
+      legal.assign(legal.size(), false);
       for (const engine::Move& m : moves) {
         ++cov.instances[size_t(m.kind)];
-        if (!seen[size_t(m.kind)]) seen[size_t(m.kind)] = true, ++cov.legal_in[size_t(m.kind)];
+        if (!legal[size_t(m.kind)]) legal[size_t(m.kind)] = true, ++cov.legal_in[size_t(m.kind)];
       }
       if (plan.blocked && !(st = interpreter.count_blocked(state.data(), cov)).ok) break;
       const engine::Move m = moves[rng.below(moves.size())];
       ++cov.chosen[size_t(m.kind)];
+      played[size_t(m.kind)] = true;
       if (!(st = interpreter.apply_counted(state.data(), m, cov)).ok) break;
       ++plies;
     }
     out.plies += uint64_t(plies);
+    for (size_t k = 0; k < played.size(); ++k) cov.games_chosen[k] += played[k];
     if (!st.ok) {
       if (out.errors++ == 0) out.first_error = st.message;
     } else if (cut) {

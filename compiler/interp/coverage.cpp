@@ -79,6 +79,7 @@ Coverage::Coverage(const ir::Program& program) : program_(program) {
   legal_in.assign(p.moves.size(), 0);
   instances.assign(p.moves.size(), 0);
   chosen.assign(p.moves.size(), 0);
+  games_chosen.assign(p.moves.size(), 0);
 }
 
 int Coverage::add_site(CoverageSite site) {
@@ -101,6 +102,7 @@ void Coverage::add(const Coverage& other) {
     legal_in[m] += other.legal_in[m];
     instances[m] += other.instances[m];
     chosen[m] += other.chosen[m];
+    games_chosen[m] += other.games_chosen[m];
   }
   decisions += other.decisions;
 }

@@ -59,6 +59,7 @@ class Coverage {
   std::vector<uint64_t> legal_in;   ///< per move: decisions where it had a legal instance
   std::vector<uint64_t> instances;  ///< per move: its legal instances over those decisions
   std::vector<uint64_t> chosen;     ///< per move: times it was played
+  std::vector<uint64_t> games_chosen;  ///< per move: games in which it was played
   uint64_t decisions = 0;           ///< states where a move was chosen
 
   /// Adds another object's counts (of the same program).

@@ -91,6 +91,7 @@ TEST_CASE("coverage of a forced game: every count as worked out by hand", "[cove
   CHECK(c.chosen[0] == 21);
   CHECK(c.legal_in[0] == 21);
   CHECK(c.instances[0] == 21);  // one legal cell at each decision
+  CHECK(c.games_chosen[0] == 7);
   using K = CoverageSite::Kind;
   const auto count = [&](K kind, const std::string& block, const std::string& needle) {
     return c.counts[size_t(site_at(c, l->sources, kind, block, needle))];
@@ -241,6 +242,11 @@ TEST_CASE("6x6 Garnsi: the four-move end never captures, the two-round end does"
       if (c.sites()[i].kind == CoverageSite::Kind::Transition && c.sites()[i].what == "until -> battle")
         to_battle += c.counts[i];
     CHECK(to_battle == uint64_t(games));
+    for (size_t m = 0; m < c.chosen.size(); ++m) {
+      CHECK(c.games_chosen[m] <= uint64_t(games));
+      CHECK(c.games_chosen[m] <= c.chosen[m]);
+      CHECK((c.games_chosen[m] > 0) == (c.chosen[m] > 0));
+    }
     if (std::string(file) == "garnsi-6x6-four-moves.rules") {
       CHECK(c.legal_in[size_t(capture)] == 0);
       CHECK(c.chosen[size_t(capture)] == 0);
