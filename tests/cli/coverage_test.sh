@@ -61,6 +61,12 @@ check "coverage game 1 is play --seed 1" "$first" "$one"
 cmp -s "$work/live.json" "$work/live2.json"
 check "coverage JSON is the same bytes for the same seed" 0 $?
 
+# The teams-move knob (four-move end, but a side moves any piece of its colour) is live.
+"$rb" play variants/garnsi-malom/garnsi-6x6-teams-move.rules --coverage --games 20 --seed 1 --json \
+  >"$work/teams.json" 2>/dev/null
+check "captures happen when the teams move" True \
+  "$(json "$work/teams.json" "[m['chosen'] for m in j['moves'] if m['move']=='capture'][0] > 0")"
+
 "$rb" play "$live" --coverage --games 0 >/dev/null 2>&1
 check "--games 0 is a usage error" 2 $?
 
