@@ -42,11 +42,11 @@ int parse_no_pass(const std::vector<std::string>& names, compiler::plan::PassSwi
 /// rerun). Returns an exit code; a file that cannot be written is reported by name.
 int write_output(const std::string& path, const std::string& text);
 
-/// Sets up the initial state with `--seed` and `--setup name=value` overrides.
 /// An engine's error as one line for the terminal: a run-time error of the rules is
 /// already located (`file:line:col: error: text`); any other is put under `path`.
 std::string engine_error_line(const std::string& path, const std::string& message);
 
+/// Sets up the initial state with `--seed` and `--setup name=value` overrides.
 int setup_state(const OpenedGame& game, uint64_t seed,
                 const std::vector<std::string>& setups, std::vector<uint8_t>& state);
 

@@ -21,6 +21,8 @@ struct ReportPlan {
   int games = 200;         ///< random playouts
   int greedy_games = 50;   ///< greedy playouts (only when the rules have a score)
   int max_plies = 1000;    ///< longer games are cut off and counted apart
+  int coverage_games = 100;  ///< random games (the first of `games`) run for coverage
+  bool coverage_blocked = true;  ///< coverage also counts what each condition kept out
   int tree_depth = 2;      ///< the opening tree
   int tree_breadth = 3;
   int threads = 2;

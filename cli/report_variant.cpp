@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/coverage_out.h"
 #include "cli/open_game.h"
 #include "cli/report.h"
 #include "cli/verbs.h"
@@ -298,6 +299,8 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   a.json["random_playouts"] = stats_json(random, "random");
   a.html += "<h2 id=\"playouts\">Random playouts</h2>\n" + stats_html(random, "every move chosen uniformly at random");
   a.html += "<h2 id=\"metrics\">Metrics of the rules</h2>\n<p>Over the finished random games.</p>\n" + metrics_html(random);
+  if (stop && stop->load()) return a;
+  a.json["coverage"] = coverage_section(game, plan, stop, a.html);
   const bool scored = p.score.value != nullptr && info.score_subjects > 0;
   if (scored && plan.greedy_games > 0) {
     pp.games = plan.greedy_games;

@@ -9,11 +9,13 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/coverage_out.h"
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "compiler/runtime/random.h"
 #include "dsl/diagnostics.h"
+#include "explorer/coverage_games.h"
 #include "explorer/perft.h"
 
 namespace rulebook::cli {
@@ -36,6 +38,9 @@ struct RunOptions {
   bool json = false;
   std::string boards = "all";  ///< all | phases | end
   std::vector<std::string> no_pass;  ///< engine plan passes switched off
+  bool coverage = false;  ///< play: count what the rules did over `games` games instead
+  int games = 100;
+  bool no_blocked = false;
 };
 
 /// Cells of Cell-keyed state that a move changed other than those it names: what a
@@ -85,7 +90,37 @@ std::string scores_text(const ir::Program& p, const engine::Engine& e,
   return out;
 }
 
+/// `play --coverage`: many seeded games run by the interpreter (whatever --engine says:
+/// only it can count what the rules did), then the coverage as text or JSON.
+int run_coverage(const RunOptions& opt) {
+  OpenedGame game;
+  if (int code = open_program(opt.file, game); code != kExitOk) return code;
+  explorer::CoveragePlan plan;
+  if (int code = parse_setup_args(opt.setups, plan.setup); code != kExitOk) return code;
+  plan.games = opt.games;
+  plan.seed = opt.seed;
+  plan.max_plies = opt.max_plies;
+  plan.blocked = !opt.no_blocked;
+  StopOnInterrupt interrupt;
+  plan.stop = interrupt.flag();
+  const compiler::Interpreter interpreter(*game.program, game.sources);
+  const explorer::CoverageGames games = explorer::cover_games(interpreter, plan);
+  const nlohmann::json j = coverage_json(games, game.sources);
+  if (opt.json) fmt::print("{}\n", j.dump(2));
+  else fmt::print("{}", coverage_text(j));
+  if (games.errors) {
+    fmt::print(stderr, "{}\n", engine_error_line(opt.file, games.first_error));
+    return kExitInputError;
+  }
+  if (games.played < plan.games) {
+    fmt::print(stderr, "play: interrupted after {} of {} games\n", games.played, plan.games);
+    return kExitInterrupted;
+  }
+  return kExitOk;
+}
+
 int run_play(const RunOptions& opt) {
+  if (opt.coverage) return run_coverage(opt);
   OpenedGame game;
   compiler::plan::PassSwitches passes;
   if (int code = parse_no_pass(opt.no_pass, passes); code != kExitOk) return code;
@@ -311,6 +346,11 @@ void add_play(CLI::App& app, int& result) {
   cmd->add_option("--max-plies", opt->max_plies, "Stop a game after this many moves");
   cmd->add_option("--boards", opt->boards, "Print the board after: all moves, phases, end")
       ->check(CLI::IsMember({"all", "phases", "end"}));
+  cmd->add_flag("--coverage", opt->coverage,
+                "Play --games random games with the interpreter and count what every move, statement, "
+                "condition and end condition did");
+  cmd->add_option("--games", opt->games, "With --coverage: games (game i uses seed + i)")->check(CLI::Range(1, 100000000));
+  cmd->add_flag("--no-blocked", opt->no_blocked, "With --coverage: do not count the instances each condition kept out");
   cmd->callback([opt, &result] { result = run_play(*opt); });
 
   auto perft = std::make_shared<RunOptions>();

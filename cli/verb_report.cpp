@@ -47,6 +47,8 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("games")) plan.games = j["games"].get<int>();
     if (j.contains("greedy_games")) plan.greedy_games = j["greedy_games"].get<int>();
     if (j.contains("max_plies")) plan.max_plies = j["max_plies"].get<int>();
+    if (j.contains("coverage_games")) plan.coverage_games = j["coverage_games"].get<int>();
+    if (j.contains("coverage_blocked")) plan.coverage_blocked = j["coverage_blocked"].get<bool>();
     if (j.contains("tree_depth")) plan.tree_depth = j["tree_depth"].get<int>();
     if (j.contains("tree_breadth")) plan.tree_breadth = j["tree_breadth"].get<int>();
     if (j.contains("threads")) plan.threads = j["threads"].get<int>();
@@ -72,8 +74,8 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     error = e.what();
     return false;
   }
-  if (plan.games < 0 || plan.greedy_games < 0 || plan.max_plies < 1 || plan.tree_depth < 0 || plan.tree_breadth < 1) {
-    error = "games must be >= 0, max_plies >= 1, tree_depth >= 0 and tree_breadth >= 1";
+  if (plan.games < 0 || plan.greedy_games < 0 || plan.coverage_games < 0 || plan.max_plies < 1 || plan.tree_depth < 0 || plan.tree_breadth < 1) {
+    error = "games and coverage_games must be >= 0, max_plies >= 1, tree_depth >= 0 and tree_breadth >= 1";
     return false;
   }
   return true;

@@ -53,6 +53,7 @@ void Run::store_whole(const ir::StateVar& v, int64_t base, size_t key, const Val
 void Run::exec(const ir::Block& block) {
   for (const ir::StmtPtr& sp : block) {
     const ir::Stmt& s = *sp;
+    if (cov_ && depth_ == 0) cov_->ran(s);
     switch (s.op) {
       case ir::StmtOp::Assign: {
         const ir::StateVar& v = p_.vars[size_t(s.var)];
@@ -118,6 +119,7 @@ void Run::exec(const ir::Block& block) {
         put(ir::kVarPhase, 0, s.phase);
         break;
       case ir::StmtOp::End:
+        if (cov_ && depth_ == 0 && !get(ir::kVarOver)) cov_->ended(EndCause::EndStatement);
         put(ir::kVarOver, 0, 1);
         break;
     }
@@ -248,15 +250,23 @@ void Run::after_move() {
     if (p_.end_when) {
       size_t saved = push_frame(p_.end_locals);
       ended = truth(*p_.end_when);
+      if (ended && cov_) count_end_parts(*this, *cov_);
       pop_frame(saved, p_.end_locals);
     }
     if (ended) {
+      if (cov_) cov_->ended(EndCause::EndWhen);
       put(ir::kVarOver, 0, 1);
     } else {
-      const ir::Phase& ph = p_.phases[size_t(get(ir::kVarPhase))];
+      const int phase = int(get(ir::kVarPhase));
+      const ir::Phase& ph = p_.phases[size_t(phase)];
       size_t saved = push_frame(ph.locals);
-      for (const ir::Transition& t : ph.transitions) {
+      for (size_t i = 0; i < ph.transitions.size(); ++i) {
+        const ir::Transition& t = ph.transitions[i];
         if (!truth(*t.condition)) continue;
+        if (cov_) {
+          ++cov_->counts[size_t(cov_->transition_site(phase, int(i)))];
+          if (t.target < 0) cov_->ended(EndCause::Transition);
+        }
         if (t.target < 0) put(ir::kVarOver, 0, 1);
         else put(ir::kVarPhase, 0, t.target);
         break;
@@ -274,6 +284,7 @@ void Run::after_move() {
       return;
     }
   }
+  if (cov_ && !get(ir::kVarOver)) cov_->ended(EndCause::AllOut);
   put(ir::kVarOver, 0, 1);
 }
 
@@ -286,12 +297,14 @@ void Run::stuck_loop() {
     // At least, not equal: a stuck block that eliminates leaves fewer players than passes.
     const int64_t passes = get(ir::kVarPasses);
     if (passes >= alive) {
+      if (cov_) cov_->ended(EndCause::NobodyCanMove);
       put(ir::kVarOver, 0, 1);
       return;
     }
     store(p_.vars[ir::kVarPasses], 0, passes + 1, p_.phases[size_t(get(ir::kVarPhase))].span);
     const ir::Phase& ph = p_.phases[size_t(get(ir::kVarPhase))];
     if (!ph.has_stuck) {
+      if (cov_) cov_->ended(EndCause::NobodyCanMove);
       put(ir::kVarOver, 0, 1);
       return;
     }
@@ -353,6 +366,18 @@ engine::Status Interpreter::setup(uint8_t* state, const engine::Setup& setup) co
 
 engine::Status Interpreter::setup_indices(uint8_t* state, uint64_t seed,
                                           const std::vector<std::vector<uint32_t>>& overrides) const {
+  return setup_run(state, seed, overrides, nullptr);
+}
+
+engine::Status Interpreter::setup_counted(uint8_t* state, const engine::Setup& setup, Coverage& coverage) const {
+  std::vector<std::vector<uint32_t>> overrides;
+  engine::Status s = setup_overrides(program_, setup, overrides);
+  if (!s.ok) return s;
+  return setup_run(state, setup.seed, overrides, &coverage);
+}
+
+engine::Status Interpreter::setup_run(uint8_t* state, uint64_t seed, const std::vector<std::vector<uint32_t>>& overrides,
+                                      Coverage* coverage) const {
   const ir::Program& p = program_;
   return guarded([&] {
     std::memset(state, 0, p.state_bytes);
@@ -430,6 +455,7 @@ engine::Status Interpreter::setup_indices(uint8_t* state, uint64_t seed,
     size_t saved = r.push_frame(p.initial_locals);
     r.exec(p.initial);
     r.pop_frame(saved, p.initial_locals);
+    r.cov_ = coverage;  // the rules' own blocks, not the initial values of declarations
     saved = r.push_frame(p.init_locals);
     r.exec(p.init);
     r.pop_frame(saved, p.init_locals);
@@ -457,9 +483,25 @@ engine::Status Interpreter::legal_moves(const uint8_t* state, std::vector<engine
 }
 
 engine::Status Interpreter::apply(uint8_t* state, const engine::Move& move) const {
+  return apply_run(state, move, nullptr);
+}
+
+engine::Status Interpreter::apply_counted(uint8_t* state, const engine::Move& move, Coverage& coverage) const {
+  return apply_run(state, move, &coverage);
+}
+
+engine::Status Interpreter::count_blocked(const uint8_t* state, Coverage& coverage) const {
+  return guarded([&] {
+    Run r(*machine_, const_cast<uint8_t*>(state));  // only reads it
+    if (!r.get(ir::kVarOver)) interp::count_blocked(r, coverage);
+  });
+}
+
+engine::Status Interpreter::apply_run(uint8_t* state, const engine::Move& move, Coverage* coverage) const {
   const ir::Program& p = program_;
   return guarded([&] {
     Run r(*machine_, state);
+    r.cov_ = coverage;
     const std::string text = compiler::move_text(p, move);
     if (r.get(ir::kVarOver)) throw interp::RuleError{"the game is over: no move can be played"};
     const ir::Phase& ph = p.phases[size_t(r.get(ir::kVarPhase))];

@@ -13,6 +13,8 @@
 
 namespace rulebook::compiler {
 
+class Coverage;
+
 namespace interp {
 struct Machine;
 class Run;
@@ -65,10 +67,21 @@ class Interpreter : public engine::Engine {
   engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const override;
   engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const override;
 
+  /// setup() and apply() counting into `coverage` (of this program) the statements that
+  /// run, the `until`s that fire and how the game ends (compiler/interp/coverage.h).
+  engine::Status setup_counted(uint8_t* state, const engine::Setup& setup, Coverage& coverage) const;
+  engine::Status apply_counted(uint8_t* state, const engine::Move& move, Coverage& coverage) const;
+  /// Counts, for each condition of the moves of `state`'s phase, the instances it alone
+  /// keeps out of the legal moves (every other condition allowing them).
+  engine::Status count_blocked(const uint8_t* state, Coverage& coverage) const;
+
   const ir::Program& program() const { return program_; }
 
  private:
   friend class Evaluator;
+  engine::Status setup_run(uint8_t* state, uint64_t seed, const std::vector<std::vector<uint32_t>>& overrides,
+                           Coverage* coverage) const;
+  engine::Status apply_run(uint8_t* state, const engine::Move& move, Coverage* coverage) const;
   const ir::Program& program_;
   std::unique_ptr<interp::Machine> machine_;
   engine::Info info_;

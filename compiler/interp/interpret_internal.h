@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/interp/coverage.h"
 #include "compiler/interp/interpret.h"
 #include "compiler/runtime/engine.h"
 #include "compiler/ir/board_tables.h"
@@ -122,7 +123,14 @@ class Run {
   std::vector<std::vector<uint8_t>> scratch_;  ///< states for board-rule checks, by depth
   size_t depth_ = 0;
   int can_depth_ = 0;
+  Coverage* cov_ = nullptr;  ///< counts what runs at the top level when set
 };
+
+/// For each move of the state's phase, counts the instances that exactly one condition
+/// (a `requires`, a move rule, else a board rule) kept out, for that condition.
+void count_blocked(Run& r, Coverage& cov);
+/// Counts the alternatives of `end when` that hold (in the frame of `end when`).
+void count_end_parts(Run& r, Coverage& cov);
 
 // Binders iterate a set in ascending index order, or a list in its order.
 template <class F>

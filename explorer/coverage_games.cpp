@@ -1,0 +1,65 @@
+// Seeded random games run by the interpreter with coverage counters: one game at a time,
+// the same move choices as the other playout drivers.
+#include "explorer/coverage_games.h"
+
+#include <vector>
+
+#include "compiler/runtime/random.h"
+
+namespace rulebook::explorer {
+
+CoverageGames cover_games(const compiler::Interpreter& interpreter, const CoveragePlan& plan) {
+  CoverageGames out(interpreter.program());
+  out.plan = plan;
+  compiler::Coverage& cov = out.counts;
+  std::vector<uint8_t> state(interpreter.info().state_bytes);
+  std::vector<engine::Move> moves;
+  std::vector<bool> legal(cov.chosen.size()), played(cov.chosen.size());
+  for (int g = 0; g < plan.games; ++g) {
+    if (plan.stop && plan.stop->load()) break;
+    ++out.played;
+    engine::Setup setup = plan.setup;
+    setup.seed = plan.seed + uint64_t(g);
+    engine::Status st = interpreter.setup_counted(state.data(), setup, cov);
+    SplitMix64 rng(setup.seed);
+    int plies = 0;
+    bool cut = false;
+    played.assign(played.size(), false);
+    while (st.ok && !interpreter.terminal(state.data())) {
+      if (plies >= plan.max_plies) {
+        cut = true;
+        break;
+      }
+      moves.clear();
+      if (!(st = interpreter.legal_moves(state.data(), moves)).ok) break;
+      if (moves.empty()) {
+        st = engine::Status::Error("a state that is not over has no legal move");
+        break;
+      }
+      ++cov.decisions;
+      legal.assign(legal.size(), false);
+      for (const engine::Move& m : moves) {
+        ++cov.instances[size_t(m.kind)];
+        if (!legal[size_t(m.kind)]) legal[size_t(m.kind)] = true, ++cov.legal_in[size_t(m.kind)];
+      }
+      if (plan.blocked && !(st = interpreter.count_blocked(state.data(), cov)).ok) break;
+      const engine::Move m = moves[rng.below(moves.size())];
+      ++cov.chosen[size_t(m.kind)];
+      played[size_t(m.kind)] = true;
+      if (!(st = interpreter.apply_counted(state.data(), m, cov)).ok) break;
+      ++plies;
+    }
+    out.plies += uint64_t(plies);
+    for (size_t k = 0; k < played.size(); ++k) cov.games_chosen[k] += played[k];
+    if (!st.ok) {
+      if (out.errors++ == 0) out.first_error = st.message;
+    } else if (cut) {
+      ++out.cut_off;
+    } else {
+      ++out.finished;
+    }
+  }
+  return out;
+}
+
+}  // namespace rulebook::explorer
