@@ -18,25 +18,22 @@ const ir::Expr* MaskBuilder::inline_call(const ir::Expr& call) {
   // Only arguments that may be copied freely (evaluated once or many times alike).
   for (const auto& a : call.args)
     if (!s_.ir_facts_.safe(*a)) return nullptr;
+  // A copy of the body: the arguments in place of the parameters (not renumbered: their
+  // locals are the caller's), the body's own locals moved past the caller's.
   const int shift = 1000 + 64 * int(s_.inlined_.size());
-  std::function<ir::ExprPtr(const ir::Expr&)> copy = [&](const ir::Expr& e) -> ir::ExprPtr {
-    if (e.op == Op::Local && e.slot < int(F.params.size())) return ir::clone_expr(*call.args[size_t(e.slot)]);
-    auto x = std::make_unique<ir::Expr>();
-    x->op = e.op;
-    x->type = e.type;
-    x->value = e.value;
-    x->bits = e.bits;
-    x->slot = e.slot >= 0 ? e.slot + shift : e.slot;
-    x->var = e.var;
-    x->field = e.field;
-    x->function = e.function;
-    x->move = e.move;
-    x->builtin = e.builtin;
-    x->span = e.span;
-    for (const auto& a : e.args) x->args.push_back(a ? copy(*a) : nullptr);
-    return x;
+  const int params = int(F.params.size());
+  std::function<void(ir::ExprPtr&)> rewrite = [&](ir::ExprPtr& x) {
+    if (x->op == Op::Local && x->slot < params) {
+      x = ir::clone_expr(*call.args[size_t(x->slot)]);
+      return;
+    }
+    if (x->slot >= 0) x->slot += shift;
+    for (auto& a : x->args)
+      if (a) rewrite(a);
   };
-  s_.inlined_.push_back(copy(*F.body));
+  ir::ExprPtr body = ir::clone_expr(*F.body);
+  rewrite(body);
+  s_.inlined_.push_back(std::move(body));
   return s_.inlined_.back().get();
 }
 

@@ -89,4 +89,27 @@ phase placing {
 end when all s in ships: at[s] != none;
 )";
 
+// Maps of one cell on a 3x4 board (board-maps): a step down (a shift by the width), a
+// mirror image (a table), one failing where x is 1, one reading the state, one with a loop.
+inline constexpr const char* kMaps = R"(game "maps";
+board 3 x 4;
+players 2;
+state owner: Cell -> Player?;
+define below(c: Cell): Cell? = cell(y(c) + 1, x(c));
+define mirror(c: Cell): Cell? = cell(y(c), width - 1 - x(c));
+define odd(c: Cell): Cell? = cell(y(c), 6 / (x(c) - 1));
+define held(c: Cell): Cell? = if owner[c] == none then none else c;
+define far(c: Cell): Cell? = if (sum d in cells: x(d)) > 0 then c else none;
+define taken: set of Cell = {c in cells | owner[c] != none};
+phase play {
+  move drop(c: Cell)
+    requires owner[c] == none;
+    requires below(c) == none or below(c) in taken;
+  {
+    owner[c] := mover;
+  }
+}
+score p = count c in cells where mirror(c) in taken;
+)";
+
 }  // namespace plan_test

@@ -95,7 +95,12 @@ TEST_CASE("plan: engines with a pass off agree with the interpreter", "[plan][di
   INFO("rule-tables off, with a rule over pairs of keys");
   agrees(ships, {"rule-tables"});
   agrees(ships, {});
+  const Loaded maps = load(plan_test::kMaps);
+  INFO("board-maps off, with conditions through maps");
+  agrees(maps, {"board-maps"});
+  agrees(maps, {});
   INFO("all off");
+  agrees(maps, {"all"});
   agrees(stones, {"all"});
   agrees(ruled, {"all"});
   agrees(ships, {"all"});

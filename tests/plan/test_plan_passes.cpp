@@ -135,39 +135,12 @@ TEST_CASE("plan: switches by name, all, and unknown names refused", "[plan]") {
     CHECK(has(off, "## " + std::string(pass) + " (off)"));
 }
 
-namespace {
-
-// Maps of one cell on a 3x4 board: a step down (a shift by the width), a mirror image (a
-// table), one failing where x is 1, one reading the state, one with a loop.
-const char* kMaps = R"(game "maps";
-board 3 x 4;
-players 2;
-state owner: Cell -> Player?;
-define below(c: Cell): Cell? = cell(y(c) + 1, x(c));
-define mirror(c: Cell): Cell? = cell(y(c), width - 1 - x(c));
-define odd(c: Cell): Cell? = cell(y(c), 6 / (x(c) - 1));
-define held(c: Cell): Cell? = if owner[c] == none then none else c;
-define far(c: Cell): Cell? = if (sum d in cells: x(d)) > 0 then c else none;
-define taken: set of Cell = {c in cells | owner[c] != none};
-phase play {
-  move drop(c: Cell)
-    requires owner[c] == none;
-    requires below(c) == none or below(c) in taken;
-  {
-    owner[c] := mover;
-  }
-}
-score p = count c in cells where mirror(c) in taken;
-)";
-
-}  // namespace
-
 TEST_CASE("plan: board maps evaluated for every cell", "[plan]") {
-  const std::string s = section(printed(kMaps), "board-maps");
+  const std::string s = section(printed(plan_test::kMaps), "board-maps");
   CHECK(has(s, "below: a shift by +4, 8 of 12 values map"));
   CHECK(has(s, "mirror: a table, 12 of 12 values map"));
   CHECK(has(s, "odd: no map: reads the state or the mover, loops, or fails somewhere"));
   CHECK(has(s, "held: no map"));
   CHECK(has(s, "far: no map"));
-  CHECK(has(section(printed(kMaps, {"board-maps"}), "board-maps (off)"), "switched off"));
+  CHECK(has(section(printed(plan_test::kMaps, {"board-maps"}), "board-maps (off)"), "switched off"));
 }
