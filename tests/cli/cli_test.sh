@@ -102,7 +102,7 @@ check "one diagonal: the quarter turns and the mirrors are rejected at a locatio
 mkdir -p "$work/rin/a" "$work/rin/b"
 cp variants/sudoku-fill/fill-4x4.rules variants/garnsi-malom/garnsi-{6x6,lesson,9}.rules "$work/rin/a/"
 cp variants/sudoku-moyo/moyo.rules variants/sudoku-moyo/puzzles.txt "$work/rin/b/"
-echo '{"defaults": {"games": 20, "greedy_games": 5, "explore_depth": 2},
+echo '{"defaults": {"games": 20, "greedy_games": 5, "explore_depth": 2, "coverage_games": 5},
        "variants": {"a/garnsi-lesson": {"prove": false}, "a/garnsi-9": {"prove": false}}}' >"$work/rconf.json"
 "$rb" report "$work/rin" -o "$work/r1" --config "$work/rconf.json" --jobs 1 >/dev/null 2>&1
 check "report --jobs 1 exits 0" 0 $?
