@@ -707,7 +707,9 @@ void Checker::check_property(const Property& p) {
       }
     }
   }
-  for (const auto& [name, entry] : over.setups) {
+  for (const auto& fixed : over.setups) {
+    const auto& name = fixed.first;
+    const auto& entry = fixed.second;
     // Only a data-file setup is fixed in the file: its value is then one entry, named by number.
     const auto it = std::find_if(game_.setups.begin(), game_.setups.end(),
                                  [&](const Setup* s) { return s->name.name == name.name; });
