@@ -76,6 +76,14 @@ uint64_t get_u(const nlohmann::json& j, const char* key) { return j.contains(key
 
 std::string count_text(const nlohmann::json& c) { return c.is_null() ? "-" : std::to_string(c.get<uint64_t>()); }
 
+/// Over which decisions the blocking conditions were counted, when not over all of them.
+std::string blocked_scope(const nlohmann::json& j) {
+  const uint64_t counted = get_u(j, "blocked_decisions"), all = get_u(j, "decisions");
+  if (counted >= all) return "";
+  return fmt::format(" over the first {} of {} decisions (a budget of {} conditions and move bodies evaluated)", counted,
+                     all, get_u(j, "blocked_budget"));
+}
+
 }  // namespace
 
 nlohmann::json coverage_json(const explorer::CoverageGames& g, const dsl::SourceSet& sources) {
@@ -84,7 +92,8 @@ nlohmann::json coverage_json(const explorer::CoverageGames& g, const dsl::Source
   nlohmann::json j{{"games", g.plan.games},       {"first_seed", g.plan.seed}, {"max_plies", g.plan.max_plies},
                    {"played", g.played},           {"finished", g.finished},     {"cut_off", g.cut_off},
                    {"errors", g.errors},           {"plies", g.plies},           {"decisions", c.decisions},
-                   {"blocked_counted", g.plan.blocked}};
+                   {"blocked_counted", g.plan.blocked}, {"blocked_decisions", c.blocked_decisions},
+                   {"blocked_work", c.blocked_work},  {"blocked_budget", g.plan.blocked_budget}};
   if (g.errors) j["first_error"] = g.first_error;
   nlohmann::json moves = nlohmann::json::array(), never = nlohmann::json::array();
   for (size_t m = 0; m < p.moves.size(); ++m) {
@@ -137,8 +146,8 @@ std::string coverage_text(const nlohmann::json& j) {
                        get_u(m, "chosen"), get_u(m, "games"));
   out += "\ngames ended by\n";
   for (const auto& e : j["ended_by"]) out += fmt::format("  {:<22} {:>10}\n", esc(e["cause"]), get_u(e, "games"));
-  out += "\nsites (statements: times run; requires and rules: instances each alone kept out; end when:\n"
-         "games it ended; until: times fired)\n";
+  out += "\nsites (statements: times run; requires and rules: instances each alone kept out" + blocked_scope(j) +
+         ";\nend when: games it ended; until: times fired)\n";
   for (const auto& s : j["sites"])
     out += fmt::format("  {:<26} {:<10} {:<22} {:<24} {:>8}  {}\n", esc(s["at"]), esc(s["kind"]), esc(s["block"]),
                        esc(s["what"]), count_text(s["count"]), esc(s["source"]));
@@ -156,8 +165,9 @@ std::string coverage_html(const nlohmann::json& j) {
       "error; {} moves. {}</p>\n",
       get_u(j, "games"), get_u(j, "first_seed"), get_u(j, "max_plies"), get_u(j, "finished"), get_u(j, "cut_off"),
       get_u(j, "errors"), get_u(j, "plies"),
-      j.value("blocked_counted", false) ? "A condition counts the instances it alone kept out of the legal moves."
-                                        : "What the conditions kept out is not counted (coverage_blocked is off).");
+      j.value("blocked_counted", false)
+          ? "A condition counts the instances it alone kept out of the legal moves" + blocked_scope(j) + "."
+          : std::string("What the conditions kept out is not counted (coverage_blocked is off)."));
   if (j["never"].empty()) {
     h += "<p>Every move, statement, condition, <code>until</code> and end condition of the rules did something.</p>\n";
   } else {
@@ -197,6 +207,7 @@ nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, 
   cp.seed = plan.seed;
   cp.max_plies = plan.max_plies;
   cp.blocked = plan.coverage_blocked;
+  cp.blocked_budget = plan.coverage_blocked_budget;
   cp.stop = stop;
   const compiler::Interpreter interpreter(*game.program, game.sources);
   const nlohmann::json j = coverage_json(explorer::cover_games(interpreter, cp), game.sources);

@@ -23,6 +23,8 @@ struct ReportPlan {
   int max_plies = 1000;    ///< longer games are cut off and counted apart
   int coverage_games = 100;  ///< random games (the first of `games`) run for coverage
   bool coverage_blocked = true;  ///< coverage also counts what each condition kept out
+  /// ... at each decision until this many conditions and move bodies were evaluated (0: all)
+  uint64_t coverage_blocked_budget = 20000000;
   int tree_depth = 2;      ///< the opening tree
   int tree_breadth = 3;
   int threads = 2;

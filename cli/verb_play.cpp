@@ -41,6 +41,7 @@ struct RunOptions {
   bool coverage = false;  ///< play: count what the rules did over `games` games instead
   int games = 100;
   bool no_blocked = false;
+  uint64_t blocked_budget = 0;
 };
 
 /// Cells of Cell-keyed state that a move changed other than those it names: what a
@@ -101,6 +102,7 @@ int run_coverage(const RunOptions& opt) {
   plan.seed = opt.seed;
   plan.max_plies = opt.max_plies;
   plan.blocked = !opt.no_blocked;
+  plan.blocked_budget = opt.blocked_budget;
   StopOnInterrupt interrupt;
   plan.stop = interrupt.flag();
   const compiler::Interpreter interpreter(*game.program, game.sources);
@@ -351,6 +353,9 @@ void add_play(CLI::App& app, int& result) {
                 "condition and end condition did");
   cmd->add_option("--games", opt->games, "With --coverage: games (game i uses seed + i)")->check(CLI::Range(1, 100000000));
   cmd->add_flag("--no-blocked", opt->no_blocked, "With --coverage: do not count the instances each condition kept out");
+  cmd->add_option("--blocked-budget", opt->blocked_budget,
+                  "With --coverage: count what the conditions kept out at each decision until this many conditions "
+                  "and move bodies were evaluated (default 0: at every decision)");
   cmd->callback([opt, &result] { result = run_play(*opt); });
 
   auto perft = std::make_shared<RunOptions>();

@@ -42,7 +42,8 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
         ++cov.instances[size_t(m.kind)];
         if (!legal[size_t(m.kind)]) legal[size_t(m.kind)] = true, ++cov.legal_in[size_t(m.kind)];
       }
-      if (plan.blocked && !(st = interpreter.count_blocked(state.data(), cov)).ok) break;
+      const bool within = plan.blocked_budget == 0 || cov.blocked_work < plan.blocked_budget;
+      if (plan.blocked && within && !(st = interpreter.count_blocked(state.data(), cov)).ok) break;
       const engine::Move m = moves[rng.below(moves.size())];
       ++cov.chosen[size_t(m.kind)];
       played[size_t(m.kind)] = true;

@@ -18,6 +18,10 @@ struct CoveragePlan {
   uint64_t seed = 1;       ///< game i is set up and played with seed + i, as play_games does
   int max_plies = 2000;    ///< games longer than this are cut off and counted apart
   bool blocked = true;     ///< also count which condition alone kept an instance out (slower)
+  /// Counting what kept instances out walks every parameter tuple of every move: it is
+  /// done at each decision until this many conditions and bodies were evaluated (0: no
+  /// limit), so its cost is a count and the same on every machine.
+  uint64_t blocked_budget = 0;
   engine::Setup setup;     ///< setup values for every game (its seed is replaced)
   const std::atomic<bool>* stop = nullptr;  ///< set it (e.g. on Ctrl-C) to stop early
 };

@@ -105,6 +105,8 @@ void Coverage::add(const Coverage& other) {
     games_chosen[m] += other.games_chosen[m];
   }
   decisions += other.decisions;
+  blocked_decisions += other.blocked_decisions;
+  blocked_work += other.blocked_work;
 }
 
 namespace interp {
@@ -168,8 +170,9 @@ int failing_board_rules(Run& r, const ir::Move& mv, int& which) {
 
 /// Tests one stage's conditions; a failing one is recorded in `failed` when none had
 /// failed yet. False when a second fails or one is a run-time error: no such instance counts.
-bool stage_allows(Run& r, const ir::Move& mv, const std::vector<int>& items, int& failed) {
+bool stage_allows(Run& r, const ir::Move& mv, const std::vector<int>& items, int& failed, uint64_t& work) {
   for (int item : items) {
+    ++work;
     const ir::Expr& c = item >= 0 ? *mv.requires_[size_t(item)] : *mv.checks[size_t(~item)].condition;
     const int t = guarded_truth(r, c);
     if (t == 1) continue;
@@ -188,6 +191,7 @@ void walk(Run& r, const ir::Move& mv, int move, size_t k, int failed, Coverage& 
       ++cov.counts[size_t(failed >= 0 ? cov.requires_site(move, failed) : cov.check_site(move, ~failed))];
     } else if (r.m_.has_board_rules) {
       int which = -1;
+      cov.blocked_work += 1 + r.p_.rules.size();
       if (failing_board_rules(r, mv, which) == 1) ++cov.counts[size_t(cov.board_rule_site(which))];
     }
     return;
@@ -197,19 +201,20 @@ void walk(Run& r, const ir::Move& mv, int move, size_t k, int failed, Coverage& 
   for (uint32_t i = 0; i < n; ++i) {
     r.local(int(k)).scalar = ir::domain_value(r.p_.domains, d, i);
     int f = failed;
-    if (stage_allows(r, mv, st[k + 1], f)) walk(r, mv, move, k + 1, f, cov);
+    if (stage_allows(r, mv, st[k + 1], f, cov.blocked_work)) walk(r, mv, move, k + 1, f, cov);
   }
 }
 
 }  // namespace
 
 void count_blocked(Run& r, Coverage& cov) {
+  ++cov.blocked_decisions;
   const ir::Phase& ph = r.p_.phases[size_t(r.get(ir::kVarPhase))];
   for (int m : ph.moves) {
     const ir::Move& mv = r.p_.moves[size_t(m)];
     const size_t saved = r.push_frame(mv.locals);
     int f = kNone;
-    if (stage_allows(r, mv, r.m_.stages[size_t(m)][0], f)) walk(r, mv, m, 0, f, cov);
+    if (stage_allows(r, mv, r.m_.stages[size_t(m)][0], f, cov.blocked_work)) walk(r, mv, m, 0, f, cov);
     r.pop_frame(saved, mv.locals);
   }
 }

@@ -61,6 +61,8 @@ class Coverage {
   std::vector<uint64_t> chosen;     ///< per move: times it was played
   std::vector<uint64_t> games_chosen;  ///< per move: games in which it was played
   uint64_t decisions = 0;           ///< states where a move was chosen
+  uint64_t blocked_decisions = 0;   ///< decisions at which the blocking conditions were counted
+  uint64_t blocked_work = 0;        ///< conditions and bodies evaluated to count them
 
   /// Adds another object's counts (of the same program).
   void add(const Coverage& other);

@@ -67,6 +67,23 @@ check "coverage JSON is the same bytes for the same seed" 0 $?
 check "captures happen when the teams move" True \
   "$(json "$work/teams.json" "[m['chosen'] for m in j['moves'] if m['move']=='capture'][0] > 0")"
 
+# A budget for the blocking count: it stops at the decision where the budget is spent, and
+# what it counted is what the same decisions gave without a budget (the games are the same).
+"$rb" play "$live" --coverage --games 10 --seed 1 --blocked-budget 20000 --json >"$work/budget.json" 2>/dev/null
+check "coverage with a blocked budget exits 0" 0 $?
+check "the budget stops the blocking count before the last decision" True \
+  "$(json "$work/budget.json" "0 < j['blocked_decisions'] < j['decisions'] and j['blocked_work'] >= 20000")"
+check "the whole count ran over every decision" True \
+  "$(json "$work/live.json" "j['blocked_decisions'] == j['decisions']")"
+check "statement counts do not depend on the budget" \
+  "$(json "$work/live.json" "[s['count'] for s in j['sites'] if s['kind']=='statement']")" \
+  "$(json "$work/budget.json" "[s['count'] for s in j['sites'] if s['kind']=='statement']")"
+check "blocked counts under a budget are at most the whole count" True \
+  "$(python3 -c "import json; a=json.load(open('$work/live.json')); b=json.load(open('$work/budget.json')); print(all(y['count'] <= x['count'] for x, y in zip(a['sites'], b['sites']) if x['kind'] != 'statement' and x['count'] is not None))")"
+"$rb" play "$live" --coverage --games 10 --seed 1 --blocked-budget 20000 >"$work/budget.txt" 2>/dev/null
+grep -q "over the first $(json "$work/budget.json" "j['blocked_decisions']") of $(json "$work/budget.json" "j['decisions']") decisions" "$work/budget.txt"
+check "the text says over which decisions it counted" 0 $?
+
 "$rb" play "$live" --coverage --games 0 >/dev/null 2>&1
 check "--games 0 is a usage error" 2 $?
 
