@@ -163,3 +163,32 @@ define kinds: set of Card = {
 )";
   CHECK(program_text(comprehension) == program_text(literal));
 }
+
+TEST_CASE("a run-time error inside a called action points at the action's line") {
+  const std::string rules = R"(game "g";
+board 1 x 1;
+players 2;
+state v: 0..3;
+action overflow(n: int) {
+  v := n;
+}
+phase play {
+  move go { overflow(9); }
+}
+score p = v;
+winner highest;
+)";
+  auto l = testing::load_text(rules);
+  INFO(l->errors());
+  REQUIRE(l->program);
+  std::vector<uint8_t> state(l->engine->info().state_bytes);
+  REQUIRE(l->engine->setup(state.data(), engine::Setup{}).ok);
+  std::vector<engine::Move> moves;
+  REQUIRE(l->engine->legal_moves(state.data(), moves).ok);
+  REQUIRE(moves.size() == 1);
+  engine::Status s = l->engine->apply(state.data(), moves[0]);
+  CHECK(!s.ok);
+  INFO(s.message);
+  CHECK(s.message.find("value 9 is outside 0..3") != std::string::npos);
+  CHECK(s.message.find("test.rules:6:3") != std::string::npos);  // `v := n;` in the action
+}
