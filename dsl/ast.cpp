@@ -118,6 +118,9 @@ bool same(const State& a, const State& b) {
   return same(a.name, b.name) && same(a.type, b.type) && same(a.initial, b.initial);
 }
 bool same(const Init& a, const Init& b) { return same(a.body, b.body); }
+bool same(const Action& a, const Action& b) {
+  return same(a.name, b.name) && same(a.params, b.params) && same(a.body, b.body);
+}
 bool same(const Define& a, const Define& b) {
   return same(a.name, b.name) && a.has_params == b.has_params && same(a.params, b.params) &&
          same(a.type, b.type) && same(a.body, b.body);
@@ -166,6 +169,27 @@ bool same(const Decl& a, const Decl& b) {
 bool same_tree(const File& a, const File& b) {
   return a.is_variant == b.is_variant && a.title == b.title && a.extends == b.extends &&
          same(a.decls, b.decls);
+}
+
+ExprPtr clone(const Expr& e) {
+  auto c = std::make_unique<Expr>();
+  c->kind = e.kind;
+  c->span = e.span;
+  c->value = e.value;
+  c->text = e.text;
+  c->ident = e.ident;
+  c->op = e.op;
+  c->quant = e.quant;
+  c->agg = e.agg;
+  for (const ExprPtr& a : e.args) c->args.push_back(a ? clone(*a) : nullptr);
+  for (const Binding& b : e.binders) c->binders.push_back({b.var, b.domain ? clone(*b.domain) : nullptr});
+  if (e.where) c->where = clone(*e.where);
+  c->fields = e.fields;
+  c->grid.rows = e.grid.rows;
+  c->grid.row_spans = e.grid.row_spans;
+  for (const GridKey& k : e.grid.keys)
+    c->grid.keys.push_back({k.key, k.span, k.value ? clone(*k.value) : nullptr});
+  return c;
 }
 
 }  // namespace rulebook::dsl

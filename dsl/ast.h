@@ -69,6 +69,7 @@ enum class ExprKind {
   RecordLit,  // { f: a, g: b }         fields, args (same order)
   SeqLit,     // [a, b]                 args
   Grid,       // grid { "..." } with { k = v }   grid
+  Comprehension,  // [e for x in D, y in E where c] | {e for ...}   value (1: set), binders, where, args = [e]
 };
 
 enum class Op {
@@ -128,6 +129,7 @@ enum class StmtKind {
   Eliminate,  // eliminate value;
   Goto,       // goto name;
   End,        // end;
+  Call,       // name(args);            value: an Expr of kind Call (an action's call)
 };
 
 enum class AssignOp { Set, Add, Sub };
@@ -223,6 +225,12 @@ struct MoveRef {  // move[(a, b)] after `on`
   std::vector<Ident> args;
 };
 
+struct Action {  // action name(params) { block }
+  Ident name;
+  std::vector<ParamDecl> params;
+  Block body;
+};
+
 struct Rule {  // rule name ["text"] [on m(a), n(b)]: cond;
   Ident name;
   std::string description;
@@ -306,6 +314,7 @@ struct Symmetry {  // symmetry name: swap a <-> b, c <-> d;
 
 enum class DeclKindWord {  // what `remove` names
   Param, Define, Rule, Phase, Move, Property, Metric, Team, State, Setup, Symmetry, Regions,
+  Action,
 };
 
 struct Remove {  // remove kind name;
@@ -315,7 +324,7 @@ struct Remove {  // remove kind name;
 
 using DeclBody = std::variant<Param, Board, Regions, Players, Team, TypeDecl, Setup, State, Init,
                               Define, Rule, Phase, Score, Winner, EndWhen, Property, Metric,
-                              Symmetry, Remove, Move>;
+                              Symmetry, Remove, Move, Action>;
 
 /// One top-level declaration. `Move` appears here only as `override move ...` in a variant.
 struct Decl {
@@ -351,6 +360,9 @@ struct File {
   std::vector<Comment> comments;  ///< in source order
   SourceLines lines;
 };
+
+/// A deep copy of an expression, spans included.
+ExprPtr clone(const Expr& e);
 
 /// Structural equality ignoring spans: the pretty-printer round-trip test relies on it.
 bool same_tree(const File& a, const File& b);

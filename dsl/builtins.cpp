@@ -143,6 +143,8 @@ std::string_view name_kind_word(NameKind kind) {
     case NameKind::Region: return "regions";
     case NameKind::Phase: return "phase";
     case NameKind::Move: return "move";
+    case NameKind::Action: return "action";
+    case NameKind::ActionParam: return "action parameter";
   }
   return "name";
 }

@@ -58,7 +58,7 @@ TypeRef region_function_type();
 /// What a name in an expression can refer to.
 enum class NameKind {
   Builtin, Param, State, Setup, Define, DefineParam, MoveParam, RuleParam, ScoreVar,
-  Binder, Let, EnumMember, Player, Team, Region, Phase, Move,
+  Binder, Let, EnumMember, Player, Team, Region, Phase, Move, Action, ActionParam,
 };
 
 /// The designer's word for a kind of name, as messages use it ("state", "param", ...).

@@ -196,6 +196,9 @@ void Checker::collect() {
             game_.metrics.push_back(&b);
           } else if constexpr (std::is_same_v<T, Symmetry>) {
             game_.symmetries.push_back(&b);
+          } else if constexpr (std::is_same_v<T, Action>) {
+            game_.actions.push_back(&b);
+            declare_global(sym(b.name, NameKind::Action, nullptr));
           }
         },
         d.body);
@@ -231,6 +234,8 @@ void Checker::collect() {
   for (const PhaseInfo& p : game_.phases)
     for (const Move* m : p.moves)
       for (const auto& prm : m->params) collect_types(prm.type.get(), "");
+  for (const Action* a : game_.actions)
+    for (const auto& prm : a->params) collect_types(prm.type.get(), "");
 }
 
 void Checker::collect_types(const TypeExpr* t, const std::string& decl_name) {
@@ -422,6 +427,8 @@ void Checker::check_decl(const Decl& d) {
           if (b.when) expect_bool(*b.when);
         } else if constexpr (std::is_same_v<T, Symmetry>) {
           check_symmetry(b);
+        } else if constexpr (std::is_same_v<T, Action>) {
+          if (Symbol* s = global_of(b.name)) ensure_action(*s, b.name.span);
         }
       },
       d.body);
@@ -775,6 +782,18 @@ std::optional<int64_t> Game::param_value(std::string_view name) const {
 
 std::optional<int64_t> Game::constant(const Expr& e) const {
   return evaluate(*this, e, [](const Symbol& s) { return s.value; });
+}
+
+const Expr* Game::expansion(const Expr& e) const {
+  auto it = expansions.find(&e);
+  return it == expansions.end() ? nullptr : it->second.get();
+}
+
+const Action* Game::called_action(const Stmt& s) const {
+  if (s.kind != StmtKind::Call || !s.value || s.value->args.empty()) return nullptr;
+  const Symbol* sym = referent(*s.value->args[0]);
+  if (!sym || sym->kind != NameKind::Action || !sym->decl) return nullptr;
+  return std::get_if<Action>(&sym->decl->body);
 }
 
 const PhaseInfo* Game::phase(std::string_view name) const {

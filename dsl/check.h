@@ -32,6 +32,10 @@ namespace rulebook::dsl {
 // - `mover` (and one-argument `can`) is defined in moves, rules, phases (`when stuck`,
 //   `until`), defines, `end when`, properties and metrics; not in params, the board,
 //   players, regions, types, setups, initial state values, `init` or `score`.
+// - An action is checked once, at its declaration, with only its parameters and the
+//   globals in scope; a call checks the arguments and that the body's `mover` and play
+//   statements are allowed where it is called. Calls are inlined when lowering.
+// - A comprehension ranges over constants and stands for the literal it lists.
 // - A grid literal whose declared type is known takes that type: `.` is none in a map
 //   to `T?` and 0 in a map to int; without one, `.` is 0 when all values are ints.
 
@@ -119,6 +123,12 @@ struct Game {
   std::vector<const Property*> properties;
   std::vector<const Metric*> metrics;
   std::vector<const Symmetry*> symmetries;
+  std::vector<const Action*> actions;
+  /// Each constant comprehension written out as the literal it stands for: backends
+  /// read the literal (see Game::expansion).
+  std::unordered_map<const Expr*, ExprPtr> expansions;
+  /// Other copies the checker made and checked (the side tables point into them).
+  std::vector<ExprPtr> checked_copies;
 
   // Symbols and the side tables of the checker.
   std::vector<std::unique_ptr<Symbol>> symbols;  ///< owns every symbol, global and local
@@ -141,6 +151,10 @@ struct Game {
   /// width/height, arithmetic, comparisons, if and abs/min/max; nullopt otherwise.
   std::optional<int64_t> constant(const Expr& e) const;
   const PhaseInfo* phase(std::string_view name) const;
+  /// The literal a checked comprehension stands for; null when it was rejected.
+  const Expr* expansion(const Expr& e) const;
+  /// The action a call statement calls; null when unresolved.
+  const Action* called_action(const Stmt& s) const;
   /// Number of players (0 when not known).
   int64_t player_count() const { return static_cast<int64_t>(player_names.size()); }
 };

@@ -101,6 +101,11 @@ class CanCycles {
       if (s->where) add(*s->where, via, out);
       add_block(s->body, via, out);
       add_block(s->otherwise, via, out);
+      // A called action's body runs here (recursion is an error of its own).
+      if (const Action* a = game_.called_action(*s); a && inlining_.insert(a).second) {
+        add_block(a->body, via, out);
+        inlining_.erase(a);
+      }
     }
   }
 
@@ -153,6 +158,7 @@ class CanCycles {
   std::vector<std::string> names_;
   std::unordered_map<const Define*, std::vector<CanUse>> define_uses_;
   std::set<std::pair<size_t, size_t>> reported_;
+  std::set<const Action*> inlining_;
 };
 
 }  // namespace

@@ -384,6 +384,9 @@ TypeRef Checker::check(const Expr& e, const TypeRef& expected) {
     case ExprKind::Grid:
       t = check_grid(e, expected);
       break;
+    case ExprKind::Comprehension:
+      t = check_comprehension(e, expected);
+      break;
   }
   if (is_int(t)) check_arith(e);
   return record(e, t);

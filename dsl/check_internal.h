@@ -1,5 +1,6 @@
 // The checker's internals, shared by its passes: check.cpp (declarations), check_board.cpp
-// (board, players, regions), check_expr.cpp (expressions), check_stmt.cpp (statements).
+// (board, players, regions), check_expr.cpp (expressions), check_stmt.cpp (statements),
+// check_reuse.cpp (actions, comprehensions).
 #pragma once
 
 #include <algorithm>
@@ -104,6 +105,18 @@ class Checker {
   void bind(const std::vector<Binding>& binders, const ExprPtr& where);
   void check_stmt(const Stmt& s);
   void check_assign(const Stmt& s);
+
+  // ---------------------------------------------------------- reuse (check_reuse.cpp)
+  struct ActionInfo {
+    int state = 0;              // 0 unchecked, 1 checking, 2 done
+    bool mover = false;         // the body uses `mover`
+    const Stmt* play = nullptr;  // the first again/eliminate/goto it runs, maybe in a call
+  };
+  void ensure_action(Symbol& s, Span use);
+  void check_call_stmt(const Stmt& s);
+  void note_play_statement(const Stmt& s);
+  std::vector<std::string> action_names() const;
+  TypeRef check_comprehension(const Expr& e, const TypeRef& expected);
   TypeRef numeric(const Expr& e);
   void note_use(const Symbol& s, Time t, bool mover, Span use);
   void unknown_name(const std::string& name, Span span);
@@ -157,6 +170,8 @@ class Checker {
   std::unordered_map<std::string, std::vector<std::pair<const Phase*, const Move*>>> moves_;
   std::vector<Symbol*> move_symbols_;
   std::set<const Move*> checked_moves_;
+  std::unordered_map<const Symbol*, ActionInfo> actions_;
+  ActionInfo* current_action_ = nullptr;  ///< the action whose body is being checked
 };
 
 /// Saves and restores the checker's context and its use-tracking around a nested check.

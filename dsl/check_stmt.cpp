@@ -89,11 +89,15 @@ void Checker::check_stmt(const Stmt& s) {
     }
     case StmtKind::End:
       return;
+    case StmtKind::Call:
+      check_call_stmt(s);
+      return;
     case StmtKind::Again:
     case StmtKind::Eliminate:
     case StmtKind::Goto:
       break;
   }
+  note_play_statement(s);
   if (!ctx_.play_statements) {
     error(s.span, fmt::format("'{}' can only be used in a move or a 'when stuck' block",
                               statement_word(s.kind)));

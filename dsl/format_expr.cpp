@@ -240,6 +240,13 @@ void print_expr(std::string& out, const Expr& e, int min_prec, Follow follow) {
       print_list(out, e.args, 0);
       out += '}';
       break;
+    case ExprKind::Comprehension:
+      out += e.value ? '{' : '[';
+      print_expr(out, *e.args[0], 0, Follow::None);
+      out += " for ";
+      print_binders(out, e.binders, e.where, Follow::None);
+      out += e.value ? '}' : ']';
+      break;
     case ExprKind::SetFilter:
       out += '{';
       out += e.binders[0].var.name;
@@ -332,7 +339,8 @@ bool is_simple(const Expr& e) {
     case ExprKind::Quant:
     case ExprKind::Aggregate:
     case ExprKind::If:
-    case ExprKind::SetFilter: return false;
+    case ExprKind::SetFilter:
+    case ExprKind::Comprehension: return false;
     default: break;
   }
   for (const ExprPtr& arg : e.args) {

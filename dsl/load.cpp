@@ -30,6 +30,7 @@ std::string kind_word(DeclKindWord w) {
     case DeclKindWord::Setup: return "setup";
     case DeclKindWord::Symmetry: return "symmetry";
     case DeclKindWord::Regions: return "regions";
+    case DeclKindWord::Action: return "action";
   }
   return "rule";
 }
@@ -344,6 +345,7 @@ std::pair<std::string, std::string> decl_key(const Decl& decl) {
         if constexpr (std::is_same_v<T, Symmetry>) return {"symmetry", b.name.name};
         if constexpr (std::is_same_v<T, Remove>) return {"remove", b.name.name};
         if constexpr (std::is_same_v<T, Move>) return {"move", b.name.name};
+        if constexpr (std::is_same_v<T, Action>) return {"action", b.name.name};
       },
       decl.body);
 }

@@ -197,6 +197,19 @@ Define Parser::parse_define() {
   return d;
 }
 
+/// action = "action" IDENT "(" [ params ] ")" block ;
+Action Parser::parse_action() {
+  advance();
+  Action a;
+  a.name = expect_name("the action's name after 'action'");
+  expect(TokenKind::LParen, fmt::format("after '{}' (an action lists its parameters, "
+                                        "'()' for none)", a.name.name));
+  if (!at(TokenKind::RParen)) a.params = parse_params();
+  expect(TokenKind::RParen, "after the parameters");
+  a.body = parse_block(fmt::format("the action '{}'", a.name.name));
+  return a;
+}
+
 /// moveref = IDENT [ "(" IDENT { "," IDENT } ")" ] ;
 MoveRef Parser::parse_moveref() {
   MoveRef m;
@@ -459,7 +472,7 @@ Symmetry Parser::parse_symmetry() {
 
 /// "remove" kind IDENT ";"
 /// kind = "param" | "define" | "rule" | "phase" | "move" | "property" | "metric"
-///      | "team" | "state" | "setup" | "symmetry" | "regions" ;
+///      | "team" | "state" | "setup" | "symmetry" | "regions" | "action" ;
 Remove Parser::parse_remove() {
   advance();
   Remove r;
@@ -476,9 +489,10 @@ Remove Parser::parse_remove() {
     case TokenKind::KwSetup: r.what = DeclKindWord::Setup; break;
     case TokenKind::KwSymmetry: r.what = DeclKindWord::Symmetry; break;
     case TokenKind::KwRegions: r.what = DeclKindWord::Regions; break;
+    case TokenKind::KwAction: r.what = DeclKindWord::Action; break;
     default:
       fail_expected("what to remove after 'remove' (param, define, rule, phase, move, "
-                    "property, metric, team, state, setup, symmetry or regions)");
+                    "property, metric, team, state, setup, symmetry, regions or action)");
   }
   advance();
   r.name = expect_name("the name of what to remove");

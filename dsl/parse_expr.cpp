@@ -65,6 +65,18 @@ void Parser::parse_binder(std::vector<Binding>& binders, ExprPtr& where) {
   if (accept(TokenKind::KwWhere)) where = parse_expr();
 }
 
+/// comprehension = "[" expr "for" binder "]" | "{" expr "for" binder "}" ;
+/// Called at `for`, with the element already parsed into e.args[0]; e starts at the bracket.
+void Parser::parse_comprehension(Expr& e, std::string_view what) {
+  const bool set = e.kind == ExprKind::SetLit;
+  advance();  // for
+  e.kind = ExprKind::Comprehension;
+  e.value = set ? 1 : 0;
+  parse_binder(e.binders, e.where);
+  expect(set ? TokenKind::RBrace : TokenKind::RBracket, fmt::format("to close {}", what));
+  e.span = from(e.span);
+}
+
 /// ifexpr = "if" expr "then" expr "else" expr ;
 ExprPtr Parser::parse_if_expr() {
   Token word = advance();
@@ -294,9 +306,12 @@ ExprPtr Parser::parse_primary() {
       Token open = advance();
       ExprPtr e = make(ExprKind::SeqLit, open.span);
       if (!at(TokenKind::RBracket)) {
-        do {
-          e->args.push_back(parse_expr());
-        } while (accept(TokenKind::Comma));
+        e->args.push_back(parse_expr());
+        if (at(TokenKind::KwFor)) {
+          parse_comprehension(*e, "the sequence");
+          return e;
+        }
+        while (accept(TokenKind::Comma)) e->args.push_back(parse_expr());
       }
       expect(TokenKind::RBracket, "to close the sequence");
       e->span = from(open.span);
@@ -393,9 +408,12 @@ ExprPtr Parser::parse_braces() {
       } while (accept(TokenKind::Comma));
     }
   } else {
-    do {
-      e->args.push_back(parse_expr());
-    } while (accept(TokenKind::Comma));
+    e->args.push_back(parse_expr());
+    if (at(TokenKind::KwFor)) {
+      parse_comprehension(*e, "the set");
+      return e;
+    }
+    while (accept(TokenKind::Comma)) e->args.push_back(parse_expr());
   }
   expect(TokenKind::RBrace, "to close the set");
   e->span = from(open.span);

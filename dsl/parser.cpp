@@ -235,9 +235,9 @@ void Parser::parse_declaration(File& file) {
 
 /// decl = param | board | regions | players | team | typedecl | setup | state | init
 ///      | define | rule | phase | score | winner | endwhen | property | metric
-///      | symmetry | "override" overridable | "remove" kind IDENT ";" ;
+///      | symmetry | action | "override" overridable | "remove" kind IDENT ";" ;
 /// overridable = param | define | rule | phase | state | setup | score | winner | endwhen
-///      | property | metric | team | regions | board | players | move ;
+///      | property | metric | team | regions | board | players | move | action ;
 DeclBody Parser::parse_declaration_body(bool is_override) {
   const Token& t = peek();
   if (is_override) {
@@ -264,6 +264,7 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
     case TokenKind::KwState: return parse_state();
     case TokenKind::KwInit: return parse_init();
     case TokenKind::KwDefine: return parse_define();
+    case TokenKind::KwAction: return parse_action();
     case TokenKind::KwRule: return parse_rule();
     case TokenKind::KwPhase: return parse_phase();
     case TokenKind::KwScore: return parse_score();
@@ -349,6 +350,7 @@ ExprPtr Parser::parse_lvalue() {
 ///      | "if" expr block [ "else" ( block | ifstmt ) ]
 ///      | "for" binder block
 ///      | "let" IDENT "=" expr ";"
+///      | IDENT "(" [ expr { "," expr } ] ")" ";"
 ///      | "again" ";" | "eliminate" expr ";" | "goto" IDENT ";" | "end" ";" ;
 StmtPtr Parser::parse_stmt() {
   auto s = std::make_unique<Stmt>();
@@ -409,9 +411,28 @@ StmtPtr Parser::parse_stmt() {
           s->assign = AssignOp::Set;
           break;
         case TokenKind::LParen:
+          if (s->target->kind == ExprKind::Name) {
+            // `name(args);` calls an action.
+            ExprPtr call = make(ExprKind::Call, s->target->span);
+            advance();
+            call->args.push_back(std::move(s->target));
+            if (!at(TokenKind::RParen)) {
+              do {
+                call->args.push_back(parse_expr());
+              } while (accept(TokenKind::Comma));
+            }
+            expect(TokenKind::RParen, "after the action's arguments");
+            call->span = from(call->span);
+            s->kind = StmtKind::Call;
+            s->value = std::move(call);
+            expect_semicolon("the call");
+            s->span = from(start);
+            return s;
+          }
           fail(peek().span, fmt::format("expected ':=', '+=' or '-=' after '{}', found '('",
                                         sources_.text(s->target->span)),
-               "a call is not a statement; statements assign, branch, loop or end the move");
+               "a call is not a statement; statements assign, branch, loop, call an action "
+               "or end the move");
         default:
           fail(peek().span, fmt::format("expected ':=', '+=' or '-=' after '{}', found {}",
                                         sources_.text(s->target->span), describe(peek())));

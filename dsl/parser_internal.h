@@ -69,6 +69,8 @@ class Parser {
   State parse_state();
   Init parse_init();
   Define parse_define();
+  Action parse_action();
+  void parse_comprehension(Expr& e, std::string_view what);
   std::vector<ParamDecl> parse_params();
   Rule parse_rule();
   MoveRef parse_moveref();

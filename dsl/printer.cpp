@@ -237,7 +237,7 @@ class FilePrinter {
  private:
   static bool is_block(const Decl& d) {
     return std::holds_alternative<Phase>(d.body) || std::holds_alternative<Init>(d.body) ||
-           std::holds_alternative<Move>(d.body);
+           std::holds_alternative<Move>(d.body) || std::holds_alternative<Action>(d.body);
   }
 
   // A value that is directly a grid literal gets one row per line; the items of a list
@@ -356,6 +356,10 @@ class FilePrinter {
   }
   void print(const Init& i, const std::string& o, uint32_t next) {
     block_after(0, o + "init", i.body, decl_begin_, decl_end_, next);
+  }
+  void print(const Action& a, const std::string& o, uint32_t next) {
+    block_after(0, o + "action " + a.name.name + "(" + params(a.params) + ")", a.body,
+                decl_begin_, decl_end_, next);
   }
   void print(const Define& d, const std::string& o, uint32_t next) {
     std::string head = o + "define " + d.name.name;
@@ -495,7 +499,8 @@ class FilePrinter {
   void print(const Remove& r, const std::string& o, uint32_t next) {
     static constexpr std::string_view kWords[] = {"param", "define",   "rule",   "phase",
                                                   "move",  "property", "metric", "team",
-                                                  "state", "setup",    "symmetry", "regions"};
+                                                  "state", "setup",    "symmetry", "regions",
+                                                  "action"};
     w_.line(0, o + "remove " + std::string(kWords[static_cast<int>(r.what)]) + " " + r.name.name + ";",
             next);
   }
@@ -557,6 +562,7 @@ class FilePrinter {
       case StmtKind::Eliminate: w_.lines(statement(column, "eliminate ", *s.value, ";"), next); break;
       case StmtKind::Goto: w_.line(indent, "goto " + s.name.name + ";", next); break;
       case StmtKind::End: w_.line(indent, "end;", next); break;
+      case StmtKind::Call: w_.lines(statement(column, "", *s.value, ";"), next); break;
     }
   }
 

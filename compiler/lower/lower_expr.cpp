@@ -27,6 +27,7 @@ bool is_set_like(const dsl::TypeRef& t) { return t && t->is(TypeTag::Set); }
 bool is_literal(const dsl::Expr& e) {
   return e.kind == ExprKind::SetLit || e.kind == ExprKind::RecordLit ||
          e.kind == ExprKind::None || e.kind == ExprKind::SeqLit ||
+         e.kind == ExprKind::Comprehension ||
          (e.kind == ExprKind::Binary && e.op == dsl::Op::Range);
 }
 
@@ -181,6 +182,15 @@ ir::ExprPtr Lowering::expr(const dsl::Expr& e, const dsl::TypeRef& want) {
       return constant(0, -1, e.span);
     case ExprKind::Name:
       return name(e, want);
+    case ExprKind::Comprehension: {
+      // The checker wrote it out as the literal it stands for.
+      const dsl::Expr* lit = game_.expansion(e);
+      if (!lit) {
+        error(e.span, "the comprehension was not checked");
+        return constant(0, -1, e.span);
+      }
+      return expr(*lit, want);
+    }
     case ExprKind::Call:
       return call(e, want);
     case ExprKind::Index:
@@ -312,6 +322,18 @@ ir::ExprPtr Lowering::name(const dsl::Expr& e, const dsl::TypeRef& /*want*/) {
       return region_set(s->index, e.span);
     case NameKind::Move:
       error(e.span, fmt::format("the move '{}' is not a value", s->name));
+      return constant(0, -1, e.span);
+    case NameKind::ActionParam: {
+      // The argument of the call being inlined: a local or a constant (lower_stmt.cpp).
+      auto it = action_args_.find(action_param(*s));
+      if (it == action_args_.end()) {
+        error(e.span, fmt::format("'{}' is used outside its action", s->name));
+        return constant(0, -1, e.span);
+      }
+      return clone(*it->second, e.span);
+    }
+    case NameKind::Action:
+      error(e.span, fmt::format("the action '{}' is not a value", s->name));
       return constant(0, -1, e.span);
     case NameKind::Builtin:
       break;

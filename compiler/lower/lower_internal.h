@@ -82,6 +82,7 @@ class Lowering {
   ir::Block block(const dsl::Block& b);
   void stmt(const dsl::Stmt& s, ir::Block& out);
   void assign(const dsl::Stmt& s, ir::Block& out);
+  void call_action(const dsl::Stmt& s, ir::Block& out);
   /// `var[keys] := value`, also for a whole map or sequence value (evaluated once, then
   /// stored by a `for` over the missing keys) or a whole set.
   void assign_whole(int var, std::vector<ir::ExprPtr> keys, ir::ExprPtr value, int op,
@@ -125,6 +126,13 @@ class Lowering {
   /// The domain of the values of the move, define or rule parameter in the slot, where the
   /// checker's types are those of another move (rules on several moves).
   std::vector<dsl::TypeRef> param_types_;
+  /// While an action's call is inlined: the value of each of its parameters.
+  std::unordered_map<const dsl::ParamDecl*, ir::ExprPtr> action_args_;
+  static const dsl::ParamDecl* action_param(const dsl::Symbol& s) {
+    const auto* a = s.decl ? std::get_if<dsl::Action>(&s.decl->body) : nullptr;
+    return a && s.index >= 0 && size_t(s.index) < a->params.size() ? &a->params[size_t(s.index)]
+                                                                   : nullptr;
+  }
   /// While a move rule is lowered for one move: the names in its `on` clause by position.
   std::map<std::string, int> rule_args_;
 };

@@ -92,6 +92,9 @@ void Lowering::stmt(const dsl::Stmt& s, ir::Block& out) {
       out.push_back(std::move(x));
       return;
     }
+    case StmtKind::Call:
+      call_action(s, out);
+      return;
     case StmtKind::Goto: {
       auto x = make_stmt(StmtOp::Goto, s.span);
       for (size_t i = 0; i < game_.phases.size(); ++i)
@@ -231,6 +234,45 @@ void Lowering::assign_whole(int var, std::vector<ir::ExprPtr> keys, ir::ExprPtr 
   assign_whole(var, std::move(keys), std::move(item), op, span, x->body);
   out.push_back(std::move(x));
   release_to(saved);
+}
+
+// An action's call is its body, inlined: the IR and every backend see the statements as
+// if written in place. The arguments are evaluated once, when the call starts: a local or
+// a constant stands for itself, anything else (which the body could change by assigning
+// state) is held in a fresh local first. The body's locals live to the end of the
+// enclosing block, as a `let` written there would.
+void Lowering::call_action(const dsl::Stmt& s, ir::Block& out) {
+  const dsl::Action* a = game_.called_action(s);
+  if (!a) {
+    error(s.span, "the action was not resolved");
+    return;
+  }
+  std::unordered_map<const dsl::ParamDecl*, ir::ExprPtr> args;
+  for (size_t i = 0; i < a->params.size() && i + 1 < s.value->args.size(); ++i) {
+    const dsl::Expr& arg = *s.value->args[i + 1];
+    auto t = game_.type_exprs.find(a->params[i].type.get());
+    ir::ExprPtr v = expr(arg, t == game_.type_exprs.end() ? game_.type_of(arg) : t->second);
+    if (v->op != Op::Local && v->op != Op::Const) {
+      auto let = make_stmt(StmtOp::Let, arg.span);
+      let->slot = take_slot(&arg);
+      auto read = node(Op::Local, v->type, arg.span);
+      read->slot = let->slot;
+      let->value = std::move(v);
+      out.push_back(std::move(let));
+      v = std::move(read);
+    }
+    args[&a->params[i]] = std::move(v);
+  }
+  // Calls nest (recursion is rejected by the checker): each one sees its own arguments.
+  for (auto& [param, value] : args) std::swap(action_args_[param], value);
+  for (const dsl::StmtPtr& b : a->body) stmt(*b, out);
+  for (auto& [param, value] : args) {
+    if (value) {
+      std::swap(action_args_[param], value);
+    } else {
+      action_args_.erase(param);
+    }
+  }
 }
 
 }  // namespace rulebook::compiler

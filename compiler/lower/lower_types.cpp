@@ -325,6 +325,10 @@ int64_t Lowering::static_length(const dsl::Expr& e) {
   switch (e.kind) {
     case dsl::ExprKind::SeqLit:
       return int64_t(e.args.size());
+    case dsl::ExprKind::Comprehension: {
+      const dsl::Expr* lit = game_.expansion(e);
+      return lit ? static_length(*lit) : -1;
+    }
     case dsl::ExprKind::If: {
       int64_t a = static_length(*e.args[1]), b = static_length(*e.args[2]);
       return a == b ? a : -1;

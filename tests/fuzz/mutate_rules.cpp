@@ -111,6 +111,7 @@ class Collector {
   void body(const State& s) { name(s.name), type(s.type), expr(s.initial); }
   void body(const Init& i) { block(i.body); }
   void body(const Define& d) { name(d.name), params(d.params), type(d.type), expr(d.body); }
+  void body(const Action& a) { name(a.name), params(a.params), block(a.body); }
   void body(const Rule& r) { name(r.name), expr(r.condition); }
   void body(const Phase& p) {
     name(p.name);

@@ -547,8 +547,11 @@ TEST_CASE("parser: friendly errors") {
   CHECK(stuck.diags.all().at(0).message == "phase 'p' has two 'when stuck' blocks");
   CHECK(stuck.diags.all().at(0).notes.size() == 1);
 
-  Parsed call("game \"t\";\ninit { f(x); }\n");
-  CHECK(call.diags.all().at(0).message == "expected ':=', '+=' or '-=' after 'f', found '('");
+  // `f(x);` calls the action f; only a name can be called as a statement.
+  Parsed call("game \"t\";\ninit { m[k](x); }\n");
+  CHECK(call.diags.all().at(0).message == "expected ':=', '+=' or '-=' after 'm[k]', found '('");
+  Parsed action_call("game \"t\";\ninit { f(x, 1); }\n");
+  CHECK(action_call.diags.all().empty());
 }
 
 TEST_CASE("parser: nesting is limited instead of overflowing the stack") {

@@ -352,6 +352,7 @@ GeneratedProgram Gen::run() {
   }
 
   // ---- phases
+  std::string actions;  // the bodies of moves written as actions, declared after the phases
   for (int p = 0; p < int(phase_names_.size()); ++p) {
     s += fmt::format("\nphase {} {{\n", phase_names_[size_t(p)]);
     for (size_t mi = 0; mi < moves_.size(); ++mi) {
@@ -370,7 +371,19 @@ GeneratedProgram Gen::run() {
         use("move.requires");
       }
       allow_can_in_block(c, m.name);
-      s += "  " + block(c, Block::Move, 1, depth) + "\n";
+      if (chance(25)) {
+        // The body as an action the move calls with its own parameters: inlined, it must
+        // run exactly as the body written in place.
+        const std::string action = fresh("act");
+        std::string args;
+        for (size_t i = 0; i < m.params.size(); ++i) args += (i ? ", " : "") + m.params[i];
+        actions += fmt::format("\naction {}({}) {}\n", action, params,
+                               block(c, Block::Move, 0, depth));
+        s += fmt::format("  {{ {}({}); }}\n", action, args);
+        use("move.action");
+      } else {
+        s += "  " + block(c, Block::Move, 1, depth) + "\n";
+      }
     }
     if (chance(50)) {
       Ctx c = place(3, true, true);
@@ -386,6 +399,7 @@ GeneratedProgram Gen::run() {
     }
     s += "}\n";
   }
+  s += actions;
 
   // ---- the end, scores, metrics and properties
   s += "\n";
