@@ -23,6 +23,8 @@ struct ReportPlan {
   int max_plies = 1000;    ///< longer games are cut off and counted apart
   int coverage_games = 100;  ///< random games (the first of `games`) run for coverage
   bool coverage_blocked = true;  ///< coverage also counts what each condition kept out
+  int coverage_examine = 3;      ///< cut-off coverage games replayed and examined
+  uint64_t coverage_search_states = 2000;  ///< the directed search's positions (0: none)
   int tree_depth = 2;      ///< the opening tree
   int tree_breadth = 3;
   int threads = 2;
