@@ -207,7 +207,8 @@ nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, 
   const compiler::Interpreter interpreter(*game.program, game.sources);
   const explorer::CoverageGames games = explorer::cover_games(interpreter, cp);
   nlohmann::json j = coverage_json(games, game.sources);
-  examine_coverage(interpreter, games, {plan.coverage_examine, plan.coverage_search_states}, j);
+  examine_coverage(interpreter, games,
+                   {plan.coverage_examine, plan.coverage_search_states, plan.coverage_search_states}, j);
   html += coverage_html(j);
   return j;
 }

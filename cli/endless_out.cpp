@@ -8,6 +8,7 @@
 #include "dsl/diagnostics.h"
 #include "explorer/directed.h"
 #include "explorer/endless.h"
+#include "explorer/termination.h"
 
 namespace rulebook::cli {
 namespace {
@@ -102,6 +103,32 @@ std::string search_head(const nlohmann::json& s) {
   return out;
 }
 
+nlohmann::json termination_json(const explorer::Termination& t, uint64_t seed) {
+  using V = explorer::Termination::Verdict;
+  nlohmann::json j{{"verdict", t.verdict == V::Bounded ? "bounded" : t.verdict == V::Endless ? "endless" : "unsettled"},
+                   {"states", t.states}, {"budget", t.budget}, {"seed", seed}, {"setup_random", t.setup_random}};
+  if (t.verdict == V::Bounded) j["longest"] = t.longest, j["longest_line"] = t.longest_line;
+  if (t.verdict == V::Endless) j["lead_in"] = t.lead_in, j["cycle"] = t.cycle;
+  if (!t.error.empty()) j["error"] = t.error;
+  return j;
+}
+
+std::string termination_sentence(const nlohmann::json& t) {
+  const std::string verdict = t["verdict"].get<std::string>();
+  const std::string from = t["setup_random"].get<bool>()
+                               ? fmt::format("from the setup of seed {} (the setup is random)", t["seed"].get<uint64_t>())
+                               : "from the setup";
+  if (verdict == "bounded")
+    return fmt::format("termination proved: every game {} ends within {} plies (all {} reachable positions enumerated; "
+                       "a longest game: {})",
+                       from, t["longest"].get<int>(), t["states"].get<uint64_t>(), joined(t["longest_line"]));
+  if (verdict == "endless")
+    return fmt::format("a game {} need not end: after {}, the moves {} come back to the same position", from,
+                       t["lead_in"].empty() ? "the setup" : joined(t["lead_in"]), joined(t["cycle"]));
+  if (t.contains("error")) return "termination not settled: " + t["error"].get<std::string>();
+  return fmt::format("termination not settled: more than {} positions reachable {}", t["budget"].get<uint64_t>(), from);
+}
+
 }  // namespace
 
 void examine_coverage(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
@@ -112,6 +139,13 @@ void examine_coverage(const compiler::Interpreter& interpreter, const explorer::
     for (const explorer::EndlessGame& g : e.games) examined.push_back(game_json(g));
     coverage["endless"] = {{"cut_off", e.cut_off}, {"games", games.played}, {"max_plies", e.max_plies},
                            {"examined", examined}};
+  }
+  if (budget.termination_states > 0) {
+    engine::Setup setup = games.plan.setup;
+    setup.seed = games.plan.seed;
+    coverage["termination"] =
+        termination_json(explorer::settle_termination(interpreter, setup, budget.termination_states, games.plan.stop),
+                         setup.seed);
   }
   const std::vector<explorer::SearchTarget> targets = explorer::never_seen(games);
   if (targets.empty() || budget.search_states == 0) return;
@@ -156,6 +190,7 @@ std::string endless_text(const nlohmann::json& j) {
     for (const auto& g : e["examined"]) out += "  " + dsl::escape_for_terminal(game_sentence(g)) + "\n";
   }
   if (j.contains("search")) out += "\n" + dsl::escape_for_terminal(search_head(j["search"])) + "\n";
+  if (j.contains("termination")) out += "\n" + dsl::escape_for_terminal(termination_sentence(j["termination"])) + "\n";
   return out;
 }
 
@@ -168,6 +203,7 @@ std::string endless_html(const nlohmann::json& j) {
     h += "</ul>\n";
   }
   if (j.contains("search")) h += "<p>" + html_escape(search_head(j["search"])) + ".</p>\n";
+  if (j.contains("termination")) h += "<p>" + html_escape(termination_sentence(j["termination"])) + ".</p>\n";
   return h;
 }
 

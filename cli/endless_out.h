@@ -18,10 +18,12 @@ namespace rulebook::cli {
 struct ExamineBudget {
   int cut_off_games = 3;        ///< cut-off games replayed and examined
   uint64_t search_states = 20000;  ///< positions the directed search stores (0: no search)
+  uint64_t termination_states = 20000;  ///< positions enumerated to settle termination (0: none)
 };
 
-/// Adds `endless` (the examined cut-off games) to `coverage` (made by coverage_json from
-/// `games`), and to each entry of its `never` list that can be searched for, `search`:
+/// Adds `endless` (the examined cut-off games) and `termination` (settled by enumerating
+/// the positions reachable from the first game's setup) to `coverage` (made by
+/// coverage_json from `games`), and to each entry of its `never` list that can be searched for, `search`:
 /// the line of play that reaches it, or how far the search went.
 void examine_coverage(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
                       const ExamineBudget& budget, nlohmann::json& coverage);

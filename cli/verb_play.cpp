@@ -109,7 +109,7 @@ int run_coverage(const RunOptions& opt) {
   const compiler::Interpreter interpreter(*game.program, game.sources);
   const explorer::CoverageGames games = explorer::cover_games(interpreter, plan);
   nlohmann::json j = coverage_json(games, game.sources);
-  examine_coverage(interpreter, games, {opt.examine, opt.search_states}, j);
+  examine_coverage(interpreter, games, {opt.examine, opt.search_states, opt.search_states}, j);
   if (opt.json) fmt::print("{}\n", j.dump(2));
   else fmt::print("{}", coverage_text(j));
   if (games.errors) {
@@ -358,7 +358,8 @@ void add_play(CLI::App& app, int& result) {
   cmd->add_option("--examine", opt->examine, "With --coverage: cut-off games replayed to find why they did not end")
       ->check(CLI::Range(0, 1000));
   cmd->add_option("--search-states", opt->search_states,
-                  "With --coverage: positions searched breadth-first for what never happened (0: no search)");
+                  "With --coverage: positions searched breadth-first for what never happened, and enumerated to "
+                  "settle whether every game ends (0: neither)");
   cmd->callback([opt, &result] { result = run_play(*opt); });
 
   auto perft = std::make_shared<RunOptions>();

@@ -17,6 +17,7 @@
 #include "explorer/coverage_games.h"
 #include "explorer/directed.h"
 #include "explorer/endless.h"
+#include "explorer/termination.h"
 
 using namespace rulebook;
 using compiler::CoverageSite;
@@ -30,9 +31,10 @@ struct Loaded {
   std::unique_ptr<compiler::Interpreter> engine;
 };
 
-std::unique_ptr<Loaded> load(const std::string& path, const std::string& text) {
+std::unique_ptr<Loaded> load(const std::string& path, const std::string& text = "") {
   auto l = std::make_unique<Loaded>();
-  l->program = compiler::load_program_text(path, text, l->sources, l->diags);
+  l->program = text.empty() ? compiler::load_program(path, l->sources, l->diags)
+                            : compiler::load_program_text(path, text, l->sources, l->diags);
   INFO(l->diags.render(l->sources));
   REQUIRE(l->program);
   l->engine = std::make_unique<compiler::Interpreter>(*l->program, l->sources);
@@ -271,4 +273,56 @@ TEST_CASE("never_seen lists what a coverage run never saw, and nothing it saw", 
     }
   }
   CHECK(odd_listed);
+}
+
+TEST_CASE("termination settled by enumeration: tic-tac-toe's longest game against perft", "[termination]") {
+  for (const char* file : {"/bench/plain/tictactoe.rules", "/tests/explore/tictactoe_symmetric.rules"}) {
+    INFO(file);
+    auto l = load(std::string(RULEBOOK_SOURCE_DIR) + file);
+    const explorer::Termination t = explorer::settle_termination(*l->engine, {}, 100000);
+    CHECK(t.error.empty());
+    REQUIRE(t.verdict == explorer::Termination::Verdict::Bounded);
+    CHECK(t.states == 5478);  // tic-tac-toe's reachable positions, the empty board included
+    CHECK(t.longest == 9);
+    CHECK(t.longest_line.size() == 9);
+    CHECK_FALSE(t.setup_random);
+    // Checked a second way: some path has 9 moves, none has 10.
+    std::vector<uint8_t> start(l->engine->info().state_bytes);
+    REQUIRE(l->engine->setup(start.data(), {}).ok);
+    uint64_t nine = 0, ten = 0;
+    REQUIRE(l->engine->perft(start.data(), 9, nine).ok);
+    REQUIRE(l->engine->perft(start.data(), 10, ten).ok);
+    CHECK(nine > 0);
+    CHECK(ten == 0);
+    // A budget below the space settles nothing.
+    const explorer::Termination small = explorer::settle_termination(*l->engine, {}, 5000);
+    CHECK(small.verdict == explorer::Termination::Verdict::Unsettled);
+    CHECK(small.states == 5000);
+  }
+}
+
+TEST_CASE("termination settled by enumeration: a looping game's cycle replays to the same position", "[termination]") {
+  auto l = load("shuttle.rules", kShuttle);
+  const explorer::Termination t = explorer::settle_termination(*l->engine, {}, 1000);
+  REQUIRE(t.verdict == explorer::Termination::Verdict::Endless);
+  CHECK(t.states == 1 + 3);  // the setup, then the piece on one of 3 cells (the walk starts at once)
+  REQUIRE(t.lead_in.size() >= 1);
+  REQUIRE(t.cycle.size() >= 2);
+  // Played by name: the lead-in, then the cycle, comes back to the position after the lead-in.
+  std::vector<uint8_t> state(l->engine->info().state_bytes);
+  REQUIRE(l->engine->setup(state.data(), {}).ok);
+  auto play = [&](const std::string& text) {
+    std::vector<engine::Move> moves;
+    REQUIRE(l->engine->legal_moves(state.data(), moves).ok);
+    for (const engine::Move& m : moves)
+      if (l->engine->move_text(m) == text) {
+        REQUIRE(l->engine->apply(state.data(), m).ok);
+        return;
+      }
+    FAIL("no legal move " << text);
+  };
+  for (const std::string& m : t.lead_in) play(m);
+  const std::vector<uint8_t> entry = state;
+  for (const std::string& m : t.cycle) play(m);
+  CHECK(state == entry);
 }
