@@ -158,11 +158,16 @@ EndlessGame examine_line(const compiler::Interpreter& interpreter, const engine:
     }
   }
   out.steady_from = out.plies / 2;
-  for (size_t i = 0; i < probes.size(); ++i)
-    if (changed[i] <= out.steady_from && (!probes[i].only_present || last[i] != 0))
-      out.steady.push_back({probes[i].name, probe_text(p, probes[i], last[i]), changed[i]});
-  std::stable_sort(out.steady.begin(), out.steady.end(),
-                   [](const SteadyQuantity& a, const SteadyQuantity& b) { return a.since < b.since; });
+  // Variables and the phase first, then the counts per value, each by `since`.
+  for (int counts = 0; counts < 2; ++counts) {
+    const size_t first = out.steady.size();
+    for (size_t i = 0; i < probes.size(); ++i)
+      if (probes[i].only_present == bool(counts) && changed[i] <= out.steady_from &&
+          (!probes[i].only_present || last[i] != 0))
+        out.steady.push_back({probes[i].name, probe_text(p, probes[i], last[i]), changed[i]});
+    std::stable_sort(out.steady.begin() + long(first), out.steady.end(),
+                     [](const SteadyQuantity& a, const SteadyQuantity& b) { return a.since < b.since; });
+  }
   for (size_t i = 0; i < probes.size(); ++i) {
     const auto& h = history[i];
     // The changes after steady_from, and the value at steady_from (the last change before).

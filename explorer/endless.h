@@ -46,7 +46,7 @@ struct EndlessGame {
                                    ///< (kCycleMovesKept at most, then "...")
   int cycle_moves = 0;   ///< b - a
   int steady_from = 0;   ///< the quantities listed are unchanged since this ply or earlier
-  std::vector<SteadyQuantity> steady;  ///< by `since`, then in the variables' order
+  std::vector<SteadyQuantity> steady;  ///< variables, then counts; each by `since`
   std::vector<SlowQuantity> slow;      ///< changed 1 to kSlowChanges times after steady_from
   std::string error;     ///< an engine error that stopped the replay
 };
