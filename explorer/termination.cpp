@@ -3,8 +3,10 @@
 // each position's longest remaining game is one more than its longest child's.
 #include "explorer/termination.h"
 
+#include <cstdint>
 #include <cstring>
 #include <unordered_map>
+#include <utility>
 
 namespace rulebook::explorer {
 namespace {
