@@ -92,10 +92,10 @@ std::string endless_head(const nlohmann::json& e) {
 }
 
 std::string search_head(const nlohmann::json& s) {
-  std::string out = fmt::format("directed search: {} positions breadth-first from the setup of seed {} (budget {}, "
-                                "deepest ply {})",
-                                s["states"].get<uint64_t>(), s["seed"].get<uint64_t>(), s["budget"].get<uint64_t>(),
-                                s["depth"].get<int>());
+  std::string out = fmt::format("directed search: {} positions from the setup of seed {}, {} (budget {}, deepest ply {})",
+                                s["states"].get<uint64_t>(), s["seed"].get<uint64_t>(),
+                                s["guided"].get<bool>() ? "best-first by the guards' conjuncts holding" : "breadth-first",
+                                s["budget"].get<uint64_t>(), s["depth"].get<int>());
   if (s["exhausted"].get<bool>())
     out += s["setup_random"].get<bool>() ? "; every position reachable from this setup enumerated (the setup is random)"
                                          : "; every reachable position enumerated";
@@ -156,7 +156,7 @@ void examine_coverage(const compiler::Interpreter& interpreter, const explorer::
   plan.stop = games.plan.stop;
   const explorer::DirectedSearch d = explorer::search_targets(interpreter, targets, plan);
   nlohmann::json s{{"states", d.states}, {"budget", plan.max_states}, {"seed", plan.setup.seed},
-                   {"depth", d.depth},   {"exhausted", d.exhausted},  {"setup_random", d.setup_random}};
+                   {"depth", d.depth},   {"guided", d.guided}, {"exhausted", d.exhausted},  {"setup_random", d.setup_random}};
   if (!d.error.empty()) s["error"] = d.error;
   coverage["search"] = s;
   for (const explorer::SearchResult& r : d.results) {

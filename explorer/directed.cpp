@@ -2,8 +2,11 @@
 // a parent link per position, so the line to any of them can be read back.
 #include "explorer/directed.h"
 
+#include <algorithm>
 #include <cstring>
+#include <queue>
 #include <unordered_map>
+#include <utility>
 
 #include "compiler/interp/coverage.h"
 
@@ -63,6 +66,86 @@ class Positions {
   std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash_;
 };
 
+/// The guard of a target as conjuncts that can be read on a position alone (no move
+/// parameter): a move's `requires`, the `requires` of the move whose body holds a
+/// statement, an end alternative, an `until` condition. A position's score is how many
+/// conjuncts of the unreached targets hold there: the search expands high scores first.
+class Guards {
+ public:
+  Guards(const compiler::Interpreter& interpreter, const compiler::Coverage& cov, const std::vector<SearchTarget>& targets)
+      : eval_(interpreter), of_(targets.size()) {
+    const ir::Program& p = interpreter.program();
+    for (size_t t = 0; t < targets.size(); ++t) {
+      const SearchTarget& x = targets[t];
+      int move = x.move;
+      if (x.kind == SearchTarget::Kind::Site) {
+        const CoverageSite& site = cov.sites()[size_t(x.site)];
+        if (site.kind == CoverageSite::Kind::EndCondition) {
+          add(t, *cov.end_parts()[size_t(x.site - cov.end_base())], -1, p.end_locals);
+          continue;
+        }
+        if (site.kind == CoverageSite::Kind::Transition) {
+          for (const ir::Phase& ph : p.phases)
+            for (const ir::Transition& tr : ph.transitions)
+              if (tr.span.file == site.span.file && tr.span.begin == site.span.begin) add(t, *tr.condition, -1, ph.locals);
+          continue;
+        }
+        for (size_t m = 0; m < p.moves.size(); ++m)
+          if (site.block == "move " + p.moves[m].name) move = int(m);
+      }
+      if (move < 0) continue;
+      const ir::Move& mv = p.moves[size_t(move)];
+      for (const ir::ExprPtr& r : mv.requires_) add(t, *r, int(mv.params.size()), mv.locals);
+    }
+  }
+
+  bool any() const { return any_; }
+
+  /// The conjuncts of the targets not reached (`open[t]`) that hold on `state`.
+  int score(uint8_t* state, const std::vector<bool>& open) {
+    int held = 0;
+    for (size_t t = 0; t < of_.size(); ++t) {
+      if (!open[t]) continue;
+      for (const Conjunct& c : of_[t]) {
+        eval_.start(state, std::max(64, c.locals));
+        int64_t v = 0;
+        if (eval_.scalar(*c.expr, v).ok && v) ++held;
+      }
+    }
+    return held;
+  }
+
+ private:
+  struct Conjunct {
+    const ir::Expr* expr;
+    int locals;
+  };
+
+  /// Adds the conjuncts of `e` (split at its top-level `and`s) that read no parameter
+  /// (locals below `params`; -1: none are parameters).
+  void add(size_t t, const ir::Expr& e, int params, int locals) {
+    if (e.op == ir::Op::And) {
+      add(t, *e.args[0], params, locals);
+      add(t, *e.args[1], params, locals);
+      return;
+    }
+    if (params > 0 && reads_below(e, params)) return;
+    of_[t].push_back({&e, locals});
+    any_ = true;
+  }
+
+  static bool reads_below(const ir::Expr& e, int slots) {
+    if (e.op == ir::Op::Local && e.slot < slots) return true;
+    for (const ir::ExprPtr& a : e.args)
+      if (a && reads_below(*a, slots)) return true;
+    return false;
+  }
+
+  compiler::Evaluator eval_;
+  std::vector<std::vector<Conjunct>> of_;
+  bool any_ = false;
+};
+
 }  // namespace
 
 std::vector<SearchTarget> never_seen(const CoverageGames& games) {
@@ -106,13 +189,29 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
     return out;
   }
   fired(std::vector<uint64_t>(cov.counts.size(), 0), {}, 1);
-  seen.add(state.data(), interpreter.hash(state.data()), -1, {});
+  Guards guards(interpreter, cov, targets);
+  out.guided = guards.any();
+  std::vector<bool> open_now(targets.size());
+  // The frontier: highest score first, then the order found (breadth-first among equals).
+  std::priority_queue<std::pair<int, int64_t>> frontier;
+  auto push = [&](int64_t parent, const engine::Move& m, uint64_t h) {
+    seen.add(state.data(), h, parent, m);
+    out.depth = std::max(out.depth, seen.depth(seen.size() - 1));
+    int score = 0;
+    if (out.guided) {
+      for (size_t t = 0; t < targets.size(); ++t) open_now[t] = !out.results[t].reached;
+      score = guards.score(state.data(), open_now);
+    }
+    frontier.push({score, -int64_t(seen.size() - 1)});
+  };
+  push(-1, {}, interpreter.hash(state.data()));
   std::vector<engine::Move> moves;
   std::vector<uint64_t> before;
-  size_t next = 0;  // the queue is the positions themselves, in the order found
   bool full = false;
-  for (; next < seen.size() && open > 0 && !full; ++next) {
+  while (!frontier.empty() && open > 0 && !full) {
     if (plan.stop && plan.stop->load()) break;
+    const size_t next = size_t(-frontier.top().second);
+    frontier.pop();
     if (interpreter.terminal(seen.at(next))) continue;
     moves.clear();
     if (!(st = interpreter.legal_moves(seen.at(next), moves)).ok) {
@@ -143,12 +242,11 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
         full = true;  // a new position would go past the budget
         break;
       }
-      seen.add(state.data(), h, int64_t(next), m);
+      push(int64_t(next), m, h);
     }
   }
   out.states = seen.size();
-  out.depth = seen.size() ? seen.depth(seen.size() - 1) : 0;
-  out.exhausted = !full && next >= seen.size() && out.error.empty() && !(plan.stop && plan.stop->load());
+  out.exhausted = !full && frontier.empty() && out.error.empty() && !(plan.stop && plan.stop->load());
   return out;
 }
 

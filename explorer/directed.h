@@ -1,7 +1,8 @@
 // A search for what random playouts never saw: a move never played, a statement never
-// run, an `until` never fired, an end condition that never ended a game. Breadth-first
-// from the setup over distinct positions within a budget; a line of play when the item
-// is reached, and a proof of unreachability when every position was enumerated first.
+// run, an `until` never fired, an end condition that never ended a game. From the setup
+// over distinct positions within a budget, positions where more conjuncts of the targets'
+// guards hold first, breadth-first among equals; a line of play when the item is reached,
+// and a proof of unreachability when every position was enumerated first.
 #pragma once
 
 #include <atomic>
@@ -44,6 +45,7 @@ struct DirectedSearch {
   std::vector<SearchResult> results;  ///< one per target, in the targets' order
   uint64_t states = 0;       ///< distinct positions stored
   int depth = 0;             ///< plies of the deepest position stored
+  bool guided = false;       ///< some target had a guard conjunct to score positions by
   /// Every position reachable from the setup was stored: a target not reached can never
   /// happen from it (from any setup when setup_random is false).
   bool exhausted = false;
@@ -58,8 +60,10 @@ struct DirectedSearch {
 /// (conditions that never blocked are not: a search cannot make a condition block alone).
 std::vector<SearchTarget> never_seen(const CoverageGames& games);
 
-/// Searches breadth-first from plan.setup for every target at once; the counters of
-/// `interpreter`'s coverage tell when a site happens.
+/// Searches from plan.setup for every target at once, best-first by how many conjuncts of
+/// the unreached targets' guards hold (without a parameter of the move: `requires`, an end
+/// alternative's or an `until`'s conjuncts), breadth-first among equal scores; the
+/// counters of the interpreter's coverage tell when a site happens.
 DirectedSearch search_targets(const compiler::Interpreter& interpreter, const std::vector<SearchTarget>& targets,
                               const SearchPlan& plan);
 

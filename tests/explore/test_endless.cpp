@@ -326,3 +326,43 @@ TEST_CASE("termination settled by enumeration: a looping game's cycle replays to
   for (const std::string& m : t.cycle) play(m);
   CHECK(state == entry);
 }
+
+TEST_CASE("the directed search goes toward the guard: three switches among many distractions", "[directed]") {
+  // Ten cells toggled at will make a thousand positions per switch setting; `goal` needs
+  // all three switches on. Breadth-first, 300 positions hold only lines of two moves.
+  const char* text = R"(game "switches";
+board 1 x 10;
+players 1;
+state mark: Cell -> bool;
+state a: 0..1;
+state b: 0..1;
+state c: 0..1;
+state done: bool;
+phase play {
+  move toggle(x: Cell) { mark[x] := not mark[x]; }
+  move set_a requires a == 0; { a := 1; }
+  move set_b requires b == 0; { b := 1; }
+  move set_c requires c == 0; { c := 1; }
+  move goal
+    requires a == 1;
+    requires b == 1;
+    requires c == 1;
+    requires not done;
+  {
+    done := true;
+  }
+}
+end when done;
+)";
+  auto l = load("switches.rules", text);
+  const int goal = move_index(*l->program, "goal");
+  explorer::SearchPlan plan;
+  plan.max_states = 300;
+  const explorer::DirectedSearch d = explorer::search_targets(*l->engine, {{explorer::SearchTarget::Kind::Move, goal, -1}}, plan);
+  CHECK(d.guided);
+  REQUIRE(d.results[0].reached);
+  CHECK(d.results[0].line.size() == 4);  // the three switches in some order, then the goal
+  CHECK(d.results[0].line.back().kind == goal);
+  CHECK(d.states < 300);
+  CHECK_FALSE(d.exhausted);
+}
