@@ -20,12 +20,6 @@ bool searchable(CoverageSite::Kind k) {
          k == CoverageSite::Kind::EndCondition;
 }
 
-bool setup_draws(const ir::Program& p) {
-  for (const ir::SetupVar& s : p.setups)
-    if (s.source == ir::SetupVar::Source::Random || s.source == ir::SetupVar::Source::Shuffle) return true;
-  return false;
-}
-
 /// The positions found so far: bytes, the parent's index and the move from it.
 class Positions {
  public:
@@ -147,6 +141,12 @@ class Guards {
 };
 
 }  // namespace
+
+bool setup_draws(const ir::Program& p) {
+  for (const ir::SetupVar& s : p.setups)
+    if (s.source == ir::SetupVar::Source::Random || s.source == ir::SetupVar::Source::Shuffle) return true;
+  return false;
+}
 
 std::vector<SearchTarget> never_seen(const CoverageGames& games) {
   std::vector<SearchTarget> out;

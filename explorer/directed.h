@@ -55,6 +55,10 @@ struct DirectedSearch {
                               ///< of play is not followed further)
 };
 
+/// Whether the setup of `program` draws from the random stream (`random`, `shuffle`):
+/// then what one seed's setup reaches says nothing of another's.
+bool setup_draws(const ir::Program& program);
+
 /// The items of a coverage run that never happened and can be searched for: moves never
 /// chosen, statements never run, `until`s never fired, end conditions never ending a game
 /// (conditions that never blocked are not: a search cannot make a condition block alone).

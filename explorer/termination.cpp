@@ -8,14 +8,10 @@
 #include <unordered_map>
 #include <utility>
 
+#include "explorer/directed.h"
+
 namespace rulebook::explorer {
 namespace {
-
-bool setup_draws(const ir::Program& p) {
-  for (const ir::SetupVar& s : p.setups)
-    if (s.source == ir::SetupVar::Source::Random || s.source == ir::SetupVar::Source::Shuffle) return true;
-  return false;
-}
 
 struct Graph {
   std::vector<uint8_t> data;
