@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/endless_out.h"
 #include "dsl/diagnostics.h"
 
 namespace rulebook::cli {
@@ -122,6 +123,7 @@ nlohmann::json coverage_json(const explorer::CoverageGames& g, const dsl::Source
       nlohmann::json n = row;
       n.erase("count");
       n["never"] = never_text(s.kind);
+      n["site"] = i;
       never.push_back(n);
     }
     sites.push_back(std::move(row));
@@ -152,10 +154,12 @@ std::string coverage_text(const nlohmann::json& j) {
     out += fmt::format("  {:<26} {:<10} {:<22} {:<24} {:>8}  {}\n", esc(s["at"]), esc(s["kind"]), esc(s["block"]),
                        esc(s["what"]), count_text(s["count"]), esc(s["source"]));
   out += fmt::format("\nnever happened ({})\n", j["never"].size());
-  for (const auto& n : j["never"])
+  for (const auto& n : j["never"]) {
     out += fmt::format("  {:<26} {:<10} {:<22} {:<24} {}: {}\n", esc(n["at"]), esc(n["kind"]), esc(n["block"]),
                        esc(n["what"]), esc(n["never"]), esc(n["source"]));
-  return out;
+    if (n.contains("search")) out += "      " + dsl::escape_for_terminal(search_line(n)) + "\n";
+  }
+  return out + endless_text(j);
 }
 
 std::string coverage_html(const nlohmann::json& j) {
@@ -170,13 +174,15 @@ std::string coverage_html(const nlohmann::json& j) {
           : std::string("What the conditions kept out is not counted (coverage_blocked is off)."));
   if (j["never"].empty()) {
     h += "<p>Every move, statement, condition, <code>until</code> and end condition of the rules did something.</p>\n";
+    h += endless_html(j);
   } else {
     h += fmt::format("<p class=\"bad\">Never happened ({}):</p>\n", j["never"].size());
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& n : j["never"])
       rows.push_back({{"where", n["at"]}, {"what", n["kind"].get<std::string>() + " " + n["what"].get<std::string>()},
-                      {"in", n["block"]}, {"never", n["never"]}, {"source", n["source"]}});
-    h += table_html({"where", "what", "in", "never", "source"}, rows);
+                      {"in", n["block"]}, {"never", n["never"]}, {"source", n["source"]}, {"search", search_line(n)}});
+    h += endless_html(j);
+    h += table_html({"where", "what", "in", "never", "source", "search"}, rows);
   }
   h += "<p>Per move: decisions where it was legal, its legal instances over them, times chosen, and games in "
        "which it was chosen.</p>\n" +
@@ -210,7 +216,10 @@ nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, 
   cp.blocked_budget = plan.coverage_blocked_budget;
   cp.stop = stop;
   const compiler::Interpreter interpreter(*game.program, game.sources);
-  const nlohmann::json j = coverage_json(explorer::cover_games(interpreter, cp), game.sources);
+  const explorer::CoverageGames games = explorer::cover_games(interpreter, cp);
+  nlohmann::json j = coverage_json(games, game.sources);
+  examine_coverage(interpreter, games,
+                   {plan.coverage_examine, plan.coverage_search_states, plan.coverage_search_states}, j);
   html += coverage_html(j);
   return j;
 }

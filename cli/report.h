@@ -25,6 +25,8 @@ struct ReportPlan {
   bool coverage_blocked = true;  ///< coverage also counts what each condition kept out
   /// ... at each decision until this many conditions and move bodies were evaluated (0: all)
   uint64_t coverage_blocked_budget = 20000000;
+  int coverage_examine = 3;      ///< cut-off coverage games replayed and examined
+  uint64_t coverage_search_states = 2000;  ///< the directed search's positions (0: none)
   int tree_depth = 2;      ///< the opening tree
   int tree_breadth = 3;
   int threads = 2;

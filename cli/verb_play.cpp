@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/coverage_out.h"
+#include "cli/endless_out.h"
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
@@ -42,6 +43,8 @@ struct RunOptions {
   int games = 100;
   bool no_blocked = false;
   uint64_t blocked_budget = 0;
+  int examine = 3;                  ///< play --coverage: cut-off games examined
+  uint64_t search_states = 20000;   ///< play --coverage: the directed search's budget
 };
 
 /// Cells of Cell-keyed state that a move changed other than those it names: what a
@@ -107,7 +110,8 @@ int run_coverage(const RunOptions& opt) {
   plan.stop = interrupt.flag();
   const compiler::Interpreter interpreter(*game.program, game.sources);
   const explorer::CoverageGames games = explorer::cover_games(interpreter, plan);
-  const nlohmann::json j = coverage_json(games, game.sources);
+  nlohmann::json j = coverage_json(games, game.sources);
+  examine_coverage(interpreter, games, {opt.examine, opt.search_states, opt.search_states}, j);
   if (opt.json) fmt::print("{}\n", j.dump(2));
   else fmt::print("{}", coverage_text(j));
   if (games.errors) {
@@ -356,6 +360,11 @@ void add_play(CLI::App& app, int& result) {
   cmd->add_option("--blocked-budget", opt->blocked_budget,
                   "With --coverage: count what the conditions kept out at each decision until this many conditions "
                   "and move bodies were evaluated (default 0: at every decision)");
+  cmd->add_option("--examine", opt->examine, "With --coverage: cut-off games replayed to find why they did not end")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--search-states", opt->search_states,
+                  "With --coverage: positions searched breadth-first for what never happened, and enumerated to "
+                  "settle whether every game ends (0: neither)");
   cmd->callback([opt, &result] { result = run_play(*opt); });
 
   auto perft = std::make_shared<RunOptions>();

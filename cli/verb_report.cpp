@@ -51,6 +51,8 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("coverage_blocked")) plan.coverage_blocked = j["coverage_blocked"].get<bool>();
     if (j.contains("coverage_blocked_budget"))
       plan.coverage_blocked_budget = j["coverage_blocked_budget"].get<uint64_t>();
+    if (j.contains("coverage_examine")) plan.coverage_examine = j["coverage_examine"].get<int>();
+    if (j.contains("coverage_search_states")) plan.coverage_search_states = j["coverage_search_states"].get<uint64_t>();
     if (j.contains("tree_depth")) plan.tree_depth = j["tree_depth"].get<int>();
     if (j.contains("tree_breadth")) plan.tree_breadth = j["tree_breadth"].get<int>();
     if (j.contains("threads")) plan.threads = j["threads"].get<int>();

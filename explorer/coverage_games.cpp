@@ -56,6 +56,7 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
       if (out.errors++ == 0) out.first_error = st.message;
     } else if (cut) {
       ++out.cut_off;
+      out.cut_off_games.push_back(g);
     } else {
       ++out.finished;
     }

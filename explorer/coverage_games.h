@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compiler/interp/coverage.h"
 #include "compiler/interp/interpret.h"
@@ -35,6 +36,7 @@ struct CoverageGames {
   int errors = 0;      ///< stopped by an error of the rules
   std::string first_error;
   uint64_t plies = 0;  ///< moves played in all games (finished or not)
+  std::vector<int> cut_off_games;  ///< indices of the games cut off, in order
   explicit CoverageGames(const ir::Program& program) : counts(program) {}
 };
 

@@ -1,0 +1,210 @@
+// The endless games and the directed search as JSON (inside the coverage object) and their
+// short readings: one sentence per examined game, one line per item searched for.
+#include "cli/endless_out.h"
+
+#include <fmt/format.h>
+
+#include "cli/report.h"
+#include "dsl/diagnostics.h"
+#include "explorer/directed.h"
+#include "explorer/endless.h"
+#include "explorer/termination.h"
+
+namespace rulebook::cli {
+namespace {
+
+/// Steady quantities named in a sentence; the JSON keeps them all.
+constexpr size_t kSteadyNamed = 8;
+
+nlohmann::json game_json(const explorer::EndlessGame& g) {
+  nlohmann::json steady = nlohmann::json::array();
+  for (const explorer::SteadyQuantity& q : g.steady)
+    steady.push_back({{"quantity", q.name}, {"value", q.value}, {"since", q.since}});
+  nlohmann::json slow = nlohmann::json::array();
+  for (const explorer::SlowQuantity& q : g.slow)
+    slow.push_back({{"quantity", q.name}, {"from", q.from}, {"to", q.to}, {"plies", q.plies}});
+  nlohmann::json j{{"game", g.game},   {"seed", g.seed},   {"plies", g.plies}, {"ended", g.ended},
+                   {"steady_from", g.steady_from}, {"steady", steady}, {"slow", slow}};
+  if (g.repeat_first >= 0)
+    j["repeat"] = {{"first", g.repeat_first}, {"again", g.repeat_again}, {"moves", g.cycle_moves}, {"line", g.cycle}};
+  if (!g.error.empty()) j["error"] = g.error;
+  return j;
+}
+
+/// The `never` entry a target answers: moves by name, sites by index.
+nlohmann::json* entry_of(nlohmann::json& never, const explorer::SearchTarget& t, const ir::Program& p) {
+  for (auto& n : never) {
+    if (t.kind == explorer::SearchTarget::Kind::Move && n.value("kind", "") == "move" &&
+        n.value("what", "") == p.moves[size_t(t.move)].name)
+      return &n;
+    if (t.kind == explorer::SearchTarget::Kind::Site && n.contains("site") && n["site"].get<int>() == t.site) return &n;
+  }
+  return nullptr;
+}
+
+std::string joined(const nlohmann::json& list, const char* sep = ", ") {
+  std::string out;
+  for (const auto& m : list) out += (out.empty() ? "" : sep) + m.get<std::string>();
+  return out;
+}
+
+/// One examined game as a sentence (plain text, not escaped).
+std::string game_sentence(const nlohmann::json& g) {
+  std::string s = fmt::format("game {} (seed {}): ", g["game"].get<int>(), g["seed"].get<uint64_t>());
+  if (g.contains("error")) return s + "replay stopped by an error: " + g["error"].get<std::string>();
+  if (g["ended"].get<bool>()) return s + "ended when replayed";
+  if (g.contains("repeat")) {
+    const auto& r = g["repeat"];
+    s += fmt::format("position at ply {} repeats at ply {} ({} moves: {})", r["first"].get<int>(), r["again"].get<int>(),
+                     r["moves"].get<int>(), joined(r["line"]));
+  } else {
+    s += fmt::format("no position repeats in {} plies", g["plies"].get<int>());
+  }
+  const auto& steady = g["steady"];
+  if (steady.empty()) s += fmt::format("; every quantity changed after ply {}", g["steady_from"].get<int>());
+  else s += "; unchanged since ply ";
+  int since = -1;
+  for (size_t i = 0; i < steady.size() && i < kSteadyNamed; ++i) {
+    const auto& q = steady[i];
+    if (q["since"].get<int>() != since) {
+      since = q["since"].get<int>();
+      s += (i ? "; since ply " : "") + std::to_string(since) + ": ";
+    } else {
+      s += ", ";
+    }
+    s += q["quantity"].get<std::string>() + " = " + q["value"].get<std::string>();
+  }
+  if (steady.size() > kSteadyNamed) s += fmt::format(" (and {} more)", steady.size() - kSteadyNamed);
+  const auto& slow = g["slow"];
+  for (size_t i = 0; i < slow.size() && i < kSteadyNamed; ++i) {
+    const auto& q = slow[i];
+    std::string plies;
+    for (const auto& k : q["plies"]) plies += (plies.empty() ? "" : ", ") + std::to_string(k.get<int>());
+    s += fmt::format("{} {} from {} to {} (ply {})", i ? ";" : fmt::format("; after ply {} only", g["steady_from"].get<int>()),
+                     q["quantity"].get<std::string>(), q["from"].get<std::string>(), q["to"].get<std::string>(), plies);
+  }
+  return s;
+}
+
+std::string endless_head(const nlohmann::json& e) {
+  return fmt::format("{} of {} games cut off at {} plies; {} examined", e["cut_off"].get<int>(), e["games"].get<int>(),
+                     e["max_plies"].get<int>(), e["examined"].size());
+}
+
+std::string search_head(const nlohmann::json& s) {
+  std::string out = fmt::format("directed search: {} positions from the setup of seed {}, {} (budget {}, deepest ply {})",
+                                s["states"].get<uint64_t>(), s["seed"].get<uint64_t>(),
+                                s["guided"].get<bool>() ? "best-first by the guards' conjuncts holding" : "breadth-first",
+                                s["budget"].get<uint64_t>(), s["depth"].get<int>());
+  if (s["exhausted"].get<bool>())
+    out += s["setup_random"].get<bool>() ? "; every position reachable from this setup enumerated (the setup is random)"
+                                         : "; every reachable position enumerated";
+  if (s.contains("error")) out += "; a line stopped by an error: " + s["error"].get<std::string>();
+  return out;
+}
+
+nlohmann::json termination_json(const explorer::Termination& t, uint64_t seed) {
+  using V = explorer::Termination::Verdict;
+  nlohmann::json j{{"verdict", t.verdict == V::Bounded ? "bounded" : t.verdict == V::Endless ? "endless" : "unsettled"},
+                   {"states", t.states}, {"budget", t.budget}, {"seed", seed}, {"setup_random", t.setup_random}};
+  if (t.verdict == V::Bounded) j["longest"] = t.longest, j["longest_line"] = t.longest_line;
+  if (t.verdict == V::Endless) j["lead_in"] = t.lead_in, j["cycle"] = t.cycle;
+  if (!t.error.empty()) j["error"] = t.error;
+  return j;
+}
+
+std::string termination_sentence(const nlohmann::json& t) {
+  const std::string verdict = t["verdict"].get<std::string>();
+  const std::string from = t["setup_random"].get<bool>()
+                               ? fmt::format("from the setup of seed {} (the setup is random)", t["seed"].get<uint64_t>())
+                               : "from the setup";
+  if (verdict == "bounded")
+    return fmt::format("termination proved: every game {} ends within {} plies (all {} reachable positions enumerated; "
+                       "a longest game: {})",
+                       from, t["longest"].get<int>(), t["states"].get<uint64_t>(), joined(t["longest_line"]));
+  if (verdict == "endless")
+    return fmt::format("a game {} need not end: after {}, the moves {} come back to the same position", from,
+                       t["lead_in"].empty() ? "the setup" : joined(t["lead_in"]), joined(t["cycle"]));
+  if (t.contains("error")) return "termination not settled: " + t["error"].get<std::string>();
+  return fmt::format("termination not settled: more than {} positions reachable {}", t["budget"].get<uint64_t>(), from);
+}
+
+}  // namespace
+
+void examine_coverage(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
+                      const ExamineBudget& budget, nlohmann::json& coverage) {
+  if (games.cut_off > 0 && budget.cut_off_games > 0) {
+    const explorer::EndlessGames e = explorer::examine_cut_off(interpreter, games, budget.cut_off_games);
+    nlohmann::json examined = nlohmann::json::array();
+    for (const explorer::EndlessGame& g : e.games) examined.push_back(game_json(g));
+    coverage["endless"] = {{"cut_off", e.cut_off}, {"games", games.played}, {"max_plies", e.max_plies},
+                           {"examined", examined}};
+  }
+  if (budget.termination_states > 0) {
+    engine::Setup setup = games.plan.setup;
+    setup.seed = games.plan.seed;
+    coverage["termination"] =
+        termination_json(explorer::settle_termination(interpreter, setup, budget.termination_states, games.plan.stop),
+                         setup.seed);
+  }
+  const std::vector<explorer::SearchTarget> targets = explorer::never_seen(games);
+  if (targets.empty() || budget.search_states == 0) return;
+  explorer::SearchPlan plan;
+  plan.max_states = budget.search_states;
+  plan.setup = games.plan.setup;
+  plan.setup.seed = games.plan.seed;
+  plan.stop = games.plan.stop;
+  const explorer::DirectedSearch d = explorer::search_targets(interpreter, targets, plan);
+  nlohmann::json s{{"states", d.states}, {"budget", plan.max_states}, {"seed", plan.setup.seed},
+                   {"depth", d.depth},   {"guided", d.guided}, {"exhausted", d.exhausted},  {"setup_random", d.setup_random}};
+  if (!d.error.empty()) s["error"] = d.error;
+  coverage["search"] = s;
+  for (const explorer::SearchResult& r : d.results) {
+    nlohmann::json* n = entry_of(coverage["never"], r.target, interpreter.program());
+    if (!n) continue;
+    if (r.reached)
+      (*n)["search"] = {{"result", "reached"}, {"line", r.line_text}, {"states", r.states}};
+    else
+      (*n)["search"] = {{"result", d.exhausted ? "unreachable" : "not reached"}, {"states", d.states},
+                        {"setup_random", d.setup_random}};
+  }
+}
+
+std::string search_line(const nlohmann::json& n) {
+  if (!n.contains("search")) return "";
+  const auto& s = n["search"];
+  const std::string result = s["result"].get<std::string>();
+  if (result == "reached")
+    return s["line"].empty() ? "reached: by the setup" : "reached: line of play " + joined(s["line"]);
+  if (result == "unreachable")
+    return fmt::format("unreachable: not reached in all {} positions reachable from the setup{}",
+                       s["states"].get<uint64_t>(), s["setup_random"].get<bool>() ? " (this seed's setup)" : "");
+  return fmt::format("not reached in {} states", s["states"].get<uint64_t>());
+}
+
+std::string endless_text(const nlohmann::json& j) {
+  std::string out;
+  if (j.contains("endless")) {
+    const auto& e = j["endless"];
+    out += "\nendless games: " + endless_head(e) + "\n";
+    for (const auto& g : e["examined"]) out += "  " + dsl::escape_for_terminal(game_sentence(g)) + "\n";
+  }
+  if (j.contains("search")) out += "\n" + dsl::escape_for_terminal(search_head(j["search"])) + "\n";
+  if (j.contains("termination")) out += "\n" + dsl::escape_for_terminal(termination_sentence(j["termination"])) + "\n";
+  return out;
+}
+
+std::string endless_html(const nlohmann::json& j) {
+  std::string h;
+  if (j.contains("endless")) {
+    const auto& e = j["endless"];
+    h += "<p class=\"bad\">Endless games: " + html_escape(endless_head(e)) + ".</p>\n<ul>\n";
+    for (const auto& g : e["examined"]) h += "<li>" + html_escape(game_sentence(g)) + "</li>\n";
+    h += "</ul>\n";
+  }
+  if (j.contains("search")) h += "<p>" + html_escape(search_head(j["search"])) + ".</p>\n";
+  if (j.contains("termination")) h += "<p>" + html_escape(termination_sentence(j["termination"])) + ".</p>\n";
+  return h;
+}
+
+}  // namespace rulebook::cli

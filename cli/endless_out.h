@@ -1,0 +1,38 @@
+// What the coverage run did not settle, examined further: the cut-off games' lines
+// (explorer/endless.h) and the directed search for what never happened
+// (explorer/directed.h), added to the coverage JSON and read back as text and HTML.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/interp/interpret.h"
+#include "explorer/coverage_games.h"
+
+namespace rulebook::cli {
+
+/// How far the examination goes after a coverage run.
+struct ExamineBudget {
+  int cut_off_games = 3;        ///< cut-off games replayed and examined
+  uint64_t search_states = 20000;  ///< positions the directed search stores (0: no search)
+  uint64_t termination_states = 20000;  ///< positions enumerated to settle termination (0: none)
+};
+
+/// Adds `endless` (the examined cut-off games) and `termination` (settled by enumerating
+/// the positions reachable from the first game's setup) to `coverage` (made by
+/// coverage_json from `games`), and to each entry of its `never` list that can be searched for, `search`:
+/// the line of play that reaches it, or how far the search went.
+void examine_coverage(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
+                      const ExamineBudget& budget, nlohmann::json& coverage);
+
+/// One line of text for a `never` entry's `search` (empty when it has none).
+std::string search_line(const nlohmann::json& never_entry);
+
+/// The endless games' and the search's summary as text lines for a terminal, and as HTML.
+std::string endless_text(const nlohmann::json& coverage);
+std::string endless_html(const nlohmann::json& coverage);
+
+}  // namespace rulebook::cli
