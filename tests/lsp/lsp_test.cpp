@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -264,5 +266,48 @@ TEST_CASE("the editor grammar colours every keyword and built-in", "[lsp][editor
     const std::string word(b.name);
     INFO(word);
     CHECK(words.count(word) == 1);
+  }
+}
+
+TEST_CASE("random edits and requests at random places never break the server", "[lsp]") {
+  Workspace w;
+  Server s = open_variant(w);
+  const std::string v = w.uri("variant.rules");
+  std::mt19937 rng(20261126);
+  const std::string alphabet = "abcdefilnoprstuvw_ :;=(){}.,\"\n/0123456789\xC3\xA9";
+  const char* methods[] = {"textDocument/hover",      "textDocument/definition", "textDocument/references",
+                           "textDocument/completion", "textDocument/rename",     "textDocument/codeAction",
+                           "textDocument/formatting"};
+  int id = 100;
+  for (int round = 0; round < 300; ++round) {
+    // An edit: a random range (possibly past the end) replaced by random text.
+    std::string text;
+    for (int i = std::uniform_int_distribution<int>(0, 6)(rng); i > 0; --i)
+      text += alphabet[std::uniform_int_distribution<size_t>(0, alphabet.size() - 1)(rng)];
+    const int line = std::uniform_int_distribution<int>(0, 5)(rng);
+    const int from = std::uniform_int_distribution<int>(0, 40)(rng);
+    json change = {{"range", range(line, from, from + std::uniform_int_distribution<int>(0, 3)(rng))},
+                   {"text", text}};
+    auto out = s.handle(note("textDocument/didChange",
+                             {{"textDocument", {{"uri", v}, {"version", round + 2}}}, {"contentChanges", {change}}}));
+    REQUIRE(out.size() == 1);
+    CHECK(out[0]["method"] == "textDocument/publishDiagnostics");
+    // A request at a random position: answered with a result or an error, never thrown.
+    json params = at(v, std::uniform_int_distribution<int>(0, 6)(rng), std::uniform_int_distribution<int>(0, 60)(rng));
+    params["newName"] = "renamed";
+    params["range"] = range(params["position"]["line"], 0, params["position"]["character"]);
+    params["context"] = {{"includeDeclaration", true}, {"diagnostics", json::array()}};
+    const char* method = methods[std::uniform_int_distribution<size_t>(0, std::size(methods) - 1)(rng)];
+    auto answer = s.handle(request(++id, method, params));
+    REQUIRE(answer.size() == 1);
+    CHECK((answer[0].contains("result") || answer[0].contains("error")));
+  }
+  // Messages that are JSON but not requests, or requests with parameters of the wrong types.
+  for (const char* body : {"null", "1", "\"x\"", "{}", "{\"id\":{}}", "{\"method\":1}",
+                           "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"textDocument/hover\",\"params\":[]}",
+                           "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"textDocument/hover\","
+                           "\"params\":{\"textDocument\":{\"uri\":7},\"position\":{\"line\":-1}}}"}) {
+    INFO(body);
+    CHECK_NOTHROW(s.handle_text(body));
   }
 }
