@@ -1,4 +1,5 @@
-// Examples at the foot of `rulebook --help` and of each verb's help (and so of the man page).
+// The help texts' examples and defaults: at the foot of `rulebook --help` and of each verb's
+// help, and so in the man page.
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,23 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
   return table;
 }
 
+/// Shows `=value` after each option whose variable starts with a value worth saying: not
+/// flags, lists, positionals, required options, empty values, a 0 the description does not
+/// explain, nor options whose description already says what the default means (`--depth`:
+/// "default: until no state is left").
+void show_defaults(CLI::App& verb) {
+  for (CLI::Option* opt : verb.get_options()) {
+    if (opt->get_positional() || opt->get_required() || opt->get_expected_max() == 0) continue;
+    if (opt->get_items_expected_max() > 1) continue;
+    if (opt->get_description().find("default") != std::string::npos) continue;
+    opt->capture_default_str();
+    const std::string value = opt->get_default_str();
+    // 0 often means "no limit"; shown only where the description says what it means.
+    const bool unexplained_zero = value == "0" && opt->get_description().find("0:") == std::string::npos;
+    if (value.empty() || unexplained_zero) opt->default_str("");
+  }
+}
+
 }  // namespace
 
 void add_examples(CLI::App& app) {
@@ -47,6 +65,7 @@ void add_examples(CLI::App& app) {
     for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
       if (sub->get_name() == entry.first) verb = sub;
     if (!verb) continue;
+    show_defaults(*verb);
     verb->footer("\nExamples:\n" + entry.second);
     all += entry.second.substr(0, entry.second.find('\n')) + "\n";
   }

@@ -78,9 +78,12 @@ if command -v script >/dev/null; then
   check "TERM=dumb turns colour off" "0" "$(echo "$tty" | grep -c "$esc")"
 fi
 
-# Examples in the help
+# Examples and defaults in the help
 has "the main help has examples" "rulebook check variants/*/*.rules" "$("$rb" --help)"
 has "a verb's help has examples" "rulebook fmt --write game.rules" "$("$rb" fmt --help)"
+has "an option shows its default" "--max-plies INT=10000" "$("$rb" play --help)"
+check "a 0 that means no limit is not shown as a default" "" "$("$rb" explore --help | grep -e '--max-states' | grep -F '=0')"
+has "a 0 the description explains is shown" "--breadth INT:NONNEGATIVE=0" "$("$rb" tree --help)"
 has "a FILE argument says - reads stdin" "(- reads standard input)" "$("$rb" play --help)"
 
 # Bash completion, through its functions
