@@ -84,14 +84,17 @@ nlohmann::json formatting(const std::string& path, const std::string& text) {
 nlohmann::json code_actions(const Analysis& a, const std::string& uri, uint32_t begin, uint32_t end) {
   nlohmann::json actions = nlohmann::json::array();
   for (const Diagnostic& d : a.diagnostics().all()) {
-    if (d.span.file != a.main_source() || d.span.end < begin || d.span.begin > end) continue;
+    // Where the editor shows it: a base file's problem is on the `extends` clause.
+    const Span shown = d.span.file == a.main_source() ? d.span : anchor(a);
+    if (shown.end < begin || shown.begin > end) continue;
     const std::string name = suggested_name(d.hint);
     // Only a misspelt name is replaced: the span must hold exactly one identifier.
     if (name.empty() || !is_identifier(a.sources().text(d.span))) continue;
     const nlohmann::json range = range_json(a.lines(d.span.file), d.span.begin, d.span.end);
     nlohmann::json text_edit = {{"range", range}, {"newText", name}};
     nlohmann::json edit;
-    edit["changes"][uri] = nlohmann::json::array({text_edit});
+    const std::string target = d.span.file == a.main_source() ? uri : path_to_uri(a.path(d.span.file));
+    edit["changes"][target] = nlohmann::json::array({text_edit});
     actions.push_back({{"title", fmt::format("Replace '{}' with '{}'", a.sources().text(d.span), name)},
                        {"kind", "quickfix"},
                        {"isPreferred", true},

@@ -33,7 +33,8 @@ nlohmann::json completion(const Analysis& a, uint32_t offset);
 /// TextEdit[] turning `text` into its canonical layout (`rulebook fmt`); [] when it does
 /// not parse or is already formatted.
 nlohmann::json formatting(const std::string& path, const std::string& text);
-/// Quick fixes for the "did you mean" hints of diagnostics that touch [begin, end].
+/// Quick fixes for the "did you mean" hints of diagnostics shown on [begin, end]; the fix of
+/// a problem in a base file edits that file.
 nlohmann::json code_actions(const Analysis& a, const std::string& uri, uint32_t begin, uint32_t end);
 
 /// The identifier that `did you mean 'X'?` suggests, or "".

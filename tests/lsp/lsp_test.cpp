@@ -311,3 +311,25 @@ TEST_CASE("random edits and requests at random places never break the server", "
     CHECK_NOTHROW(s.handle_text(body));
   }
 }
+
+TEST_CASE("a problem in the base file is shown on the extends clause", "[lsp]") {
+  Workspace w;
+  std::ofstream(w.dir / "broken.rules") << "game \"B\";\nboard 3 x 3;\nplayers 1;\nstate s: 0..3 = widt;\n";
+  Server s;
+  s.handle(request(1, "initialize", json::object()));
+  const std::string text = "variant \"V\" extends \"broken.rules\";\n";
+  auto out = s.handle(note("textDocument/didOpen",
+                           {{"textDocument", {{"uri", w.uri("v.rules")}, {"version", 1}, {"text", text}}}}));
+  REQUIRE(out.size() == 1);
+  const json& diags = out[0]["params"]["diagnostics"];
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0]["range"] == range(0, 20, 34));  // "broken.rules" with its quotes
+  CHECK(diags[0]["message"] == "broken.rules:4:17: unknown name 'widt'\nhelp: did you mean 'width'?");
+  // Its quick fix edits the base file.
+  json actions = s.handle(request(2, "textDocument/codeAction",
+                                  {{"textDocument", {{"uri", w.uri("v.rules")}}}, {"range", range(0, 25, 25)},
+                                   {"context", {{"diagnostics", json::array()}}}}))[0]["result"];
+  REQUIRE(actions.size() == 1);
+  json edit = {{"range", range(3, 16, 20)}, {"newText", "width"}};
+  CHECK(actions[0]["edit"]["changes"] == json{{w.uri("broken.rules"), json::array({edit})}});
+}
