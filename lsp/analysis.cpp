@@ -28,7 +28,7 @@ std::string symbol_key(const dsl::Symbol& symbol) {
   }
 }
 
-Analysis::Analysis(const std::string& path, const std::string& text) {
+Analysis::Analysis(const std::string& path, const std::string& text, const std::string& uri) : uri_(uri) {
   main_ = sources_.add(path, text);
   game_ = dsl::check_game(dsl::load_game_source(main_, sources_, diags_), sources_, diags_);
   // Line tables point into the buffers, which no longer move once loading is over.
@@ -59,6 +59,11 @@ std::string Analysis::path(uint32_t source) const {
   fs::path p = fs::absolute(fs::path(sources_.file(source).name), ec);
   if (ec) return sources_.file(source).name;
   return p.lexically_normal().string();
+}
+
+std::string Analysis::uri(uint32_t source) const {
+  if (source == main_ && !uri_.empty()) return uri_;
+  return path_to_uri(path(source));
 }
 
 const dsl::File* Analysis::file(uint32_t source) const {

@@ -27,10 +27,11 @@ struct Occurrence {
 };
 
 /// Loads and checks `text` as the file at `path` (its `extends` chain read from disk) and
-/// indexes the names of every file of the chain.
+/// indexes the names of every file of the chain. `uri` is the document's own URI (an
+/// unsaved document has one but no path); "" means the URI of `path`.
 class Analysis {
  public:
-  Analysis(const std::string& path, const std::string& text);
+  Analysis(const std::string& path, const std::string& text, const std::string& uri = "");
   Analysis(const Analysis&) = delete;
   Analysis& operator=(const Analysis&) = delete;
 
@@ -42,6 +43,8 @@ class Analysis {
   const LineTable& lines(uint32_t source) const { return lines_[source]; }
   /// The absolute, normalised path of a source buffer.
   std::string path(uint32_t source) const;
+  /// The URI of a source buffer: the document's own for the main one.
+  std::string uri(uint32_t source) const;
   /// The parsed file of a source buffer (null when it did not load).
   const dsl::File* file(uint32_t source) const;
 
@@ -56,6 +59,7 @@ class Analysis {
   dsl::Diagnostics diags_;
   dsl::Game game_;
   uint32_t main_ = 0;
+  std::string uri_;
   std::vector<LineTable> lines_;
   std::vector<Occurrence> occurrences_;
 };

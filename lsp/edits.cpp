@@ -38,7 +38,7 @@ nlohmann::json lsp_diagnostic(const Analysis& a, const Diagnostic& d) {
   for (const DiagnosticNote& n : d.notes) {
     j["relatedInformation"].push_back(
         {{"location",
-          {{"uri", path_to_uri(a.path(n.span.file))},
+          {{"uri", a.uri(n.span.file)},
            {"range", range_json(a.lines(n.span.file), n.span.begin, n.span.end)}}},
          {"message", n.message}});
   }
@@ -81,7 +81,7 @@ nlohmann::json formatting(const std::string& path, const std::string& text) {
   return nlohmann::json::array({edit});
 }
 
-nlohmann::json code_actions(const Analysis& a, const std::string& uri, uint32_t begin, uint32_t end) {
+nlohmann::json code_actions(const Analysis& a, uint32_t begin, uint32_t end) {
   nlohmann::json actions = nlohmann::json::array();
   for (const Diagnostic& d : a.diagnostics().all()) {
     // Where the editor shows it: a base file's problem is on the `extends` clause.
@@ -93,7 +93,7 @@ nlohmann::json code_actions(const Analysis& a, const std::string& uri, uint32_t 
     const nlohmann::json range = range_json(a.lines(d.span.file), d.span.begin, d.span.end);
     nlohmann::json text_edit = {{"range", range}, {"newText", name}};
     nlohmann::json edit;
-    const std::string target = d.span.file == a.main_source() ? uri : path_to_uri(a.path(d.span.file));
+    const std::string target = a.uri(d.span.file);
     edit["changes"][target] = nlohmann::json::array({text_edit});
     actions.push_back({{"title", fmt::format("Replace '{}' with '{}'", a.sources().text(d.span), name)},
                        {"kind", "quickfix"},

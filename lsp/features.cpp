@@ -14,7 +14,7 @@ namespace {
 using namespace rulebook::dsl;
 
 nlohmann::json location(const Analysis& a, const Occurrence& o) {
-  return {{"uri", path_to_uri(a.path(o.source))}, {"range", range_json(a.lines(o.source), o.begin, o.end)}};
+  return {{"uri", a.uri(o.source)}, {"range", range_json(a.lines(o.source), o.begin, o.end)}};
 }
 
 /// Every occurrence of `key` in the analyses to search, each place once: (analysis, occurrence).
@@ -97,7 +97,7 @@ nlohmann::json rename(const std::vector<const Analysis*>& all, const Analysis& a
   }
   nlohmann::json changes = nlohmann::json::object();
   for (const auto& [an, occ] : gather(all, a, o->key)) {
-    const std::string uri = path_to_uri(an->path(occ->source));
+    const std::string uri = an->uri(occ->source);
     changes[uri].push_back(
         {{"range", range_json(an->lines(occ->source), occ->begin, occ->end)}, {"newText", new_name}});
   }

@@ -35,7 +35,7 @@ nlohmann::json completion(const Analysis& a, uint32_t offset);
 nlohmann::json formatting(const std::string& path, const std::string& text);
 /// Quick fixes for the "did you mean" hints of diagnostics shown on [begin, end]; the fix of
 /// a problem in a base file edits that file.
-nlohmann::json code_actions(const Analysis& a, const std::string& uri, uint32_t begin, uint32_t end);
+nlohmann::json code_actions(const Analysis& a, uint32_t begin, uint32_t end);
 
 /// The identifier that `did you mean 'X'?` suggests, or "".
 std::string suggested_name(const std::string& hint);

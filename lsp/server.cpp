@@ -153,7 +153,7 @@ void Server::notify(const std::string& method, const nlohmann::json& params,
 }
 
 void Server::analyse(Document& doc, std::vector<nlohmann::json>& out) {
-  doc.analysis = std::make_unique<Analysis>(doc.path.empty() ? doc.uri : doc.path, doc.text);
+  doc.analysis = std::make_unique<Analysis>(doc.path.empty() ? doc.uri : doc.path, doc.text, doc.uri);
   out.push_back(notification("textDocument/publishDiagnostics",
                              diagnostics_params(*doc.analysis, doc.uri, doc.version)));
 }
@@ -212,7 +212,7 @@ nlohmann::json Server::request(const std::string& method, const nlohmann::json& 
     const LineTable& lines = doc.analysis->lines(doc.analysis->main_source());
     const uint32_t begin = lines.offset(position_from_json(params.at("range").at("start")));
     const uint32_t end = lines.offset(position_from_json(params.at("range").at("end")));
-    return code_actions(*doc.analysis, doc.uri, begin, end);
+    return code_actions(*doc.analysis, begin, end);
   }
   throw UnknownMethod(method);
 }

@@ -333,3 +333,17 @@ TEST_CASE("a problem in the base file is shown on the extends clause", "[lsp]") 
   json edit = {{"range", range(3, 16, 20)}, {"newText", "width"}};
   CHECK(actions[0]["edit"]["changes"] == json{{w.uri("broken.rules"), json::array({edit})}});
 }
+
+TEST_CASE("an unsaved document is answered under its own URI", "[lsp]") {
+  Server s;
+  s.handle(request(1, "initialize", json::object()));
+  const std::string uri = "untitled:Untitled-1";
+  const std::string text = "game \"G\";\nboard 3 x 3;\nplayers 1;\nstate s: 0..3 = 1;\nend when s == 2;\n";
+  auto out = s.handle(note("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"version", 1}, {"text", text}}}}));
+  CHECK(out[0]["params"]["uri"] == uri);
+  CHECK(out[0]["params"]["diagnostics"].empty());
+  json refs = s.handle(request(2, "textDocument/references", at(uri, 4, 9)))[0]["result"];
+  REQUIRE(refs.size() == 2);
+  CHECK(refs[0]["uri"] == uri);
+  CHECK(refs[0]["range"] == range(3, 6, 7));
+}
