@@ -1,11 +1,37 @@
 // Entry point of `rulebook`: parses the command line, runs one verb, picks the exit code.
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include "cli/verbs.h"
+#include "dsl/diagnostics.h"
+
+namespace {
+
+/// `rulebook chek`: names the verb that was probably meant instead of CLI11's generic
+/// "unexpected argument". Returns true when argv[1] is a word that is no verb.
+bool unknown_verb(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '\0') return false;
+  const std::string word = argv[1];
+  std::vector<std::string> verbs;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->check_name(word)) return false;
+    verbs.push_back(sub->get_name());
+  }
+  const std::string guess = rulebook::dsl::closest_name(word, verbs);
+  std::string all;
+  for (const std::string& v : verbs) all += (all.empty() ? "" : ", ") + v;
+  fmt::print(stderr, "rulebook: unknown verb '{}'\n", rulebook::dsl::escape_for_terminal(word));
+  if (!guess.empty()) fmt::print(stderr, "help: did you mean '{}'?\n", guess);
+  fmt::print(stderr, "the verbs are: {}; `rulebook --help` describes them\n", all);
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rulebook::cli;
@@ -24,6 +50,9 @@ int main(int argc, char** argv) {
   add_explore(app, result);
   add_prove(app, result);
   add_bench(app, result);
+  add_lsp(app, result);
+  add_examples(app);
+  if (unknown_verb(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

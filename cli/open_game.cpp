@@ -6,7 +6,9 @@
 
 #include <fmt/core.h>
 
+#include "cli/colour.h"
 #include "cli/output_file.h"
+#include "cli/stdin_input.h"
 #include "cli/verbs.h"
 #include "compiler/interp/interpret.h"
 #include "compiler/load/load_engine.h"
@@ -17,8 +19,18 @@ namespace rulebook::cli {
 
 int open_program(const std::string& path, OpenedGame& out) {
   dsl::Diagnostics diags;
-  std::optional<ir::Program> program = compiler::load_program(path, out.sources, diags);
-  fmt::print(stderr, "{}", diags.render(out.sources));
+  std::optional<ir::Program> program;
+  if (is_stdin(path)) {
+    std::string text, error;
+    if (!read_stdin(text, error)) {
+      fmt::print(stderr, "{}: error: {}\n", kStdinName, error);
+      return kExitInputError;
+    }
+    program = compiler::load_program_text(kStdinName, text, out.sources, diags);
+  } else {
+    program = compiler::load_program(path, out.sources, diags);
+  }
+  print_diagnostics(diags.render(out.sources));
   if (!program || diags.has_errors()) return kExitInputError;
   out.program = std::make_shared<const ir::Program>(std::move(*program));
   return kExitOk;

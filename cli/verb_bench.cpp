@@ -209,7 +209,7 @@ void add_bench(CLI::App& app, int& result) {
   auto opt = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure random playouts/s and perft nodes/s of a rules file's engine");
-  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--engine", opt->engine, "compiled (generated C++) or interp (interpreter)")
       ->check(CLI::IsMember({"compiled", "interp"}));
   cmd->add_option("--seed", opt->seed, "Seed of the setup and of the playouts' moves");

@@ -6,7 +6,9 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/colour.h"
 #include "cli/json_out.h"
+#include "cli/stdin_input.h"
 #include "cli/verbs.h"
 #include "dsl/check.h"
 #include "dsl/diagnostics.h"
@@ -28,7 +30,19 @@ int run_check(const CheckOptions& opt) {
   for (const std::string& path : opt.files) {
     dsl::SourceSet sources;
     dsl::Diagnostics diags;
-    dsl::Game game = dsl::check_file(path, sources, diags);
+    dsl::Game game;
+    if (is_stdin(path)) {
+      uint32_t id = 0;
+      std::string error;
+      if (!load_rules(path, sources, id, error)) {
+        fmt::print(stderr, "{}: error: {}\n", kStdinName, error);
+        result = kExitInputError;
+        continue;
+      }
+      game = dsl::check_game(dsl::load_game_source(id, sources, diags), sources, diags);
+    } else {
+      game = dsl::check_file(path, sources, diags);
+    }
     const bool ok = !diags.has_errors();
     if (!ok) result = kExitInputError;
     if (opt.json) {
@@ -41,7 +55,7 @@ int run_check(const CheckOptions& opt) {
       continue;
     }
     // Diagnostics go to stderr so that stdout holds only the summaries.
-    fmt::print(stderr, "{}", diags.render(sources));
+    print_diagnostics(diags.render(sources));
     // The summary quotes titles and names from the file: escaped like the diagnostics.
     if (ok && !opt.quiet) fmt::print("{}\n", dsl::escape_for_terminal(dsl::describe(game)));
   }
@@ -54,7 +68,7 @@ int run_check(const CheckOptions& opt) {
 void add_check(CLI::App& app, int& result) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand("check", "Check rule files; print diagnostics or a summary");
-  cmd->add_option("files", opt->files, "Rule files")->required();
+  cmd->add_option("files", opt->files, "Rule files (- reads standard input)")->required();
   cmd->add_flag("--json", opt->json, "Print diagnostics and summaries as JSON");
   cmd->add_flag("-q,--quiet", opt->quiet, "Print only diagnostics");
   cmd->callback([opt, &result] { result = run_check(*opt); });

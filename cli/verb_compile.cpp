@@ -44,12 +44,12 @@ int run_compile(const CompileOptions& opt) {
 void add_compile(CLI::App& app, int& result) {
   auto ir = std::make_shared<CompileOptions>();
   CLI::App* ir_cmd = app.add_subcommand("ir", "Print the lowered IR of a rules file");
-  ir_cmd->add_option("file", ir->file, "Rules file")->required();
+  ir_cmd->add_option("file", ir->file, "Rules file (- reads standard input)")->required();
   ir_cmd->callback([ir, &result] { result = run_ir(*ir); });
 
   auto opt = std::make_shared<CompileOptions>();
   CLI::App* cmd = app.add_subcommand("compile", "Generate the C++ engine of a rules file");
-  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("-o,--output", opt->output, "Where to write the C++ (default: stdout)");
   add_no_pass_option(cmd, opt->no_pass);
   cmd->callback([opt, &result] { result = run_compile(*opt); });

@@ -84,7 +84,7 @@ int run_draw(const DrawVerbOptions& opt) {
 void add_draw(CLI::App& app, int& result) {
   auto opt = std::make_shared<DrawVerbOptions>();
   CLI::App* cmd = app.add_subcommand("draw", "Draw a board of a seeded game as SVG or text");
-  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--engine", opt->engine, "compiled (generated C++) or interp (interpreter)")
       ->check(CLI::IsMember({"compiled", "interp"}));
   cmd->add_option("--seed", opt->seed, "Seed of the setup and of the move choices");

@@ -168,7 +168,7 @@ int run_explore(const ExploreOptions& opt) {
 void add_explore(CLI::App& app, int& result) {
   auto opt = std::make_shared<ExploreOptions>();
   CLI::App* cmd = app.add_subcommand("explore", "Count the states of a game by depth, with symmetry");
-  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--depth", opt->depth, "Last depth to build (default: until no state is left)")
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--max-states", opt->max_states, "Stop before holding more states");

@@ -5,7 +5,9 @@
 
 #include <fmt/core.h>
 
+#include "cli/colour.h"
 #include "cli/output_file.h"
+#include "cli/stdin_input.h"
 #include "cli/verbs.h"
 #include "dsl/parser.h"
 #include "dsl/printer.h"
@@ -26,7 +28,7 @@ int run_fmt(const FmtOptions& opt) {
     dsl::Diagnostics diags;
     uint32_t id = 0;
     std::string error;
-    if (!sources.load(path, id, error)) {
+    if (!load_rules(path, sources, id, error)) {
       fmt::print(stderr, "{}: error: {}\n", path, error);
       result = kExitInputError;
       continue;
@@ -34,7 +36,7 @@ int run_fmt(const FmtOptions& opt) {
     std::unique_ptr<dsl::File> file = dsl::parse(sources, id, diags);
     if (diags.has_errors()) {
       // Formatting a file that does not parse would drop what the parser skipped.
-      fmt::print(stderr, "{}", diags.render(sources));
+      print_diagnostics(diags.render(sources));
       result = kExitInputError;
       continue;
     }
@@ -45,6 +47,9 @@ int run_fmt(const FmtOptions& opt) {
         fmt::print("{}: not formatted\n", path);
         result = kExitInputError;
       }
+    } else if (opt.write && is_stdin(path)) {
+      // Nothing to rewrite in place: the formatted text goes to stdout.
+      fmt::print("{}", formatted);
     } else if (opt.write) {
       if (formatted != original) {
         // A rules file cut short by a full disk would be a different game: all or nothing.
@@ -65,7 +70,7 @@ int run_fmt(const FmtOptions& opt) {
 void add_fmt(CLI::App& app, int& result) {
   auto opt = std::make_shared<FmtOptions>();
   CLI::App* cmd = app.add_subcommand("fmt", "Print rule files in the canonical layout");
-  cmd->add_option("files", opt->files, "Rule files")->required();
+  cmd->add_option("files", opt->files, "Rule files (- reads standard input)")->required();
   auto* write = cmd->add_flag("-w,--write", opt->write, "Rewrite the files in place");
   cmd->add_flag("--check", opt->check, "List files that are not formatted; exit 1 if any")
       ->excludes(write);

@@ -31,7 +31,7 @@ int run_plan(const PlanOptions& opt) {
 void add_plan(CLI::App& app, int& result) {
   auto opt = std::make_shared<PlanOptions>();
   CLI::App* cmd = app.add_subcommand("plan", "Print the engine plan of a rules file, pass by pass");
-  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("-o,--output", opt->output, "Where to write the plan (default: stdout)");
   add_no_pass_option(cmd, opt->no_pass);
   cmd->callback([opt, &result] { result = run_plan(*opt); });

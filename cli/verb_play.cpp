@@ -334,7 +334,7 @@ int run_perft(const RunOptions& opt) {
 }
 
 void add_run_options(CLI::App* cmd, RunOptions& o) {
-  cmd->add_option("file", o.file, "Rules file")->required();
+  cmd->add_option("file", o.file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--engine", o.engine, "compiled (generated C++) or interp (interpreter)")
       ->check(CLI::IsMember({"compiled", "interp"}));
   cmd->add_option("--seed", o.seed, "Seed of the setup and of the move choices");

@@ -124,7 +124,7 @@ int run_prove(const ProveOptions& opt) {
 void add_prove(CLI::App& app, int& result) {
   auto opt = std::make_shared<ProveOptions>();
   CLI::App* cmd = app.add_subcommand("prove", "Prove, refute, bound and explain the properties of a rules file with Z3");
-  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--property", opt->properties, "Check only this property (repeatable; lemmas are always checked)");
   cmd->add_option("--timeout", opt->timeout, "Seconds per property (Z3 timeout)")->check(CLI::PositiveNumber);
   cmd->add_option("--rlimit", opt->rlimit,

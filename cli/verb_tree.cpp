@@ -72,7 +72,7 @@ int run_tree(const TreeVerbOptions& opt) {
 void add_tree(CLI::App& app, int& result) {
   auto opt = std::make_shared<TreeVerbOptions>();
   CLI::App* cmd = app.add_subcommand("tree", "Draw the game tree of the first plies");
-  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--engine", opt->engine, "compiled (generated C++) or interp (interpreter)")
       ->check(CLI::IsMember({"compiled", "interp"}));
   cmd->add_option("--seed", opt->seed, "Seed of the setup and of the moves played first");

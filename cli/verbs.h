@@ -29,5 +29,8 @@ void add_tree(CLI::App& app, int& result);
 void add_explore(CLI::App& app, int& result);
 void add_prove(CLI::App& app, int& result);
 void add_bench(CLI::App& app, int& result);
+void add_lsp(CLI::App& app, int& result);
+/// Puts usage examples at the foot of the help of `app` and of each verb.
+void add_examples(CLI::App& app);
 
 }  // namespace rulebook::cli
