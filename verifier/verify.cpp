@@ -613,6 +613,8 @@ std::vector<Result> Verifier::run() {
     if (prop.kind == ir::PropertyKind::Depends) {
       for (const ir::Property& q : p_.properties)
         if (q.name == prop.subject && q.kind != ir::PropertyKind::Depends) r.set = set_text(q);
+    } else if (prop.kind == ir::PropertyKind::Invariant) {
+      r.set = "every reachable state, by induction: every start state, every move and stuck block";
     } else if (prop.kind == ir::PropertyKind::Consistent || prop.kind == ir::PropertyKind::Redundant) {
       r.set = "every state (of the variables' types)";
     } else {
