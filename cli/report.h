@@ -39,6 +39,10 @@ struct ReportPlan {
   /// Z3 resource units per property: the budget that decides the verdicts, so the same
   /// rules give the same page on any machine (docs/verifier.md).
   uint64_t prove_rlimit = 20000000;
+  /// Invariants proposed by the verifier from this many random games (0: none), each tried
+  /// within `invariant_rlimit` resource units.
+  int invariant_games = 0;
+  uint64_t invariant_rlimit = 3000000;
   /// Seconds per property, a safety net only: a property that hits it is "unknown
   /// (timeout)", and the page then depends on the machine; keep it above the rlimit's time.
   double prove_timeout = 120;

@@ -40,6 +40,7 @@ std::string per_setup_html(const OpenedGame& game, const ReportPlan& plan, verif
     const size_t eq = kv.find('=');
     const std::string name = kv.substr(0, eq == std::string::npos ? 0 : eq);
     vo.only.clear();
+    vo.candidate_games = 0;  // found once, in the main run
     for (const ir::Property& prop : p.properties) {
       const std::vector<std::string> read = verifier::setups_read(p, prop);
       const bool fixed = std::any_of(prop.setup.begin(), prop.setup.end(), [&](const auto& kv) { return kv.first == name; });
@@ -163,6 +164,8 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   verifier::Options vo;
   vo.timeout_seconds = plan.prove_timeout;
   vo.rlimit = plan.prove_rlimit;
+  vo.candidate_games = plan.invariant_games;
+  vo.candidate_rlimit = plan.invariant_rlimit;
   vo.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   vo.stop = stop;
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
@@ -187,6 +190,10 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     std::string boards;
     if (r.board) {
       d["board"] = {{"text", r.board->text}, {"move", r.board->move}};
+      if (r.violates) {
+        d["board"]["violates"] = *r.violates;
+        d["board"]["reachability"] = verifier::reachability_text(*r.violates);
+      }
       boards += draw(*r.board, r.board->move.empty() ? verdict : verdict + ": " + r.board->move);
     }
     nlohmann::json drops = nlohmann::json::array();

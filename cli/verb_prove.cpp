@@ -23,6 +23,7 @@ struct ProveOptions {
   bool json = false;
   bool no_times = false;
   std::vector<std::string> setups;
+  int invariant_games = 0;
 };
 
 nlohmann::json board_json(const verifier::Board& b) {
@@ -58,13 +59,22 @@ int run_prove(const ProveOptions& opt) {
   vo.timeout_seconds = opt.timeout;
   vo.rlimit = opt.rlimit;
   vo.only = opt.properties;
+  vo.candidate_games = opt.invariant_games;
   vo.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   StopOnInterrupt interrupt;
   vo.stop = interrupt.flag();
   std::vector<verifier::Result> results = verifier::verify(*game.program, game.sources, vo);
   int code = kExitOk;
   int unknown = 0, vacuous = 0, cut = 0;
+  int found = 0, found_proved = 0, found_not = 0;
   for (const auto& r : results) {
+    if (r.found) {
+      // Proposed by the verifier: kept when proved, dropped otherwise (not the file's).
+      ++found;
+      found_proved += r.verdict == verifier::Verdict::Proved;
+      found_not += r.verdict == verifier::Verdict::NotInductive || r.verdict == verifier::Verdict::Refuted;
+      continue;
+    }
     if (r.failed()) code = kExitInputError;
     if (r.verdict == verifier::Verdict::Interrupted) ++cut;
     else if (!r.definite()) ++unknown;
@@ -79,8 +89,16 @@ int run_prove(const ProveOptions& opt) {
       j["verdict"] = verifier::verdict_name(r.verdict);
       j["set"] = r.set;
       j["detail"] = r.detail;
+      if (r.found) {
+        j["found"] = true;
+        j["description"] = r.description;
+      }
       if (r.value) j["value"] = *r.value;
       if (r.board) j["board"] = board_json(*r.board);
+      if (r.board && r.violates) {
+        j["board"]["violates"] = *r.violates;
+        j["board"]["reachability"] = verifier::reachability_text(*r.violates);
+      }
       if (r.kind == ir::PropertyKind::Depends) {
         j["needs"] = r.needs;
         nlohmann::json drops = nlohmann::json::array();
@@ -102,6 +120,9 @@ int run_prove(const ProveOptions& opt) {
   } else {
     for (const auto& r : results) fmt::print("{}\n", verifier::result_text(r, !opt.no_times));
   }
+  if (opt.invariant_games > 0)
+    fmt::print(stderr, "{}: invariants found in {} random games: {} candidates, {} proved, {} not inductive, {} unknown\n",
+               opt.file, opt.invariant_games, found, found_proved, found_not, found - found_proved - found_not);
   if (unknown > 0)
     fmt::print(stderr, "{}: {} propert{} without a definite verdict (timeout {} s{} per property, or not encodable)\n",
                opt.file, unknown, unknown == 1 ? "y" : "ies", opt.timeout,
@@ -131,6 +152,10 @@ void add_prove(CLI::App& app, int& result) {
                   "Z3 resource limit per property (deterministic: the same verdicts on any machine; 0: none)");
   cmd->add_option("--setup", opt->setups,
                   "Fix a setup value in every set, name=value (repeatable; a data file's entry number)");
+  cmd->add_option("--invariants", opt->invariant_games,
+                  "Also propose invariants: relations and bounds holding in this many seeded random games, each "
+                  "tried by induction (listed first as found_N; the proved ones narrow 'over reachable')")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
   cmd->callback([opt, &result] { result = run_prove(*opt); });

@@ -85,7 +85,7 @@ bool same(const Transition& a, const Transition& b) {
 }
 
 bool same(const PropertySet& a, const PropertySet& b) {
-  return a.moves == b.moves && same(a.phase, b.phase) && same(a.move_names, b.move_names) &&
+  return a.moves == b.moves && a.reachable == b.reachable && same(a.phase, b.phase) && same(a.move_names, b.move_names) &&
          same(a.setups, b.setups) && same(a.where, b.where);
 }
 

@@ -278,10 +278,12 @@ struct EndWhen {  // end when cond;
   ExprPtr condition;
 };
 
-enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant };
+enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant };
 
 struct PropertySet {  // boards [of phase] [where e] | moves [m, n] [where e]
   bool moves = false;
+  /// `over reachable`: the boards where every board rule and every proved invariant holds
+  bool reachable = false;
   Ident phase;               ///< boards of PHASE; empty name when absent
   std::vector<Ident> move_names;
   /// `with NAME = K, ...`: data-file setups fixed to entry K in this set

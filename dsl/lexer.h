@@ -35,8 +35,8 @@ namespace rulebook::dsl {
   K(End, "end", Decl) K(Prove, "prove", Decl) K(Find, "find", Decl)                           \
   K(Derive, "derive", Decl) K(Lemma, "lemma", Decl) K(Bound, "bound", Decl)                   \
   K(Depends, "depends", Decl) K(Consistent, "consistent", Decl)                               \
-  K(Redundant, "redundant", Decl) K(Metric, "metric", Decl) K(Symmetry, "symmetry", Decl)     \
-  K(Action, "action", Decl)                                                                   \
+  K(Redundant, "redundant", Decl) K(Invariant, "invariant", Decl) K(Metric, "metric", Decl)   \
+  K(Symmetry, "symmetry", Decl) K(Action, "action", Decl)                                      \
   K(Override, "override", Decl) K(Remove, "remove", Decl) K(Move, "move", Reserved)           \
   K(True, "true", Reserved) K(False, "false", Reserved) K(None, "none", Reserved)             \
   K(Not, "not", Reserved) K(And, "and", Reserved) K(Or, "or", Reserved) K(In, "in", Reserved) \
@@ -54,7 +54,8 @@ namespace rulebook::dsl {
   K(Stuck, "stuck", Contextual) K(Highest, "highest", Contextual)                             \
   K(Lowest, "lowest", Contextual) K(Over, "over", Contextual) K(Boards, "boards", Contextual) \
   K(Moves, "moves", Contextual) K(At, "at", Contextual) K(Swap, "swap", Contextual)           \
-  K(Set, "set", Contextual) K(Seq, "seq", Contextual) K(Property, "property", Contextual)
+  K(Set, "set", Contextual) K(Seq, "seq", Contextual) K(Property, "property", Contextual)    \
+  K(Reachable, "reachable", Contextual)
 
 enum class TokenKind : uint8_t {
   Eof,

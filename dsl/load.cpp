@@ -45,6 +45,7 @@ std::string property_keyword(PropertyKind k) {
     case PropertyKind::Depends: return "depends";
     case PropertyKind::Consistent: return "consistent";
     case PropertyKind::Redundant: return "redundant";
+    case PropertyKind::Invariant: return "invariant";
   }
   return "prove";
 }

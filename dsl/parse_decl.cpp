@@ -356,6 +356,7 @@ EndWhen Parser::parse_endwhen() {
 }
 
 /// property = ( "prove" | "find" | "derive" | "lemma" ) IDENT [ STRING ] "over" set ":" expr ";"
+///          | "invariant" IDENT [ STRING ] ":" expr ";"
 ///          | "bound" IDENT [ STRING ] "over" set ":" ( "max" | "min" ) expr ";"
 ///          | "depends" IDENT ";" | "consistent" IDENT ";" | "redundant" IDENT ":" IDENT ";" ;
 Property Parser::parse_property() {
@@ -384,10 +385,19 @@ Property Parser::parse_property() {
     case TokenKind::KwFind: p.kind = PropertyKind::Find; break;
     case TokenKind::KwDerive: p.kind = PropertyKind::Derive; break;
     case TokenKind::KwLemma: p.kind = PropertyKind::Lemma; break;
+    case TokenKind::KwInvariant: p.kind = PropertyKind::Invariant; break;
     default: p.kind = PropertyKind::Bound; break;
   }
   p.name = expect_name(fmt::format("a name after '{}'", spelled));
   if (at(TokenKind::String)) p.description = advance().string_value;
+  if (p.kind == PropertyKind::Invariant) {
+    // Proved by induction over the start states and every move: no set to name.
+    p.over.span = peek().span;
+    expect(TokenKind::Colon, "before the invariant's expression");
+    p.expr = parse_expr();
+    expect_semicolon("the declaration");
+    return p;
+  }
   expect(TokenKind::KwOver, "(what the property ranges over: 'over boards' or 'over moves')");
   p.over = parse_property_set();
   expect(TokenKind::Colon, "before the property's expression");
@@ -405,12 +415,14 @@ Property Parser::parse_property() {
   return p;
 }
 
-/// set = ( "boards" [ "of" IDENT ] | "moves" [ IDENT { "," IDENT } ] )
+/// set = ( ( "boards" | "reachable" ) [ "of" IDENT ] | [ "reachable" ] "moves" [ IDENT { "," IDENT } ] )
 ///       [ "with" IDENT "=" expr { "," IDENT "=" expr } ] [ "where" expr ] ;
 PropertySet Parser::parse_property_set() {
   PropertySet s;
   Span start = peek().span;
-  if (accept(TokenKind::KwBoards)) {
+  // `reachable` narrows the states (before a move) to those the proved invariants allow.
+  s.reachable = accept(TokenKind::KwReachable);
+  if ((s.reachable && !at(TokenKind::KwMoves)) || accept(TokenKind::KwBoards)) {
     if (accept(TokenKind::KwOf)) s.phase = expect_name("a phase name after 'of'");
   } else if (accept(TokenKind::KwMoves)) {
     s.moves = true;
@@ -420,7 +432,7 @@ PropertySet Parser::parse_property_set() {
       } while (accept(TokenKind::Comma));
     }
   } else {
-    fail_expected("'boards' or 'moves' after 'over'");
+    fail_expected("'boards', 'reachable' or 'moves' after 'over'");
   }
   if (accept(TokenKind::KwWith)) {
     do {

@@ -277,7 +277,8 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
     case TokenKind::KwBound:
     case TokenKind::KwDepends:
     case TokenKind::KwConsistent:
-    case TokenKind::KwRedundant: return parse_property();
+    case TokenKind::KwRedundant:
+    case TokenKind::KwInvariant: return parse_property();
     case TokenKind::KwMetric: return parse_metric();
     case TokenKind::KwSymmetry: return parse_symmetry();
     case TokenKind::KwRemove: return parse_remove();

@@ -453,7 +453,8 @@ class FilePrinter {
   }
   void print(const Property& p, const std::string& o, uint32_t next) {
     static constexpr std::string_view kWords[] = {"prove", "find",    "derive",     "lemma",
-                                                  "bound", "depends", "consistent", "redundant"};
+                                                  "bound", "depends", "consistent", "redundant",
+                                                  "invariant"};
     std::string head = o + std::string(kWords[static_cast<int>(p.kind)]) + " ";
     switch (p.kind) {
       case PropertyKind::Depends: w_.line(0, head + p.subject.name + ";", next); return;
@@ -464,15 +465,19 @@ class FilePrinter {
       default: break;
     }
     head += described(p.name, p.description);
+    if (p.kind == PropertyKind::Invariant) {
+      w_.lines(headed(0, head, ":", "", *p.expr, ";"), next);
+      return;
+    }
     std::string rest = " over ";
     const PropertySet& s = p.over;
     if (s.moves) {
-      rest += "moves";
+      rest += s.reachable ? "reachable moves" : "moves";
       for (size_t i = 0; i < s.move_names.size(); ++i) {
         rest += (i == 0 ? " " : ", ") + s.move_names[i].name;
       }
     } else {
-      rest += "boards";
+      rest += s.reachable ? "reachable" : "boards";
       if (!s.phase.name.empty()) rest += " of " + s.phase.name;
     }
     for (size_t i = 0; i < s.setups.size(); ++i)

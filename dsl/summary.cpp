@@ -70,12 +70,13 @@ const char* property_word(PropertyKind k) {
     case PropertyKind::Depends: return "depends";
     case PropertyKind::Consistent: return "consistent";
     case PropertyKind::Redundant: return "redundant";
+    case PropertyKind::Invariant: return "invariant";
   }
   return "prove";
 }
 
 std::string over_text(const PropertySet& s) {
-  std::string text = s.moves ? "moves" : "boards";
+  std::string text = s.moves ? (s.reachable ? "reachable moves" : "moves") : s.reachable ? "reachable" : "boards";
   if (!s.moves && !s.phase.name.empty()) text += " of " + s.phase.name;
   if (s.moves && !s.move_names.empty()) {
     std::vector<std::string> names;

@@ -138,6 +138,9 @@ class Encoder {
 
   /// Executes a block on the current overlay (move bodies).
   void exec(const ir::Block& b, Frame& f, const z3::expr& path);
+  /// Stores `value` into a state element of the current overlay (what the engine itself
+  /// writes after a move: the next player to move).
+  void store(int var, uint32_t element, const SymP& value) { store_slot(var, element, value, z3_.bool_val(true)); }
   /// When set, exec runs only these statements (slice_body: the others change nothing
   /// that is read afterwards and cannot err).
   const std::unordered_set<const ir::Stmt*>* slice = nullptr;

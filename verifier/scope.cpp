@@ -92,9 +92,11 @@ std::string Verifier::set_text(const ir::Property& prop) {
     std::string list;
     for (size_t i = 0; i < names.size(); ++i)
       list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-    out = "every legal " + list + " from a well-formed state (every board rule holds)";
+    out = "every legal " + list + " from a well-formed state (every board rule" +
+          (prop.reachable ? " and every proved invariant holds)" : " holds)");
   } else {
-    out = "every state where every board rule holds";
+    out = prop.reachable ? "every state where every board rule and every proved invariant holds"
+                         : "every state where every board rule holds";
     if (prop.phase >= 0) out += " in phase " + p_.phases[size_t(prop.phase)].name;
   }
   if (prop.where) out += " and " + std::string(sources_.text(prop.where->span));
@@ -125,6 +127,7 @@ Scope Verifier::scope(const ir::Property& prop, int mi) {
   }
   sc.frame.assign(size_t(std::max(prop.locals, 1)), nullptr);
   if (prop.over_moves) move_scope(prop, sc, mi, add_rule);
+  if (prop.reachable) assume_invariants(sc, nullptr);
   if (prop.where)
     each_instance(sc, [&](const z3::expr& g) {
       auto [c, err] = enc_.condition(*prop.where, sc.frame);
@@ -157,12 +160,14 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
   add_parts(sc, enc_.selectors()[size_t(ph)].guard[size_t(mv.phase)]);
   // Only the statements that can change what is read after the move (the property, its
   // `where`, the board rules) or that can err are run: exact, see slice_body.
-  std::set<int> after;
+  std::set<int> after = extra_reads_;
   if (prop.expr) reads_of(p_, *prop.expr, after);
   if (prop.where) reads_of(p_, *prop.where, after);
   for (const ir::Rule& r : p_.rules)
     if (r.board_rule) reads_of(p_, *r.condition, after);
-  sc.slice = slice_body(p_, mv.body, after);
+  // An invariant's step (symbolic_moves_) may range over a superset: a statement that
+  // only errs is left out there.
+  sc.slice = slice_body(p_, mv.body, after, !symbolic_moves_);
   enc_.slice = &sc.slice;
   auto after_rules = [&](const z3::expr& g) {
     for (const ir::Rule& r : p_.rules) {
@@ -173,7 +178,10 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
     }
   };
   constexpr size_t kMaxInstances = 20000;
-  if (mv.params.empty() || product > kMaxInstances) {
+  // An invariant's step splits only moves of few instances (a count over the board is one
+  // term per instance and cell).
+  constexpr size_t kFewInstances = 100;
+  if (mv.params.empty() || product > kMaxInstances || (symbolic_moves_ && product > kFewInstances)) {
     for (const auto& r : mv.requires_) {
       auto [c, err] = enc_.condition(*r, mf);
       add_parts(sc, c && !err);

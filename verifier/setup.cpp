@@ -146,6 +146,7 @@ std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sou
   // One verifier per group of properties fixing the same setup values (over those given
   // on the command line), the results put back in file order.
   std::map<const ir::Property*, Result> by_property;
+  std::vector<Result> out;  // the invariants found (of the first group), then the file's
   for (const Binding& g : groups) {
     Options o = options;
     for (const auto& kv : g) {
@@ -156,10 +157,16 @@ std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sou
     Verifier v(program, sources, o);
     v.only_group(&g);
     std::vector<Result> rs = v.run();
-    for (size_t i = 0; i < rs.size(); ++i)
-      if (fixed_setup(program, *v.ran()[i]) == g) by_property.emplace(v.ran()[i], std::move(rs[i]));
+    for (size_t i = 0; i < rs.size(); ++i) {
+      const ir::Property* prop = v.ran()[i];
+      const bool in_file = prop >= program.properties.data() && prop < program.properties.data() + program.properties.size();
+      if (!in_file) {
+        if (g.empty()) out.push_back(std::move(rs[i]));
+      } else if (fixed_setup(program, *prop) == g) {
+        by_property.emplace(prop, std::move(rs[i]));
+      }
+    }
   }
-  std::vector<Result> out;
   for (const ir::Property& prop : program.properties)
     if (auto it = by_property.find(&prop); it != by_property.end()) out.push_back(std::move(it->second));
   return out;

@@ -221,7 +221,7 @@ void reads_of(const ir::Program& p, const ir::Expr& e, std::set<int>& vars) {
 bool may_err(const ir::Program& p, const ir::Expr& e) { return ErrAnalysis(p).expr(e); }
 
 std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::Block& body,
-                                               std::set<int> needed) {
+                                               std::set<int> needed, bool keep_erring) {
   ErrAnalysis err(p);
   // A statement by itself (its own expressions and store) may err.
   auto own_err = [&](const ir::Stmt& s) {
@@ -253,7 +253,7 @@ std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::B
     bool any = false;
     for (const ir::StmtPtr& sp : b) {
       const ir::Stmt& s = *sp;
-      bool k = s.op == ir::StmtOp::Let || own_err(s) || (writes(s) >= 0 && needed.count(writes(s)));
+      bool k = s.op == ir::StmtOp::Let || (keep_erring && own_err(s)) || (writes(s) >= 0 && needed.count(writes(s)));
       bool inner = visit(s.body);
       inner = visit(s.otherwise) || inner;
       k = k || inner;

@@ -26,8 +26,10 @@ bool may_err(const ir::Program& p, const ir::Expr& e);
 /// body's error condition come out as with the whole body: a statement is skipped only
 /// when it writes none of the variables read after it (or by a kept statement) and
 /// provably cannot err. Skipping the others is exact: they change nothing that is read.
+/// Without `keep_erring`, a statement that may err but writes nothing read is skipped too:
+/// the states where it errs (which have no state after) are then kept, a superset.
 std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::Block& body,
-                                               std::set<int> read_after);
+                                               std::set<int> read_after, bool keep_erring = true);
 
 /// The cone of influence of a solver question: of the `partitions` (at-most-one facts over
 /// disjunctions, Encoder::partition_facts), those with at least two of their disjunctions

@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -98,6 +100,10 @@ int truth(const z3::expr& b);
 /// The instances on which `bad` holds of the value (regrouped where exclusive, else plain),
 /// or the value errs: one exact query.
 z3::expr any_piece(z3::context& z3, const std::vector<Piece>& ps, const std::function<z3::expr(const z3::expr&)>& bad);
+
+/// The engine's steps after a move's block (semantics.md, Applying a move, step 2) as
+/// statements: `end when`, then the transitions of the phase now in effect.
+ir::Block engine_steps(const ir::Program& p);
 
 /// The setup values a property's set fixes in the file (`with`); a `depends` takes its
 /// subject's.
@@ -202,6 +208,38 @@ class Verifier {
   /// The case's value in a model (the plain value of the instance played).
   int64_t case_value(const Case& c, const z3::model& m);
 
+  // ---- invariants (invariant.cpp)
+  /// Proves `prop` by induction: in every start state, and kept by every move and stuck
+  /// block; a proved one joins proved_invariants_.
+  void invariant(const ir::Property& prop, Result& r);
+  /// The start states, with `prop`'s value read on them (its elements then have selectors).
+  Scope start_scope(const ir::Property& prop);
+  /// One move (move >= 0) or the stuck block of `stuck_phase`, from a state of a game not
+  /// over where every board rule, every proved invariant and `prop` hold; the state after
+  /// includes the engine's steps and any next player.
+  Scope step_scope(const ir::Property& prop, int move, int stuck_phase);
+  /// Runs the engine's steps after the block on each instance of the set.
+  void after_steps(Scope& sc);
+  int steps_locals() const;
+  /// Adds the proved invariants (but `except`), read on the state before, to the set.
+  void assume_invariants(Scope& sc, const ir::Property* except);
+  Board start_board(const z3::model& m);
+  std::string step_after_text(const Board& before, const z3::model& m, const Scope& sc, int stuck_phase);
+  /// The proved invariants false on the board (by the interpreter).
+  std::vector<std::string> violated_invariants(const Board& b);
+
+  // ---- invariants found from playouts (candidates.cpp)
+  struct Candidate {
+    std::string text;  ///< as the rules would write it
+    ir::ExprPtr expr;  ///< a player in local 0, a cell in local 1
+  };
+  /// Relations and bounds holding on every state of Options::candidate_games seeded random
+  /// games, read off the quantities the state's types give.
+  std::vector<Candidate> candidates();
+  /// Proves each candidate by induction on a small budget (in `out`, first).
+  void found_invariants(std::vector<Result>& out, std::vector<const ir::Property*>& props);
+  std::vector<std::unique_ptr<ir::Property>> found_props_;
+
   // ---- property kinds (verify.cpp)
   void one(const ir::Property& prop, Result& r);
   void prove_like(const ir::Property& prop, Result& r);
@@ -257,6 +295,17 @@ class Verifier {
   std::string unknown_;
   const std::vector<std::pair<std::string, std::string>>* group_ = nullptr;
   std::vector<const ir::Property*> ran_;
+  /// Invariants proved so far (declared or found), in order: `over reachable` assumes them.
+  std::vector<const ir::Property*> proved_invariants_;
+  ir::Block steps_;           ///< engine_steps, built on first use
+  std::set<int> steps_reads_;  ///< the variables steps_ reads (and phase, over)
+  bool with_steps_ = true;     ///< whether the invariant being proved needs steps_
+  /// Variables read after a move besides the property's (slicing keeps what writes them).
+  std::set<int> extra_reads_;
+  /// Moves as one symbolic instance (parameters as selectors) whatever their number of
+  /// instances: an invariant's value counts over the whole board, and one term per
+  /// instance and cell would be far larger than one per cell.
+  bool symbolic_moves_ = false;
   /// Per setup variable: the entry number (from 1) or value text it is bound to, or "".
   std::vector<std::string> bound_;
 };

@@ -115,7 +115,7 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
 }
 
 std::string Verifier::set_key(const ir::Property& prop) const {
-  std::string key = fmt::format("{}|{}|", prop.over_moves ? "moves" : "boards", prop.phase);
+  std::string key = fmt::format("{}|{}|", prop.over_moves ? "moves" : prop.reachable ? "reachable" : "boards", prop.phase);
   if (prop.over_moves)
     for (int m : prop.moves) key += fmt::format("{},", m);
   return key + "|" + (prop.where ? compiler::print_expr(p_, *prop.where) : "");
@@ -563,6 +563,7 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
 
 void Verifier::one(const ir::Property& prop, Result& r) {
   if (prop.kind == ir::PropertyKind::Prove || prop.kind == ir::PropertyKind::Lemma) prove_like(prop, r);
+  else if (prop.kind == ir::PropertyKind::Invariant) invariant(prop, r);
   else if (prop.kind == ir::PropertyKind::Find) find(prop, r);
   else if (prop.kind == ir::PropertyKind::Bound) bound(prop, r);
   else if (prop.kind == ir::PropertyKind::Derive) derive(prop, r);
@@ -594,11 +595,14 @@ std::vector<Result> Verifier::run() {
   bind_setups();
   std::vector<Result> out;
   std::vector<const ir::Property*> props;  ///< the property of each result
+  if (opt_.candidate_games > 0) found_invariants(out, props);
   for (const ir::Property& prop : p_.properties) {
-    bool wanted = opt_.only.empty() || prop.kind == ir::PropertyKind::Lemma;
+    // Lemmas and invariants are facts for the others: always checked.
+    const bool fact = prop.kind == ir::PropertyKind::Lemma || prop.kind == ir::PropertyKind::Invariant;
+    bool wanted = opt_.only.empty() || fact;
     for (const std::string& n : opt_.only) wanted = wanted || n == prop.name;
     if (group_ && fixed_setup(p_, prop) != *group_ &&
-        !(prop.kind == ir::PropertyKind::Lemma && fixed_setup(p_, prop).empty()))
+        !(fact && fixed_setup(p_, prop).empty()))
       wanted = false;
     if (!wanted) continue;
     Result r;
@@ -609,6 +613,8 @@ std::vector<Result> Verifier::run() {
     if (prop.kind == ir::PropertyKind::Depends) {
       for (const ir::Property& q : p_.properties)
         if (q.name == prop.subject && q.kind != ir::PropertyKind::Depends) r.set = set_text(q);
+    } else if (prop.kind == ir::PropertyKind::Invariant) {
+      r.set = "every reachable state, by induction: every start state, every move and stuck block";
     } else if (prop.kind == ir::PropertyKind::Consistent || prop.kind == ir::PropertyKind::Redundant) {
       r.set = "every state (of the variables' types)";
     } else {
@@ -684,8 +690,20 @@ std::vector<Result> Verifier::run() {
     props.push_back(&prop);
   }
   settle_vacuity(props, out);
+  // Every board shown is read against the proved invariants: one that violates some
+  // cannot occur in a game.
+  if (!proved_invariants_.empty())
+    for (Result& r : out)
+      if (r.board) r.violates = violated_invariants(*r.board);
   ran_ = props;
   return out;
+}
+
+std::string reachability_text(const std::vector<std::string>& violates) {
+  if (violates.empty()) return "satisfies the proved invariants";
+  std::string names;
+  for (size_t i = 0; i < violates.size(); ++i) names += (i ? ", " : "") + violates[i];
+  return fmt::format("violates invariant{} {}: not a reachable board", violates.size() > 1 ? "s" : "", names);
 }
 
 const char* verdict_name(Verdict v) {
@@ -694,7 +712,7 @@ const char* verdict_name(Verdict v) {
       "proved",       "vacuous",      "refuted",   "found",         "none",
       "bound",        "empty",        "derived",   "not-constant",  "consistent",
       "inconsistent", "redundant",    "not-redundant", "depends",   "error",
-      "unknown",      "unsupported",  "interrupted"};
+      "unknown",      "unsupported",  "interrupted",   "not-inductive"};
   return kNames[static_cast<int>(v)];
 }
 
@@ -705,6 +723,7 @@ std::string result_text(const Result& r, bool times) {
   if (r.verdict == Verdict::Bound) out += fmt::format(" = {}", *r.value);
   if (times) out += fmt::format("  [{:.2f} s]", r.seconds);
   out += "\n  over: " + r.set + "\n";
+  if (r.found) out += "  " + r.description + "\n";
   if (!r.detail.empty()) out += "  " + r.detail + "\n";
   for (const std::string& n : r.needs) out += "  needs " + n + "\n";
   for (const RuleDrop& d : r.drops) {
@@ -714,6 +733,7 @@ std::string result_text(const Result& r, bool times) {
   if (r.board) {
     if (!r.board->move.empty()) out += "  move: " + r.board->move + "\n";
     out += r.board->text;
+    if (r.violates) out += "  " + reachability_text(*r.violates) + "\n";
   }
   return out;
 }

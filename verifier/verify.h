@@ -27,7 +27,10 @@ struct Board {
 /// interrupted: stopped before a verdict. verdict_name gives the word every output prints.
 enum class Verdict {
   Proved, Vacuous, Refuted, Found, None, Bound, Empty, Derived, NotConstant, Consistent,
-  Inconsistent, Redundant, NotRedundant, Depends, Error, Unknown, Unsupported, Interrupted
+  Inconsistent, Redundant, NotRedundant, Depends, Error, Unknown, Unsupported, Interrupted,
+  /// An invariant true at the start that a move breaks from some state satisfying it
+  /// (which may be unreachable).
+  NotInductive
 };
 const char* verdict_name(Verdict v);
 
@@ -50,6 +53,12 @@ struct Result {
   std::vector<RuleDrop> drops;     ///< depends: each needed rule dropped from all rules
   double seconds = 0;
   uint64_t rlimit = 0;  ///< Z3's resource count spent on it (deterministic, unlike seconds)
+  /// When invariants were proved: the names of those the board violates (empty: it
+  /// satisfies them all); unset when nothing was proved or there is no board.
+  std::optional<std::vector<std::string>> violates;
+  /// An invariant the verifier proposed itself (Options::candidate_games): kept when
+  /// proved, and never a failure of the file when not.
+  bool found = false;
   /// Whether the verdict is definite (not unknown or unsupported).
   bool definite() const {
     return verdict != Verdict::Unknown && verdict != Verdict::Unsupported && verdict != Verdict::Interrupted;
@@ -59,8 +68,10 @@ struct Result {
   /// A refuted prove or lemma, or an evaluation error.
   bool failed() const {
     using K = ir::PropertyKind;
+    if (found) return false;
     return verdict == Verdict::Error ||
-           ((kind == K::Prove || kind == K::Lemma) && verdict == Verdict::Refuted) ||
+           ((kind == K::Prove || kind == K::Lemma || kind == K::Invariant) && verdict == Verdict::Refuted) ||
+           verdict == Verdict::NotInductive ||
            (kind == K::Derive && verdict == Verdict::NotConstant);
   }
 };
@@ -76,6 +87,13 @@ struct Options {
   /// verify() throws std::invalid_argument when one is not a setup value of the rules.
   std::vector<std::pair<std::string, std::string>> setup;
   std::function<void(const std::string&)> progress;  ///< lines for stderr
+  /// Invariants found by the verifier: candidates read off this many seeded random games
+  /// (each at most candidate_plies long), each tried by induction within these limits
+  /// (0 games: none).
+  int candidate_games = 0;
+  int candidate_plies = 300;
+  uint64_t candidate_rlimit = 3000000;
+  double candidate_seconds = 10;
   /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
   /// milliseconds, the property being checked and those not reached are "interrupted",
   /// the verdicts already given stay.
@@ -91,6 +109,9 @@ std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sou
 /// calls, board rules and, over moves, the moves' conditions and bodies), by name: what
 /// `--setup` can change about it.
 std::vector<std::string> setups_read(const ir::Program& program, const ir::Property& property);
+
+/// "satisfies the proved invariants" or "violates invariant X: not a reachable board".
+std::string reachability_text(const std::vector<std::string>& violates);
 
 /// The result as text (verdict, set, time unless `times` is false, and the board).
 std::string result_text(const Result& r, bool times);

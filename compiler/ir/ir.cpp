@@ -7,7 +7,8 @@ namespace rulebook::ir {
 
 const char* kind_name(PropertyKind kind) {
   static constexpr const char* kNames[] = {"prove", "find",    "derive",     "lemma",
-                                           "bound", "depends", "consistent", "redundant"};
+                                           "bound", "depends", "consistent", "redundant",
+                                           "invariant"};
   return kNames[static_cast<int>(kind)];
 }
 

@@ -278,7 +278,7 @@ struct Score {
 };
 
 /// What a property asks; kind_name gives the word the rules language writes for it.
-enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant };
+enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant };
 const char* kind_name(PropertyKind kind);
 
 struct Property {
@@ -286,6 +286,8 @@ struct Property {
   std::string name;
   std::string description;
   bool over_moves = false;
+  /// `over reachable`: the proved invariants (declared and found) narrow the boards
+  bool reachable = false;
   std::vector<int> moves;  ///< over moves: which (every move when the rules name none)
   int phase = -1;          ///< over boards of PHASE
   ExprPtr where;           ///< may be null

@@ -26,6 +26,7 @@ ir::PropertyKind property_kind(dsl::PropertyKind k) {
     case dsl::PropertyKind::Depends: return ir::PropertyKind::Depends;
     case dsl::PropertyKind::Consistent: return ir::PropertyKind::Consistent;
     case dsl::PropertyKind::Redundant: return ir::PropertyKind::Redundant;
+    case dsl::PropertyKind::Invariant: return ir::PropertyKind::Invariant;
   }
   return ir::PropertyKind::Prove;
 }
@@ -374,6 +375,7 @@ void Lowering::lower_properties() {
                          p->kind != dsl::PropertyKind::Redundant;
     if (has_set) {
       ip.over_moves = p->over.moves;
+      ip.reachable = p->over.reachable;
       int params = 0;
       param_types_.clear();
       if (ip.over_moves) {

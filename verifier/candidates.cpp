@@ -1,0 +1,434 @@
+// Invariant candidates found from seeded random playouts: the quantities the state's
+// types make easy to read (counts of cells per value of a cell map, per player where the
+// value is a player; numbers kept per player or alone; the phase), the linear relations
+// holding on every sampled state (an exact nullspace) and bounds never exceeded after the
+// start. Each becomes an invariant property, tried by induction on a small budget.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/interp/interpret.h"
+#include "verifier/verifier_internal.h"
+
+namespace rulebook::verifier {
+
+namespace {
+
+using Big = __int128;
+
+Big gcd_big(Big a, Big b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b != 0) {
+    Big t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/// A row divided by the gcd of its entries (and made to start positive).
+void normalise(std::vector<Big>& row) {
+  Big g = 0;
+  for (Big x : row) g = gcd_big(g, x);
+  if (g > 1)
+    for (Big& x : row) x /= g;
+  for (Big x : row)
+    if (x != 0) {
+      if (x < 0)
+        for (Big& y : row) y = -y;
+      break;
+    }
+}
+
+/// The integer vectors v with rows · v = 0 (a basis, from the reduced echelon form), each
+/// with the least integer entries of its direction. Exact: integer arithmetic throughout.
+std::vector<std::vector<Big>> nullspace(const std::set<std::vector<int64_t>>& rows, size_t cols) {
+  std::vector<std::vector<Big>> basis;  // echelon rows, each with a pivot column
+  std::vector<size_t> pivots;
+  for (const std::vector<int64_t>& r : rows) {
+    std::vector<Big> x(r.begin(), r.end());
+    for (size_t i = 0; i < basis.size(); ++i) {
+      const Big a = x[pivots[i]];
+      if (a == 0) continue;
+      const Big b = basis[i][pivots[i]];
+      for (size_t c = 0; c < cols; ++c) x[c] = x[c] * b - basis[i][c] * a;
+      normalise(x);
+    }
+    size_t p = 0;
+    while (p < cols && x[p] == 0) ++p;
+    if (p == cols) continue;
+    // Keep the form reduced: clear the new pivot's column in the earlier rows.
+    for (size_t i = 0; i < basis.size(); ++i) {
+      const Big a = basis[i][p];
+      if (a == 0) continue;
+      for (size_t c = 0; c < cols; ++c) basis[i][c] = basis[i][c] * x[p] - x[c] * a;
+      normalise(basis[i]);
+    }
+    basis.push_back(std::move(x));
+    pivots.push_back(p);
+    if (basis.size() == cols) break;
+  }
+  std::vector<std::vector<Big>> out;
+  for (size_t f = 0; f < cols; ++f) {
+    if (std::find(pivots.begin(), pivots.end(), f) != pivots.end()) continue;
+    // v[f] = L, v[pivot_i] = -row_i[f] * L / row_i[pivot_i], L the lcm of the pivots.
+    Big l = 1;
+    for (size_t i = 0; i < basis.size(); ++i)
+      if (basis[i][f] != 0) l = l / gcd_big(l, basis[i][pivots[i]]) * basis[i][pivots[i]];
+    if (l < 0) l = -l;
+    std::vector<Big> v(cols, 0);
+    v[f] = l;
+    for (size_t i = 0; i < basis.size(); ++i) v[pivots[i]] = -basis[i][f] * l / basis[i][pivots[i]];
+    normalise(v);
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+ir::TypePtr type_of(int domain, ir::Type::Kind kind = ir::Type::Kind::Scalar) {
+  auto t = std::make_shared<ir::Type>();
+  t->domain = domain;
+  t->kind = kind;
+  return t;
+}
+
+ir::ExprPtr node(ir::Op op, int domain) {
+  auto e = std::make_unique<ir::Expr>();
+  e->op = op;
+  e->type = type_of(domain);
+  return e;
+}
+
+ir::ExprPtr binary(ir::Op op, int domain, ir::ExprPtr a, ir::ExprPtr b) {
+  ir::ExprPtr e = node(op, domain);
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+ir::ExprPtr number(int64_t v) {
+  ir::ExprPtr e = node(ir::Op::Const, -1);
+  e->value = v;
+  return e;
+}
+
+ir::ExprPtr local(int slot, int domain) {
+  ir::ExprPtr e = node(ir::Op::Local, domain);
+  e->slot = slot;
+  return e;
+}
+
+ir::ExprPtr full_set(const ir::Program& p, int domain) {
+  ir::ExprPtr e = node(ir::Op::ConstSet, domain);
+  e->type = type_of(domain, ir::Type::Kind::Set);
+  const uint32_t n = p.domains[size_t(domain)].size;
+  e->bits.assign((n + 63) / 64, 0);
+  for (uint32_t i = 0; i < n; ++i) e->bits[i / 64] |= uint64_t(1) << (i % 64);
+  return e;
+}
+
+constexpr int kPlayerSlot = 0, kCellSlot = 1;
+
+/// One quantity read off a state: its value there, its IR (the player in slot 0 when
+/// per player) and its text.
+struct Quantity {
+  enum class Kind { CellsHolding, Number, PhaseIs };
+  Kind kind = Kind::Number;
+  int var = -1;
+  int64_t value = 0;      ///< CellsHolding: the value counted (unless per player); PhaseIs
+  bool per_player = false;
+  std::string text;       ///< with `p` for the player
+
+  int64_t read(const ir::Program& p, const uint8_t* s, int64_t player) const {
+    if (kind == Kind::PhaseIs) return int64_t(ir::load_index(s, p.vars[ir::kVarPhase], 0)) == value;
+    const ir::StateVar& v = p.vars[size_t(var)];
+    if (kind == Kind::Number) {
+      const uint32_t at = per_player ? uint32_t(player) : 0;
+      return ir::domain_value(p.domains, v.domain, ir::load_index(s, v, at));
+    }
+    const int64_t want = per_player ? player : value;
+    int64_t n = 0;
+    for (uint32_t c = 0; c < v.count; ++c) n += ir::domain_value(p.domains, v.domain, ir::load_index(s, v, c)) == want;
+    return n;
+  }
+
+  ir::ExprPtr expr(const ir::Program& p) const {
+    if (kind == Kind::PhaseIs) {
+      ir::ExprPtr is = binary(ir::Op::Eq, ir::kBoolDomain, node(ir::Op::Phase, ir::kPhaseDomain), node(ir::Op::Const, ir::kPhaseDomain));
+      is->args[1]->value = value;
+      ir::ExprPtr e = node(ir::Op::If, -1);
+      e->args.push_back(std::move(is));
+      e->args.push_back(number(1));
+      e->args.push_back(number(0));
+      return e;
+    }
+    const ir::StateVar& v = p.vars[size_t(var)];
+    if (kind == Kind::Number) {
+      ir::ExprPtr r = node(ir::Op::Read, v.domain);
+      r->var = var;
+      if (per_player) r->args.push_back(local(kPlayerSlot, ir::kPlayerDomain));
+      return r;
+    }
+    ir::ExprPtr r = node(ir::Op::Read, v.domain);
+    r->var = var;
+    r->args.push_back(local(kCellSlot, ir::kCellDomain));
+    ir::ExprPtr want = per_player ? local(kPlayerSlot, ir::kPlayerDomain) : node(ir::Op::Const, v.domain);
+    if (!per_player) want->value = value;
+    ir::ExprPtr c = node(ir::Op::Count, -1);
+    c->slot = kCellSlot;
+    c->args.push_back(full_set(p, ir::kCellDomain));
+    c->args.push_back(binary(ir::Op::Eq, ir::kBoolDomain, std::move(r), std::move(want)));
+    return c;
+  }
+};
+
+/// The quantities the state's types make easy to read.
+std::vector<Quantity> quantities(const ir::Program& p) {
+  std::vector<Quantity> out;
+  auto player_valued = [&](int d) {
+    const ir::Domain& dom = p.domains[size_t(d)];
+    return d == ir::kPlayerDomain || (dom.kind == ir::Domain::Kind::Optional && dom.inner == ir::kPlayerDomain);
+  };
+  for (size_t i = ir::kSystemVars; i < p.vars.size(); ++i) {
+    const ir::StateVar& v = p.vars[i];
+    if (v.origin != ir::StateVar::Origin::State || v.is_seq) continue;
+    const ir::Domain& dom = p.domains[size_t(v.domain)];
+    Quantity q;
+    q.var = int(i);
+    if (v.keys.empty() && dom.kind == ir::Domain::Kind::Range) {
+      q.text = v.name;
+      out.push_back(q);
+    } else if (v.keys.size() == 1 && v.keys[0] == ir::kPlayerDomain && dom.kind == ir::Domain::Kind::Range) {
+      q.per_player = true;
+      q.text = v.name + "[p]";
+      out.push_back(q);
+    } else if (v.keys.size() == 1 && v.keys[0] == ir::kCellDomain && !v.is_set) {
+      q.kind = Quantity::Kind::CellsHolding;
+      if (player_valued(v.domain)) {
+        q.per_player = true;
+        q.text = fmt::format("(count c in cells where {}[c] == p)", v.name);
+        out.push_back(q);
+      } else if (dom.size <= 8 && dom.kind != ir::Domain::Kind::Range) {
+        for (uint32_t k = 0; k < dom.size; ++k) {
+          q.value = ir::domain_value(p.domains, v.domain, k);
+          if (q.value == ir::kNone) continue;  // the empty cells follow from the others
+          q.text = fmt::format("(count c in cells where {}[c] == {})", v.name, ir::value_text(p.domains, v.domain, q.value));
+          out.push_back(q);
+        }
+      }
+    }
+  }
+  if (p.phases.size() > 1)
+    for (size_t ph = 0; ph < p.phases.size(); ++ph) {
+      Quantity q;
+      q.kind = Quantity::Kind::PhaseIs;
+      q.value = int64_t(ph);
+      q.text = fmt::format("(if phase == {} then 1 else 0)", p.phases[ph].name);
+      out.push_back(q);
+    }
+  return out;
+}
+
+/// `sum coef[i] * q[i] (op) rhs` as text, terms in order, unit coefficients unwritten.
+std::string linear_text(const std::vector<Quantity>& qs, const std::vector<int64_t>& coef, const char* op, int64_t rhs) {
+  std::string out;
+  for (size_t i = 0; i < qs.size(); ++i) {
+    const int64_t c = coef[i];
+    if (c == 0) continue;
+    const int64_t a = c < 0 ? -c : c;
+    const std::string term = a == 1 ? qs[i].text : fmt::format("{} * {}", a, qs[i].text);
+    out += out.empty() ? (c < 0 ? "-" + term : term) : (c < 0 ? " - " : " + ") + term;
+  }
+  return fmt::format("{} {} {}", out, op, rhs);
+}
+
+}  // namespace
+
+std::vector<Verifier::Candidate> Verifier::candidates() {
+  const std::vector<Quantity> qs = quantities(p_);
+  std::vector<Candidate> out;
+  if (qs.empty()) return out;
+  std::vector<size_t> mine, shared;  // per player, and the same for every player
+  for (size_t i = 0; i < qs.size(); ++i) (qs[i].per_player ? mine : shared).push_back(i);
+  // Samples: every state of a few seeded random games (the same games on every run).
+  compiler::Interpreter in(p_, sources_);
+  std::set<std::vector<int64_t>> player_rows, shared_rows;
+  std::vector<int64_t> most(qs.size() + mine.size() * mine.size(), INT64_MIN), start_most = most;
+  auto sample = [&](const std::vector<uint8_t>& s, bool start) {
+    for (int pl = 0; pl < std::max(1, p_.players); ++pl) {
+      std::vector<int64_t> v;
+      for (const Quantity& q : qs) v.push_back(q.read(p_, s.data(), pl));
+      // The constant first and the player's own quantities last: the basis of the
+      // nullspace then has one relation per free quantity of a player, written with the
+      // earlier columns (the constant, the shared quantities) where it can.
+      std::vector<int64_t> row{1};
+      for (size_t i : shared) row.push_back(v[i]);
+      if (pl == 0) shared_rows.insert(row);
+      for (size_t i : mine) row.push_back(v[i]);
+      if (!mine.empty()) player_rows.insert(row);
+      // Bounds: each quantity, and each sum of two quantities of the same player.
+      std::vector<int64_t> b = v;
+      for (size_t a : mine)
+        for (size_t c : mine) b.push_back(a < c ? v[a] + v[c] : INT64_MIN);
+      for (size_t k = 0; k < b.size(); ++k) {
+        most[k] = std::max(most[k], b[k]);
+        if (start) start_most[k] = std::max(start_most[k], b[k]);
+      }
+    }
+  };
+  std::mt19937_64 rng(1);
+  std::vector<engine::Move> moves;
+  for (int g = 0; g < opt_.candidate_games; ++g) {
+    std::vector<uint8_t> s(p_.state_bytes, 0);
+    engine::Setup setup;
+    setup.seed = uint64_t(g + 1);
+    setup.values = opt_.setup;
+    if (!in.setup(s.data(), setup).ok) continue;
+    sample(s, true);
+    for (int ply = 0; ply < opt_.candidate_plies && !in.terminal(s.data()); ++ply) {
+      moves.clear();
+      if (!in.legal_moves(s.data(), moves).ok || moves.empty()) break;
+      if (!in.apply(s.data(), moves[rng() % moves.size()]).ok) break;
+      sample(s, false);
+    }
+  }
+  std::set<std::string> seen;
+  auto add = [&](std::vector<int64_t> coef, const char* op, int64_t rhs, bool per_player) {
+    std::vector<Quantity> used;
+    std::vector<int64_t> cs;
+    for (size_t i = 0; i < qs.size(); ++i)
+      if (coef[i] != 0) {
+        used.push_back(qs[i]);
+        cs.push_back(coef[i]);
+      }
+    std::string text = linear_text(used, cs, op, rhs);
+    if (per_player) text = "all p in players: " + text;
+    if (!seen.insert(text).second) return;
+    ir::ExprPtr sum;
+    for (size_t i = 0; i < used.size(); ++i) {
+      const int64_t a = cs[i] < 0 ? -cs[i] : cs[i];
+      ir::ExprPtr term = used[i].expr(p_);
+      if (a != 1) term = binary(ir::Op::Mul, -1, number(a), std::move(term));
+      if (!sum) sum = cs[i] < 0 ? binary(ir::Op::Sub, -1, number(0), std::move(term)) : std::move(term);
+      else sum = binary(cs[i] < 0 ? ir::Op::Sub : ir::Op::Add, -1, std::move(sum), std::move(term));
+    }
+    ir::ExprPtr e = binary(std::string(op) == "==" ? ir::Op::Eq : ir::Op::Le, ir::kBoolDomain, std::move(sum), number(rhs));
+    if (per_player) {
+      ir::ExprPtr all = node(ir::Op::All, ir::kBoolDomain);
+      all->slot = kPlayerSlot;
+      all->args.push_back(full_set(p_, ir::kPlayerDomain));
+      all->args.push_back(nullptr);
+      all->args.push_back(std::move(e));
+      e = std::move(all);
+    }
+    out.push_back(Candidate{text, std::move(e)});
+  };
+  constexpr int64_t kSmall = 12;  // larger coefficients are seldom a designer's fact
+  auto relations = [&](const std::set<std::vector<int64_t>>& rows, const std::vector<size_t>& cols, bool per_player) {
+    if (rows.empty()) return;
+    for (const std::vector<Big>& v : nullspace(rows, cols.size() + 1)) {
+      // v[0] is the constant's coefficient, v[k + 1] that of quantity cols[k].
+      bool small = true, mentions_player = false;
+      for (Big x : v) small = small && x <= kSmall && x >= -kSmall;
+      if (!small) continue;
+      std::vector<int64_t> coef(qs.size(), 0);
+      for (size_t k = 0; k < cols.size(); ++k) {
+        coef[cols[k]] = int64_t(v[k + 1]);
+        mentions_player = mentions_player || (v[k + 1] != 0 && qs[cols[k]].per_player);
+      }
+      if (per_player != mentions_player) continue;
+      if (std::all_of(coef.begin(), coef.end(), [](int64_t x) { return x == 0; })) continue;
+      // Written with its first coefficient positive: `a + b == 9`, not `-a - b == -9`.
+      int64_t rhs = -int64_t(v[0]);
+      if (*std::find_if(coef.begin(), coef.end(), [](int64_t x) { return x != 0; }) < 0) {
+        for (int64_t& x : coef) x = -x;
+        rhs = -rhs;
+      }
+      add(coef, "==", rhs, per_player);
+    }
+  };
+  std::vector<size_t> player_cols = shared;
+  player_cols.insert(player_cols.end(), mine.begin(), mine.end());
+  relations(player_rows, player_cols, true);
+  relations(shared_rows, shared, false);
+  // Bounds never exceeded after the start, unless the type says as much already.
+  for (size_t k = 0; k < most.size(); ++k) {
+    if (most[k] == INT64_MIN || most[k] != start_most[k]) continue;
+    std::vector<int64_t> coef(qs.size(), 0);
+    bool per_player = true;
+    int64_t type_max = 0;
+    auto top = [&](const Quantity& q) -> int64_t {
+      if (q.kind == Quantity::Kind::PhaseIs) return 1;
+      const ir::StateVar& v = p_.vars[size_t(q.var)];
+      if (q.kind == Quantity::Kind::CellsHolding) return v.count;
+      const ir::Domain& d = p_.domains[size_t(v.domain)];
+      return d.kind == ir::Domain::Kind::Range ? d.lo + int64_t(d.size) - 1 : 1;
+    };
+    if (k < qs.size()) {
+      coef[k] = 1;
+      per_player = qs[k].per_player;
+      type_max = top(qs[k]);
+    } else {
+      const size_t a = mine[(k - qs.size()) / mine.size()], c = mine[(k - qs.size()) % mine.size()];
+      coef[a] = coef[c] = 1;
+      type_max = top(qs[a]) + top(qs[c]);
+    }
+    if (most[k] >= type_max) continue;
+    add(coef, "<=", most[k], per_player);
+  }
+  return out;
+}
+
+}  // namespace rulebook::verifier
+
+namespace rulebook::verifier {
+
+void Verifier::found_invariants(std::vector<Result>& out, std::vector<const ir::Property*>& props) {
+  std::vector<Candidate> cs = candidates();
+  if (opt_.progress)
+    opt_.progress(fmt::format("invariant candidates: {} from {} random games", cs.size(), opt_.candidate_games));
+  for (size_t i = 0; i < cs.size() && !opt_.stopped(); ++i) {
+    auto prop = std::make_unique<ir::Property>();
+    prop->kind = ir::PropertyKind::Invariant;
+    prop->name = fmt::format("found_{}", i + 1);
+    prop->description = cs[i].text;
+    prop->expr = std::move(cs[i].expr);
+    prop->locals = 2;
+    Result r;
+    r.found = true;
+    r.name = prop->name;
+    r.kind = prop->kind;
+    r.description = cs[i].text;
+    r.set = fmt::format("found: holds on every state of {} seeded random games", opt_.candidate_games);
+    budget_.started = Clock::now();
+    budget_.rlimit_base = rlimit_seen_;
+    budget_.seconds = opt_.candidate_seconds;
+    budget_.rlimit = opt_.candidate_rlimit;
+    unknown_.clear();
+    try {
+      invariant(*prop, r);
+    } catch (const Unsupported& u) {
+      r.verdict = Verdict::Unsupported;
+      r.detail = u.what();
+    } catch (const z3::exception& z) {
+      r.verdict = Verdict::Unknown;
+      r.detail = std::string("solver: ") + z.msg();
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - budget_.started).count();
+    r.rlimit = rlimit_seen_ - budget_.rlimit_base;
+    if (opt_.progress)
+      opt_.progress(fmt::format("  {} ({}): {} ({:.1f} s, rlimit {})", r.name, r.description, verdict_name(r.verdict),
+                                r.seconds, r.rlimit));
+    props.push_back(prop.get());
+    found_props_.push_back(std::move(prop));
+    out.push_back(std::move(r));
+  }
+}
+
+}  // namespace rulebook::verifier
