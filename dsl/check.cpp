@@ -196,6 +196,8 @@ void Checker::collect() {
             game_.metrics.push_back(&b);
           } else if constexpr (std::is_same_v<T, Symmetry>) {
             game_.symmetries.push_back(&b);
+          } else if constexpr (std::is_same_v<T, Allow>) {
+            game_.allows.push_back(&b);
           }
         },
         d.body);
@@ -422,6 +424,8 @@ void Checker::check_decl(const Decl& d) {
           if (b.when) expect_bool(*b.when);
         } else if constexpr (std::is_same_v<T, Symmetry>) {
           check_symmetry(b);
+        } else if constexpr (std::is_same_v<T, Allow>) {
+          check_allow(b);
         }
       },
       d.body);

@@ -119,6 +119,7 @@ struct Game {
   std::vector<const Property*> properties;
   std::vector<const Metric*> metrics;
   std::vector<const Symmetry*> symmetries;
+  std::vector<const Allow*> allows;  ///< acknowledged alerts of `rulebook lint`
 
   // Symbols and the side tables of the checker.
   std::vector<std::unique_ptr<Symbol>> symbols;  ///< owns every symbol, global and local

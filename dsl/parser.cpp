@@ -235,7 +235,7 @@ void Parser::parse_declaration(File& file) {
 
 /// decl = param | board | regions | players | team | typedecl | setup | state | init
 ///      | define | rule | phase | score | winner | endwhen | property | metric
-///      | symmetry | "override" overridable | "remove" kind IDENT ";" ;
+///      | symmetry | allow | "override" overridable | "remove" kind IDENT ";" ;
 /// overridable = param | define | rule | phase | state | setup | score | winner | endwhen
 ///      | property | metric | team | regions | board | players | move ;
 DeclBody Parser::parse_declaration_body(bool is_override) {
@@ -245,6 +245,7 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
       case TokenKind::KwType:
       case TokenKind::KwInit:
       case TokenKind::KwSymmetry:
+      case TokenKind::KwAllow:
       case TokenKind::KwRemove:
       case TokenKind::KwOverride:
       case TokenKind::KwGame:
@@ -279,6 +280,7 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
     case TokenKind::KwRedundant: return parse_property();
     case TokenKind::KwMetric: return parse_metric();
     case TokenKind::KwSymmetry: return parse_symmetry();
+    case TokenKind::KwAllow: return parse_allow();
     case TokenKind::KwRemove: return parse_remove();
     case TokenKind::KwMove:
       if (is_override) return parse_move(true);
