@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "compiler/interp/coverage.h"
 #include "compiler/interp/interpret.h"
@@ -20,6 +22,15 @@ struct CoveragePlan {
   bool blocked = true;     ///< also count which condition alone kept an instance out (slower)
   engine::Setup setup;     ///< setup values for every game (its seed is replaced)
   const std::atomic<bool>* stop = nullptr;  ///< set it (e.g. on Ctrl-C) to stop early
+  std::function<void(int done, int total)> progress;  ///< after each game, when set
+};
+
+/// How one finished game came out: its best score subjects (one alone won, several tied).
+struct GameOutcome {
+  uint64_t seed = 0;
+  int plies = 0;
+  std::vector<int> best;        ///< score subjects (players, or teams) with the best score
+  std::vector<int64_t> scores;  ///< subject-major, as Engine::scores
 };
 
 struct CoverageGames {
@@ -31,6 +42,8 @@ struct CoverageGames {
   int errors = 0;      ///< stopped by an error of the rules
   std::string first_error;
   uint64_t plies = 0;  ///< moves played in all games (finished or not)
+  std::vector<uint64_t> phase_games;  ///< per phase: games in which play was in it at some point
+  std::vector<GameOutcome> outcomes;  ///< per finished game, in seed order
   explicit CoverageGames(const ir::Program& program) : counts(program) {}
 };
 
