@@ -245,7 +245,6 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
       case TokenKind::KwType:
       case TokenKind::KwInit:
       case TokenKind::KwSymmetry:
-      case TokenKind::KwAllow:
       case TokenKind::KwRemove:
       case TokenKind::KwOverride:
       case TokenKind::KwGame:
