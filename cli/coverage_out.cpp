@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/alerts_out.h"
 #include "dsl/diagnostics.h"
 
 namespace rulebook::cli {
@@ -185,7 +186,7 @@ std::string coverage_html(const nlohmann::json& j) {
 }
 
 nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, const std::atomic<bool>* stop,
-                                std::string& html) {
+                                std::string& html, nlohmann::json* alerts) {
   html += "<h2 id=\"coverage\">Coverage of the rules</h2>\n";
   if (plan.coverage_games <= 0) {
     html += "<p class=\"none\">Not computed: left out by the report's settings.</p>\n";
@@ -199,8 +200,14 @@ nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, 
   cp.blocked = plan.coverage_blocked;
   cp.stop = stop;
   const compiler::Interpreter interpreter(*game.program, game.sources);
-  const nlohmann::json j = coverage_json(explorer::cover_games(interpreter, cp), game.sources);
+  const explorer::CoverageGames games = explorer::cover_games(interpreter, cp);
+  const nlohmann::json j = coverage_json(games, game.sources);
   html += coverage_html(j);
+  if (alerts) {
+    explorer::AlertPlan ap;
+    ap.replay = "rulebook play " + game.program->source_path;
+    *alerts = alerts_json(explorer::find_alerts(games, *game.program, ap), games, game.sources);
+  }
   return j;
 }
 

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add_explore(app, result);
   add_prove(app, result);
   add_bench(app, result);
+  add_lint(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -29,5 +29,6 @@ void add_tree(CLI::App& app, int& result);
 void add_explore(CLI::App& app, int& result);
 void add_prove(CLI::App& app, int& result);
 void add_bench(CLI::App& app, int& result);
+void add_lint(CLI::App& app, int& result);
 
 }  // namespace rulebook::cli
