@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/endless_out.h"
+#include "cli/alerts_out.h"
 #include "dsl/diagnostics.h"
 
 namespace rulebook::cli {
@@ -201,7 +202,7 @@ std::string coverage_html(const nlohmann::json& j) {
 }
 
 nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, const std::atomic<bool>* stop,
-                                std::string& html) {
+                                std::string& html, nlohmann::json* alerts) {
   html += "<h2 id=\"coverage\">Coverage of the rules</h2>\n";
   if (plan.coverage_games <= 0) {
     html += "<p class=\"none\">Not computed: left out by the report's settings.</p>\n";
@@ -221,6 +222,11 @@ nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, 
   examine_coverage(interpreter, games,
                    {plan.coverage_examine, plan.coverage_search_states, plan.coverage_search_states}, j);
   html += coverage_html(j);
+  if (alerts) {
+    explorer::AlertPlan ap;
+    ap.replay = "rulebook play " + game.program->source_path;
+    *alerts = alerts_json(explorer::find_alerts(games, *game.program, ap), games, game.sources);
+  }
   return j;
 }
 

@@ -27,8 +27,9 @@ std::string coverage_html(const nlohmann::json& coverage);
 
 /// The report's coverage of `game` over the plan's first `coverage_games` random games:
 /// appends the section (heading included) to `html` and returns its JSON (null when the
-/// plan asks for no games).
+/// plan asks for no games). With `alerts`, also the designer alerts of those games
+/// (alerts_json; null when no games).
 nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, const std::atomic<bool>* stop,
-                                std::string& html);
+                                std::string& html, nlohmann::json* alerts = nullptr);
 
 }  // namespace rulebook::cli

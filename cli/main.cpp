@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   add_lsp(app, result);
   add_examples(app);
   if (unknown_verb(app, argc, argv)) return kExitUsage;
+  add_lint(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

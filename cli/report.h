@@ -78,6 +78,7 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
 struct VariantAnalysis {
   nlohmann::json json;
   std::string html;
+  std::string alerts_html;  ///< the designer alerts, for the top of the page (may be empty)
   std::vector<std::pair<std::string, std::string>> key_figures;  ///< for the index
   bool ok = true;
   std::string error;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/alerts_out.h"
 #include "cli/coverage_out.h"
 #include "cli/open_game.h"
 #include "cli/report.h"
@@ -300,7 +301,10 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   a.html += "<h2 id=\"playouts\">Random playouts</h2>\n" + stats_html(random, "every move chosen uniformly at random");
   a.html += "<h2 id=\"metrics\">Metrics of the rules</h2>\n<p>Over the finished random games.</p>\n" + metrics_html(random);
   if (stop && stop->load()) return a;
-  a.json["coverage"] = coverage_section(game, plan, stop, a.html);
+  nlohmann::json alerts;
+  a.json["coverage"] = coverage_section(game, plan, stop, a.html, &alerts);
+  a.json["alerts"] = alerts;
+  if (!alerts.is_null()) a.alerts_html = "<h2 id=\"alerts\">Alerts</h2>\n" + alerts_html(alerts);
   const bool scored = p.score.value != nullptr && info.score_subjects > 0;
   if (scored && plan.greedy_games > 0) {
     pp.games = plan.greedy_games;
@@ -335,6 +339,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   if (random.finished && !random.wins.empty() && random.wins[top].count > 0)
     best = fmt::format("{} {}", random.subjects[top], pct(random.wins[top].share));
   a.key_figures.push_back({"top win share", best});
+  if (!alerts.is_null()) a.key_figures.push_back({"alerts", alerts_figure(alerts)});
   if (!states.figure.empty()) a.key_figures.push_back({"states", states.figure});
   if (!proofs.figure.empty()) a.key_figures.push_back({"properties decided", proofs.figure});
   return a;

@@ -216,6 +216,7 @@ int run_report(const ReportOptions& opt) {
       }
       e.figures = analysis->key_figures;
     }
+    if (analysis) body += analysis->alerts_html;
     if (!e.ok) {
       body += "<h2 class=\"bad\">Errors</h2>\n<pre>" + html_escape(diags.render(sources)) + "</pre>\n";
     } else {

@@ -32,5 +32,6 @@ void add_bench(CLI::App& app, int& result);
 void add_lsp(CLI::App& app, int& result);
 /// Puts usage examples at the foot of the help of `app` and of each verb.
 void add_examples(CLI::App& app);
+void add_lint(CLI::App& app, int& result);
 
 }  // namespace rulebook::cli

@@ -152,6 +152,9 @@ bool same(const Metric& a, const Metric& b) {
 bool same(const Symmetry& a, const Symmetry& b) {
   return same(a.name, b.name) && same(a.swaps, b.swaps);
 }
+bool same(const Allow& a, const Allow& b) {
+  return same(a.code, b.code) && same(a.subject, b.subject) && a.reason == b.reason;
+}
 bool same(const Remove& a, const Remove& b) { return a.what == b.what && same(a.name, b.name); }
 
 bool same(const Decl& a, const Decl& b) {

@@ -314,6 +314,14 @@ struct Symmetry {  // symmetry name: swap a <-> b, c <-> d;
   std::vector<std::pair<Ident, Ident>> swaps;
 };
 
+/// `allow dead-move discard "why";`: the designer acknowledges an alert of `rulebook lint`
+/// (docs/lint.md); codes about the whole game take no subject.
+struct Allow {
+  Ident code;     ///< "dead-move": its words and hyphens joined; the span covers them
+  Ident subject;  ///< a move, phase, rule, player, team or symmetry; empty for the game
+  std::string reason;
+};
+
 enum class DeclKindWord {  // what `remove` names
   Param, Define, Rule, Phase, Move, Property, Metric, Team, State, Setup, Symmetry, Regions,
   Action,
@@ -326,7 +334,7 @@ struct Remove {  // remove kind name;
 
 using DeclBody = std::variant<Param, Board, Regions, Players, Team, TypeDecl, Setup, State, Init,
                               Define, Rule, Phase, Score, Winner, EndWhen, Property, Metric,
-                              Symmetry, Remove, Move, Action>;
+                              Symmetry, Remove, Move, Action, Allow>;
 
 /// One top-level declaration. `Move` appears here only as `override move ...` in a variant.
 struct Decl {

@@ -199,6 +199,8 @@ void Checker::collect() {
           } else if constexpr (std::is_same_v<T, Action>) {
             game_.actions.push_back(&b);
             declare_global(sym(b.name, NameKind::Action, nullptr));
+          } else if constexpr (std::is_same_v<T, Allow>) {
+            game_.allows.push_back(&b);
           }
         },
         d.body);
@@ -429,6 +431,8 @@ void Checker::check_decl(const Decl& d) {
           check_symmetry(b);
         } else if constexpr (std::is_same_v<T, Action>) {
           if (Symbol* s = global_of(b.name)) ensure_action(*s, b.name.span);
+        } else if constexpr (std::is_same_v<T, Allow>) {
+          check_allow(b);
         }
       },
       d.body);

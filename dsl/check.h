@@ -129,6 +129,7 @@ struct Game {
   std::unordered_map<const Expr*, ExprPtr> expansions;
   /// Other copies the checker made and checked (the side tables point into them).
   std::vector<ExprPtr> checked_copies;
+  std::vector<const Allow*> allows;  ///< acknowledged alerts of `rulebook lint`
 
   // Symbols and the side tables of the checker.
   std::vector<std::unique_ptr<Symbol>> symbols;  ///< owns every symbol, global and local

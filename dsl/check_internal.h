@@ -68,6 +68,7 @@ class Checker {
   void check_rule(const Rule& rule);
   void check_property(const Property& p);
   void check_symmetry(const Symmetry& s);
+  void check_allow(const Allow& a);  // check_allow.cpp
   void check_score(const Score& s);
   void check_setup(const Setup& s, const Symbol& sym);
   std::vector<const Move*> moves_named(const std::string& name) const;

@@ -37,6 +37,7 @@ namespace rulebook::dsl {
   K(Depends, "depends", Decl) K(Consistent, "consistent", Decl)                               \
   K(Redundant, "redundant", Decl) K(Invariant, "invariant", Decl) K(Metric, "metric", Decl)   \
   K(Symmetry, "symmetry", Decl) K(Action, "action", Decl)                                      \
+  K(Allow, "allow", DeclContextual)                                                           \
   K(Override, "override", Decl) K(Remove, "remove", Decl) K(Move, "move", Reserved)           \
   K(True, "true", Reserved) K(False, "false", Reserved) K(None, "none", Reserved)             \
   K(Not, "not", Reserved) K(And, "and", Reserved) K(Or, "or", Reserved) K(In, "in", Reserved) \

@@ -347,6 +347,7 @@ std::pair<std::string, std::string> decl_key(const Decl& decl) {
         if constexpr (std::is_same_v<T, Remove>) return {"remove", b.name.name};
         if constexpr (std::is_same_v<T, Move>) return {"move", b.name.name};
         if constexpr (std::is_same_v<T, Action>) return {"action", b.name.name};
+        if constexpr (std::is_same_v<T, Allow>) return {"allow", b.code.name + " " + b.subject.name};
       },
       decl.body);
 }

@@ -482,6 +482,25 @@ Symmetry Parser::parse_symmetry() {
   return s;
 }
 
+/// allow = "allow" CODE [ IDENT ] STRING ";" ;   CODE = IDENT { "-" IDENT } (no spaces)
+Allow Parser::parse_allow() {
+  advance();
+  Allow a;
+  a.code = expect_name("the alert's code after 'allow' (e.g. dead-move)");
+  // The words after a hyphen may be reserved ones (`dead-move`, `never-ends`).
+  while (at(TokenKind::Minus) && peek().span.begin == a.code.span.end && peek(1).span.begin == peek().span.end &&
+         (peek(1).kind == TokenKind::Ident || keyword_role(peek(1).kind) != KeywordRole::NotKeyword)) {
+    advance();
+    const Token more = advance();
+    a.code.name += "-" + std::string(more.text);
+    a.code.span.end = more.span.end;
+  }
+  if (at_name()) a.subject = expect_name("what the alert names");
+  a.reason = expect(TokenKind::String, "giving the reason the alert is acknowledged").string_value;
+  expect_semicolon("the declaration");
+  return a;
+}
+
 /// "remove" kind IDENT ";"
 /// kind = "param" | "define" | "rule" | "phase" | "move" | "property" | "metric"
 ///      | "team" | "state" | "setup" | "symmetry" | "regions" | "action" ;

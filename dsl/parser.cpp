@@ -235,7 +235,7 @@ void Parser::parse_declaration(File& file) {
 
 /// decl = param | board | regions | players | team | typedecl | setup | state | init
 ///      | define | rule | phase | score | winner | endwhen | property | metric
-///      | symmetry | action | "override" overridable | "remove" kind IDENT ";" ;
+///      | symmetry | action | allow | "override" overridable | "remove" kind IDENT ";" ;
 /// overridable = param | define | rule | phase | state | setup | score | winner | endwhen
 ///      | property | metric | team | regions | board | players | move | action ;
 DeclBody Parser::parse_declaration_body(bool is_override) {
@@ -281,6 +281,7 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
     case TokenKind::KwInvariant: return parse_property();
     case TokenKind::KwMetric: return parse_metric();
     case TokenKind::KwSymmetry: return parse_symmetry();
+    case TokenKind::KwAllow: return parse_allow();
     case TokenKind::KwRemove: return parse_remove();
     case TokenKind::KwMove:
       if (is_override) return parse_move(true);

@@ -84,6 +84,7 @@ class Parser {
   PropertySet parse_property_set();
   Metric parse_metric();
   Symmetry parse_symmetry();
+  Allow parse_allow();
   Remove parse_remove();
   Block parse_block(std::string_view what);
   StmtPtr parse_stmt();

@@ -501,6 +501,10 @@ class FilePrinter {
     }
     w_.line(0, text + ";", next);
   }
+  void print(const Allow& a, const std::string& o, uint32_t next) {
+    std::string subject = a.subject.name.empty() ? "" : " " + a.subject.name;
+    w_.line(0, o + "allow " + a.code.name + subject + " " + quote(a.reason) + ";", next);
+  }
   void print(const Remove& r, const std::string& o, uint32_t next) {
     static constexpr std::string_view kWords[] = {"param", "define",   "rule",   "phase",
                                                   "move",  "property", "metric", "team",

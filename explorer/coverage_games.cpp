@@ -7,6 +7,25 @@
 #include "compiler/runtime/random.h"
 
 namespace rulebook::explorer {
+namespace {
+
+/// The subjects with the best score (tuple scores compared entry by entry).
+std::vector<int> best_subjects(const engine::Info& info, const std::vector<int64_t>& s) {
+  std::vector<int> best;
+  const size_t w = size_t(info.score_width);
+  for (int x = 0; x < info.score_subjects; ++x) {
+    int c = best.empty() ? 1 : 0;
+    for (size_t k = 0; k < w && c == 0; ++k) {
+      const int64_t a = s[size_t(x) * w + k], b = s[size_t(best[0]) * w + k];
+      if (a != b) c = (a > b) == info.highest_wins ? 1 : -1;
+    }
+    if (c > 0) best.clear();
+    if (c >= 0) best.push_back(x);
+  }
+  return best;
+}
+
+}  // namespace
 
 CoverageGames cover_games(const compiler::Interpreter& interpreter, const CoveragePlan& plan) {
   CoverageGames out(interpreter.program());
@@ -15,6 +34,13 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
   std::vector<uint8_t> state(interpreter.info().state_bytes);
   std::vector<engine::Move> moves;
   std::vector<bool> legal(cov.chosen.size()), played(cov.chosen.size());
+  const ir::StateVar& phase_var = interpreter.program().vars[ir::kVarPhase];
+  out.phase_games.assign(interpreter.program().phases.size(), 0);
+  std::vector<bool> in_phase(out.phase_games.size());
+  auto note_phase = [&] {
+    const size_t ph = ir::load_index(state.data(), phase_var, 0);
+    if (ph < in_phase.size()) in_phase[ph] = true;
+  };
   for (int g = 0; g < plan.games; ++g) {
     if (plan.stop && plan.stop->load()) break;
     ++out.played;
@@ -25,6 +51,8 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
     int plies = 0;
     bool cut = false;
     played.assign(played.size(), false);
+    in_phase.assign(in_phase.size(), false);
+    if (st.ok) note_phase();
     while (st.ok && !interpreter.terminal(state.data())) {
       if (plies >= plan.max_plies) {
         cut = true;
@@ -48,10 +76,13 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
       ++cov.chosen[size_t(m.kind)];
       played[size_t(m.kind)] = true;
       if (!(st = interpreter.apply_counted(state.data(), m, cov)).ok) break;
+      note_phase();
       ++plies;
     }
     out.plies += uint64_t(plies);
     for (size_t k = 0; k < played.size(); ++k) cov.games_chosen[k] += played[k];
+    for (size_t k = 0; k < in_phase.size(); ++k) out.phase_games[k] += in_phase[k];
+    if (plan.progress) plan.progress(g + 1, plan.games);
     if (!st.ok) {
       if (out.errors++ == 0) out.first_error = st.message;
     } else if (cut) {
@@ -59,6 +90,11 @@ CoverageGames cover_games(const compiler::Interpreter& interpreter, const Covera
       out.cut_off_games.push_back(g);
     } else {
       ++out.finished;
+      GameOutcome o;
+      o.seed = setup.seed;
+      o.plies = plies;
+      if ((st = interpreter.scores(state.data(), o.scores)).ok) o.best = best_subjects(interpreter.info(), o.scores);
+      out.outcomes.push_back(std::move(o));
     }
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,15 @@ struct CoveragePlan {
   uint64_t blocked_budget = 0;
   engine::Setup setup;     ///< setup values for every game (its seed is replaced)
   const std::atomic<bool>* stop = nullptr;  ///< set it (e.g. on Ctrl-C) to stop early
+  std::function<void(int done, int total)> progress;  ///< after each game, when set
+};
+
+/// How one finished game came out: its best score subjects (one alone won, several tied).
+struct GameOutcome {
+  uint64_t seed = 0;
+  int plies = 0;
+  std::vector<int> best;        ///< score subjects (players, or teams) with the best score
+  std::vector<int64_t> scores;  ///< subject-major, as Engine::scores
 };
 
 struct CoverageGames {
@@ -37,6 +47,8 @@ struct CoverageGames {
   std::string first_error;
   uint64_t plies = 0;  ///< moves played in all games (finished or not)
   std::vector<int> cut_off_games;  ///< indices of the games cut off, in order
+  std::vector<uint64_t> phase_games;  ///< per phase: games in which play was in it at some point
+  std::vector<GameOutcome> outcomes;  ///< per finished game, in seed order
   explicit CoverageGames(const ir::Program& program) : counts(program) {}
 };
 

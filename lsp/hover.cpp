@@ -109,6 +109,7 @@ std::string key_word(const std::string& key) {
   if (key.rfind("metric:", 0) == 0) return "metric";
   if (key.rfind("s:", 0) == 0) return "symmetry";
   if (key.rfind("m:", 0) == 0) return "move";
+  if (key.rfind("a:", 0) == 0) return "action";
   return "name";
 }
 

@@ -119,6 +119,15 @@ class Indexer {
     for (const ExprPtr& r : m.requires_) expr(r.get());
     block(m.body);
   }
+  void body(const Action& a) {
+    add(a.name, "a:" + a.name.name, true);
+    params(a.params);
+    block(a.body);
+  }
+  void body(const Allow& a) {
+    // The subject of an acknowledged alert: a phase, player or team is a global name.
+    if (!a.subject.name.empty() && game_.global(a.subject.name)) global(a.subject, false);
+  }
   void body(const Score& s) {
     local(s.var);
     expr(s.value.get());
@@ -157,6 +166,7 @@ class Indexer {
       case DeclKindWord::Property: add(r.name, "p:" + r.name.name, false); break;
       case DeclKindWord::Metric: add(r.name, "metric:" + r.name.name, false); break;
       case DeclKindWord::Symmetry: add(r.name, "s:" + r.name.name, false); break;
+      case DeclKindWord::Action: add(r.name, "a:" + r.name.name, false); break;
       default: global(r.name, false); break;
     }
   }
@@ -207,7 +217,13 @@ class Indexer {
 
   void stmt(const Stmt& s) {
     expr(s.target.get());
-    expr(s.value.get());
+    if (s.kind == StmtKind::Call && s.value && !s.value->args.empty() && s.value->args[0]->kind == ExprKind::Name) {
+      // The callee is an action, not a value: its name is indexed as one, then the arguments.
+      add(s.value->args[0]->ident, "a:" + s.value->args[0]->ident.name, false);
+      for (size_t i = 1; i < s.value->args.size(); ++i) expr(s.value->args[i].get());
+    } else {
+      expr(s.value.get());
+    }
     if (s.kind == StmtKind::Let) local(s.name);
     if (s.kind == StmtKind::Goto) global(s.name, false);
     binders(s.binders);

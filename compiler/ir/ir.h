@@ -333,6 +333,12 @@ struct Symmetry {
   dsl::Span span;
 };
 
+/// `allow CODE SUBJECT "reason";`: an acknowledged designer alert (explorer/alerts.h).
+struct Allow {
+  std::string code, subject, reason;  ///< subject is empty for codes about the whole game
+  dsl::Span span;
+};
+
 /// A whole lowered game.
 struct Program {
   std::string title;
@@ -361,6 +367,7 @@ struct Program {
   std::vector<Property> properties;
   std::vector<Metric> metrics;
   std::vector<Symmetry> symmetries;
+  std::vector<Allow> allows;
   int max_move_params = 0;
 };
 

@@ -196,6 +196,8 @@ std::optional<ir::Program> Lowering::run() {
   lower_end_and_score();
   lower_properties();
   lower_symmetries();
+  for (const dsl::Allow* a : game_.allows)
+    prog_.allows.push_back({a->code.name, a->subject.name, a->reason, a->code.span});
   frame_ = nullptr;
   if (!diags_.has_errors()) check_move_work(prog_, diags_);
   if (diags_.has_errors()) return std::nullopt;

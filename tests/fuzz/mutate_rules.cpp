@@ -112,6 +112,9 @@ class Collector {
   void body(const Init& i) { block(i.body); }
   void body(const Define& d) { name(d.name), params(d.params), type(d.type), expr(d.body); }
   void body(const Action& a) { name(a.name), params(a.params), block(a.body); }
+  void body(const Allow& a) {
+    if (!a.subject.name.empty()) name(a.subject);
+  }
   void body(const Rule& r) { name(r.name), expr(r.condition); }
   void body(const Phase& p) {
     name(p.name);

@@ -1,0 +1,112 @@
+// Alerts in JSON, as a terminal's text (compiler-style lines) and as a report's HTML.
+#include "cli/alerts_out.h"
+
+#include <fmt/format.h>
+
+#include "cli/report.h"
+#include "compiler/ir/ir.h"
+#include "dsl/diagnostics.h"
+
+namespace rulebook::cli {
+namespace {
+
+std::string trimmed_line(std::string_view text) {
+  size_t b = 0, e = text.size();
+  while (b < e && (text[b] == ' ' || text[b] == '\t')) ++b;
+  while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\r' || text[e - 1] == '\n')) --e;
+  return std::string(text.substr(b, e - b));
+}
+
+/// Alerts acknowledged (or not) of a severity ("" for any).
+size_t count_of(const nlohmann::json& j, bool acknowledged, const std::string& severity = "") {
+  size_t n = 0;
+  for (const auto& a : j["alerts"])
+    n += a["acknowledged"].get<bool>() == acknowledged && (severity.empty() || a["severity"] == severity);
+  return n;
+}
+
+std::string counted(size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+}  // namespace
+
+nlohmann::json alerts_json(const std::vector<explorer::Alert>& alerts, const explorer::CoverageGames& games,
+                           const dsl::SourceSet& sources) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const explorer::Alert& a : alerts) {
+    const bool located = a.span.file < sources.size();
+    nlohmann::json row{{"code", a.code},
+                       {"severity", a.severity == explorer::Alert::Severity::Warning ? "warning" : "note"},
+                       {"subject", a.subject},
+                       {"at", located ? ir::location(sources, a.span) : std::string()},
+                       {"message", a.message},
+                       {"source", located ? trimmed_line(sources.line_text(a.span.file, a.span.begin)) : std::string()},
+                       {"evidence", a.evidence},
+                       {"acknowledged", a.acknowledged}};
+    if (a.acknowledged) row["reason"] = a.reason;
+    list.push_back(std::move(row));
+  }
+  return {{"games", games.played},       {"first_seed", games.plan.seed}, {"max_plies", games.plan.max_plies},
+          {"finished", games.finished},  {"cut_off", games.cut_off},      {"alerts", list},
+          {"unacknowledged", explorer::unacknowledged(alerts)}};
+}
+
+std::string alerts_text(const nlohmann::json& j) {
+  auto esc = [](const nlohmann::json& s) { return dsl::escape_for_terminal(s.get<std::string>()); };
+  std::string out;
+  for (const bool ack : {false, true}) {
+    for (const auto& a : j["alerts"]) {
+      if (a["acknowledged"].get<bool>() != ack) continue;
+      out += fmt::format("{}: {}[{}]: {}\n", esc(a["at"]), ack ? "acknowledged" : esc(a["severity"]), esc(a["code"]),
+                         esc(a["message"]));
+      if (!a["source"].get<std::string>().empty()) out += "  | " + esc(a["source"]) + "\n";
+      for (const auto& e : a["evidence"]) out += "  = " + esc(e) + "\n";
+      if (ack) out += "  = allowed: " + esc(a["reason"]) + "\n";
+    }
+  }
+  out += fmt::format("{}, {}, {} acknowledged, over {} random games (seeds from {}, cut off after {} moves: "
+                     "{} finished, {} cut off)\n",
+                     counted(count_of(j, false, "warning"), "warning"), counted(count_of(j, false, "note"), "note"),
+                     count_of(j, true), j["games"].get<int>(), j["first_seed"].get<uint64_t>(),
+                     j["max_plies"].get<int>(), j["finished"].get<int>(), j["cut_off"].get<int>());
+  return out;
+}
+
+std::string alerts_html(const nlohmann::json& j) {
+  std::string h = fmt::format(
+      "<p>From the first {} random games of the coverage below (seeds from {}): what no game showed is "
+      "\"not seen\", not impossible. Codes: docs/lint.md.</p>\n",
+      j["games"].get<int>(), j["first_seed"].get<uint64_t>());
+  for (const bool ack : {false, true}) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& a : j["alerts"]) {
+      if (a["acknowledged"].get<bool>() != ack) continue;
+      std::string evidence;
+      for (const auto& e : a["evidence"]) evidence += (evidence.empty() ? "" : "; ") + e.get<std::string>();
+      nlohmann::json row{{"where", a["at"]}, {"severity", a["severity"]}, {"code", a["code"]}, {"alert", a["message"]},
+                         {"evidence", evidence}};
+      if (ack) row["reason"] = a["reason"];
+      rows.push_back(std::move(row));
+    }
+    if (!ack && rows.empty()) h += "<p>No alert.</p>\n";
+    if (!ack && !rows.empty())
+      h += fmt::format("<p class=\"{}\">{}, {} (a note: a statement or condition not seen doing anything, often "
+                       "only rare):</p>\n",
+                       count_of(j, false, "warning") ? "bad" : "none", counted(count_of(j, false, "warning"), "warning"),
+                       counted(count_of(j, false, "note"), "note")) +
+           table_html({"where", "severity", "code", "alert", "evidence"}, rows);
+    if (ack && !rows.empty())
+      h += fmt::format("<p>Acknowledged by the rules ({}):</p>\n", rows.size()) +
+           table_html({"where", "code", "alert", "reason", "evidence"}, rows);
+  }
+  return h;
+}
+
+std::string alerts_figure(const nlohmann::json& j) {
+  const size_t warnings = count_of(j, false, "warning"), notes = count_of(j, false, "note"), ack = count_of(j, true);
+  std::string out = std::to_string(warnings);
+  if (notes) out += fmt::format(" ({})", counted(notes, "note"));
+  if (ack) out += fmt::format(" (+{} acknowledged)", ack);
+  return out;
+}
+
+}  // namespace rulebook::cli

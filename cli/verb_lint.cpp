@@ -1,0 +1,80 @@
+// `rulebook lint FILE`: the designer alerts of a rules file, from seeded random games run
+// by the interpreter (explorer/alerts.h); exit 1 while some are not acknowledged.
+#include <unistd.h>
+
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/alerts_out.h"
+#include "cli/interrupt.h"
+#include "cli/open_game.h"
+#include "cli/verbs.h"
+#include "compiler/interp/interpret.h"
+#include "explorer/alerts.h"
+#include "explorer/coverage_games.h"
+
+namespace rulebook::cli {
+namespace {
+
+struct LintOptions {
+  std::string file;
+  int games = 200;
+  uint64_t seed = 1;
+  int max_plies = 2000;
+  std::vector<std::string> setups;
+  bool json = false;
+};
+
+int run_lint(const LintOptions& opt) {
+  OpenedGame game;
+  if (int code = open_program(opt.file, game); code != kExitOk) return code;
+  explorer::CoveragePlan plan;
+  if (int code = parse_setup_args(opt.setups, plan.setup); code != kExitOk) return code;
+  plan.games = opt.games;
+  plan.seed = opt.seed;
+  plan.max_plies = opt.max_plies;
+  StopOnInterrupt interrupt;
+  plan.stop = interrupt.flag();
+  // Progress for a person watching: a line per tenth of the games, on a terminal only.
+  if (isatty(STDERR_FILENO))
+    plan.progress = [](int done, int total) {
+      if (total >= 20 && done % (total / 10) == 0) fmt::print(stderr, "lint: {} of {} games\n", done, total);
+    };
+  const compiler::Interpreter interpreter(*game.program, game.sources);
+  const explorer::CoverageGames games = explorer::cover_games(interpreter, plan);
+  if (games.errors) {
+    fmt::print(stderr, "{}\n", engine_error_line(opt.file, games.first_error));
+    return kExitInputError;
+  }
+  explorer::AlertPlan ap;
+  ap.replay = "rulebook play " + opt.file;
+  for (const std::string& s : opt.setups) ap.replay += " --setup " + s;
+  const std::vector<explorer::Alert> alerts = explorer::find_alerts(games, *game.program, ap);
+  const nlohmann::json j = alerts_json(alerts, games, game.sources);
+  if (opt.json) fmt::print("{}\n", j.dump(2));
+  else fmt::print("{}", alerts_text(j));
+  if (games.played < plan.games) {
+    fmt::print(stderr, "lint: interrupted after {} of {} games\n", games.played, plan.games);
+    return kExitInterrupted;
+  }
+  return explorer::unacknowledged(alerts) > 0 ? kExitInputError : kExitOk;
+}
+
+}  // namespace
+
+void add_lint(CLI::App& app, int& result) {
+  auto opt = std::make_shared<LintOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "lint", "List what random games show a designer must know: dead moves, statements, phases and ends, games "
+              "that never end, constant results, seats that never win (docs/lint.md)");
+  cmd->add_option("file", opt->file, "Rules file")->required();
+  cmd->add_option("--games", opt->games, "Random games (game i uses seed + i)")->check(CLI::Range(1, 100000000));
+  cmd->add_option("--seed", opt->seed, "Seed of the first game");
+  cmd->add_option("--max-plies", opt->max_plies, "Cut a game off after this many moves")->check(CLI::Range(1, 100000000));
+  cmd->add_option("--setup", opt->setups, "Setup value name=value (repeatable)");
+  cmd->add_flag("--json", opt->json, "Print the alerts as JSON");
+  cmd->callback([opt, &result] { result = run_lint(*opt); });
+}
+
+}  // namespace rulebook::cli
