@@ -35,6 +35,9 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
       {"tree", "  rulebook tree game.rules --depth 2 --format svg -o tree.svg"},
       {"report", "  rulebook report variants -o reports --config variants/report.json"},
       {"lsp", "  rulebook lsp                           started by an editor (docs/editors.md)"},
+      {"lint",
+       "  rulebook lint game.rules               the designer alerts over 200 random games\n"
+       "  rulebook lint game.rules --games 50 --json"},
   };
   return table;
 }

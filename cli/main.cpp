@@ -51,9 +51,9 @@ int main(int argc, char** argv) {
   add_prove(app, result);
   add_bench(app, result);
   add_lsp(app, result);
+  add_lint(app, result);
   add_examples(app);
   if (unknown_verb(app, argc, argv)) return kExitUsage;
-  add_lint(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -304,8 +304,14 @@ class Finder {
                          req ? fmt::format("a 'requires' of {} never alone kept an instance out", s.block)
                              : fmt::format("rule '{}'{} never alone kept an instance out", s.what,
                                            s.kind == CoverageSite::Kind::Rule ? " on " + s.block : ""));
-          a.evidence.push_back(fmt::format("0 instances over {} decisions of {} were legal but for it alone: {}",
-                                           grouped(c.decisions), games_, not_seen_));
+          // Counting what a condition kept out may stop at a budget: the evidence is over
+          // the decisions where it was counted.
+          const std::string counted = c.blocked_decisions < c.decisions
+                                          ? fmt::format("the first {} of {} decisions", grouped(c.blocked_decisions),
+                                                        grouped(c.decisions))
+                                          : fmt::format("{} decisions", grouped(c.decisions));
+          a.evidence.push_back(
+              fmt::format("0 instances over {} of {} were legal but for it alone: {}", counted, games_, not_seen_));
           break;
         }
       }

@@ -374,7 +374,9 @@ GeneratedProgram Gen::run() {
       if (chance(25)) {
         // The body as an action the move calls with its own parameters: inlined, it must
         // run exactly as the body written in place.
-        const std::string action = fresh("act");
+        // Not one of the move's parameter names: a parameter would hide it at the call.
+        std::string action = fresh("act");
+        while (std::find(m.params.begin(), m.params.end(), action) != m.params.end()) action = fresh("act");
         std::string args;
         for (size_t i = 0; i < m.params.size(); ++i) args += (i ? ", " : "") + m.params[i];
         actions += fmt::format("\naction {}({}) {}\n", action, params,
