@@ -319,12 +319,29 @@ class Finder {
   }
 
   void acknowledge() {
+    std::vector<bool> used(p_.allows.size(), false);
     for (Alert& a : out_)
-      for (const ir::Allow& al : p_.allows)
+      for (size_t i = 0; i < p_.allows.size(); ++i) {
+        const ir::Allow& al = p_.allows[i];
         if (al.code == a.code && al.subject == a.subject) {
           a.acknowledged = true;
           a.reason = al.reason;
+          used[i] = true;
         }
+      }
+    // An acknowledgment nothing matched may be stale: inherited from a base whose defect
+    // the variant does not have, or kept after the rules changed. A note, since a rare
+    // event can also go unseen in a few games.
+    for (size_t i = 0; i < p_.allows.size(); ++i) {
+      if (used[i]) continue;
+      const ir::Allow& al = p_.allows[i];
+      const std::string what = al.subject.empty() ? al.code : al.code + " " + al.subject;
+      Alert& a = add("unused-allow", Alert::Severity::Note, what, al.span,
+                     fmt::format("'allow {}' acknowledges an alert these games did not raise", what));
+      a.evidence.push_back(fmt::format("no {} alert in {}: the acknowledgment may be stale (inherited from a base "
+                                       "file, or kept after the rules changed)",
+                                       al.code, games_));
+    }
   }
 
   const CoverageGames& g_;

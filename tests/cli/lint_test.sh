@@ -69,6 +69,14 @@ check "four-move 6x6: exit 0 (the file acknowledges its dead capture)" 0 $?
 check "four-move 6x6: capture never legal, acknowledged" "True True" \
   "$(json "$work/six.json" "' '.join(str(x) for x in [a['acknowledged'] and a['message'] == \"move 'capture' was never legal\" for a in j['alerts'] if a['code'] == 'dead-move' and a['subject'] == 'capture'] + [any('not seen in 20 random games' in e for a in j['alerts'] if a['subject'] == 'capture' for e in a['evidence'])])")"
 
+# The shipped 6x6 inherits the lesson's acknowledged dead capture, but its captures are
+# live: the stale acknowledgment gets a note, and the four-move variant's does not.
+"$rb" lint variants/garnsi-malom/garnsi-6x6.rules --games 20 --json >"$work/live.json" 2>/dev/null
+check "shipped 6x6: the inherited capture acknowledgment is noted unused" "note" \
+  "$(json "$work/live.json" "[a['severity'] for a in j['alerts'] if a['code'] == 'unused-allow' and a['subject'] == 'dead-move capture'][0]")"
+check "four-move 6x6: its capture acknowledgment is used" 0 \
+  "$(json "$work/six.json" "len([a for a in j['alerts'] if a['code'] == 'unused-allow' and a['subject'] == 'dead-move capture'])")"
+
 # Ctrl-C: the games played so far are linted, exit 130.
 interrupt_after 3 "$work/int.json" "$work/int.err" "$rb" lint $g/never_ends.rules --games 100000000 --max-plies 100 --json
 check "Ctrl-C exits 130" 130 "$rc"
