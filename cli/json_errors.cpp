@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <regex>
 #include <string_view>
@@ -122,10 +123,12 @@ JsonErrors::JsonErrors(bool active) {
     char buf[4096];
     for (;;) {
       const ssize_t n = read(read_end, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;  // Ctrl-C reached this thread: the verb handles it
       if (n <= 0) break;
       text->append(buf, size_t(n));
       for (ssize_t done = 0; done < n;) {
         const ssize_t w = write(err_fd, buf + done, size_t(n - done));
+        if (w < 0 && errno == EINTR) continue;
         if (w <= 0) break;
         done += w;
       }
@@ -153,10 +156,12 @@ int JsonErrors::finish(int code) {
   error_line(impl_->err_text, stated);
   const bool failed = code == 1 || code == 2 || code == 3;
   nlohmann::json result;
-  if (!printed.is_discarded() && printed.is_object() && failed && (code != 1 || stated) &&
-      !printed.contains("error")) {
+  // A verb's own "error" text (explore's) becomes the object every verb gives.
+  const bool object = !printed.is_discarded() && printed.is_object();
+  const bool own_text = object && printed.contains("error") && printed["error"].is_string();
+  if (object && failed && (own_text || (!printed.contains("error") && (code != 1 || stated)))) {
     result = printed;  // the verb's JSON, with what stopped it
-    result["error"] = error_json(code, impl_->err_text)["error"];
+    result["error"] = error_json(code, own_text ? printed["error"].get<std::string>() : impl_->err_text)["error"];
   } else if (!printed.is_discarded() || code == 0 || (!failed && !out.empty())) {
     // The verb's own output already tells the outcome (diagnostics, verdicts, alerts, what
     // an interrupted run finished, --help): printed as it is.

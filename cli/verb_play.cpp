@@ -117,7 +117,7 @@ int run_coverage(const RunOptions& opt) {
   if (opt.json) fmt::print("{}\n", j.dump(2));
   else fmt::print("{}", coverage_text(j));
   if (games.errors) {
-    fmt::print(stderr, "{}\n", engine_error_line(opt.file, games.first_error));
+    fmt::print(stderr, "{}", engine_error_text(game.sources, opt.file, games.first_error));
     return kExitInputError;
   }
   if (games.played < plan.games) {
@@ -299,7 +299,7 @@ int run_perft(const RunOptions& opt) {
     std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st, po);
     const bool interrupted = !st.ok && interrupt.stopped();
     if (!st.ok && !interrupted) {
-      fmt::print(stderr, "{}\n", engine_error_line(opt.file, st.message));
+      fmt::print(stderr, "{}", engine_error_text(game.sources, opt.file, st.message));
       return kExitInputError;
     }
     uint64_t total = 0;
@@ -334,7 +334,7 @@ int run_perft(const RunOptions& opt) {
   }
   explorer::PerftResult r = explorer::perft(e, state.data(), opt.depth, po);
   if (!r.status.ok) {
-    fmt::print(stderr, "{}\n", engine_error_line(opt.file, r.status.message));
+    fmt::print(stderr, "{}", engine_error_text(game.sources, opt.file, r.status.message));
     return kExitInputError;
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
