@@ -148,8 +148,15 @@ int play_error(const RunOptions& opt, const OpenedGame& game, const std::string&
 /// turn back to one of them can be repeated forever (docs/semantics.md, "Errors").
 class AgainTurn {
  public:
+  /// With one player every move keeps the turn, so a move counts only when its body runs
+  /// `again` whatever happens (a top-level `again`); with more, when it holds one anywhere
+  /// and the same player moves next.
   explicit AgainTurn(const ir::Program& p) {
-    for (size_t k = 0; k < p.moves.size(); ++k) can_again_.push_back(!again_spans(p, int(k)).empty());
+    for (size_t k = 0; k < p.moves.size(); ++k) {
+      bool always = false;
+      for (const ir::StmtPtr& st : p.moves[k].body) always = always || st->op == ir::StmtOp::Again;
+      can_again_.push_back(p.players > 1 ? !again_spans(p, int(k)).empty() : always);
+    }
   }
   /// After `m` by `mover` took `before` to `after`: how many moves ago the turn was in
   /// `after` already, or 0.
