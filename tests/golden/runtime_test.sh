@@ -60,13 +60,29 @@ phase p {
   }
 }
 RULES
-for engine in interp compiled; do
-  out=$("$RB" play long.rules --engine "$engine" --max-plies 50 --boards end 2>&1)
-  code=$?
-  if [ "$code" != 0 ] || ! grep -q '^cut off after 50 moves' <<<"$out"; then
-    echo "FAIL long game ($engine): exit $code, expected a cut-off with exit 0"
-    failed=$((failed + 1))
-  fi
+# With one player every move keeps the turn: an again behind a condition that did not run
+# makes no again loop either.
+cat >solo.rules <<'RULES'
+game "Solo";
+board 1 x 3;
+players 1;
+state b: bool;
+phase p {
+  move flip {
+    b := not b;
+    if b { again; }
+  }
+}
+RULES
+for game in long solo; do
+  for engine in interp compiled; do
+    out=$("$RB" play "$game.rules" --engine "$engine" --max-plies 50 --boards end 2>&1)
+    code=$?
+    if [ "$code" != 0 ] || ! grep -q '^cut off after 50 moves' <<<"$out"; then
+      echo "FAIL $game game ($engine): exit $code, expected a cut-off with exit 0"
+      failed=$((failed + 1))
+    fi
+  done
 done
 echo "runtime golden: $cases cases, $failed failures"
 [ "$failed" = 0 ]
