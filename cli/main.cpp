@@ -2,11 +2,13 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "cli/json_errors.h"
 #include "cli/verbs.h"
 #include "dsl/diagnostics.h"
 
@@ -53,15 +55,18 @@ int main(int argc, char** argv) {
   add_lsp(app, result);
   add_lint(app, result);
   add_examples(app);
-  if (unknown_verb(app, argc, argv)) return kExitUsage;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) json = json || std::string_view(argv[i]) == "--json";
+  JsonErrors json_errors(json);
+  if (unknown_verb(app, argc, argv)) return json_errors.finish(kExitUsage);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    return json_errors.finish(code == 0 ? kExitOk : kExitUsage);
   } catch (const std::exception& e) {
     fmt::print(stderr, "rulebook: internal error: {}\n", e.what());
-    return kExitInternal;
+    return json_errors.finish(kExitInternal);
   }
-  return result;
+  return json_errors.finish(result);
 }

@@ -8,6 +8,7 @@
 
 #include "cli/colour.h"
 #include "cli/output_file.h"
+#include "cli/run_error_out.h"
 #include "cli/stdin_input.h"
 #include "cli/verbs.h"
 #include "compiler/interp/interpret.h"
@@ -90,7 +91,9 @@ int setup_state(const OpenedGame& game, uint64_t seed, const std::vector<std::st
   state.assign(game.engine->info().state_bytes, 0);
   engine::Status st = game.engine->setup(state.data(), setup);
   if (!st.ok) {
-    fmt::print(stderr, "{}\n", engine_error_line(game.program->source_path, st.message));
+    fmt::print(stderr, "{}{}: note: in the setup (seed {})\n",
+               engine_error_text(game.sources, game.program->source_path, st.message),
+               dsl::escape_for_terminal(game.program->source_path), seed);
     return kExitInputError;
   }
   return kExitOk;

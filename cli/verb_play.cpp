@@ -12,7 +12,9 @@
 #include "cli/coverage_out.h"
 #include "cli/endless_out.h"
 #include "cli/interrupt.h"
+#include "cli/json_errors.h"
 #include "cli/open_game.h"
+#include "cli/run_error_out.h"
 #include "cli/verbs.h"
 #include "compiler/runtime/random.h"
 #include "dsl/diagnostics.h"
@@ -115,7 +117,7 @@ int run_coverage(const RunOptions& opt) {
   if (opt.json) fmt::print("{}\n", j.dump(2));
   else fmt::print("{}", coverage_text(j));
   if (games.errors) {
-    fmt::print(stderr, "{}\n", engine_error_line(opt.file, games.first_error));
+    fmt::print(stderr, "{}", engine_error_text(game.sources, opt.file, games.first_error));
     return kExitInputError;
   }
   if (games.played < plan.games) {
@@ -124,6 +126,59 @@ int run_coverage(const RunOptions& opt) {
   }
   return kExitOk;
 }
+
+/// A run-time error of `play`: located with its source line and the game where it
+/// happened on stderr; under --json also as the error object on stdout.
+int play_error(const RunOptions& opt, const OpenedGame& game, const std::string& message,
+               const ErrorGame& where) {
+  fmt::print(stderr, "{}{}", engine_error_text(game.sources, opt.file, message), error_game_text(opt.file, where));
+  if (opt.json) {
+    nlohmann::json j = error_json(kExitInputError, message, opt.file);
+    const engine::Engine& e = *where.engine;
+    j["error"]["player"] = e.info().player_names[size_t(where.mover)];
+    j["error"]["ply"] = where.ply;
+    if (where.move) j["error"]["move"] = e.move_text(*where.move);
+    j["error"]["board"] = e.board_text(where.before);
+    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return kExitInputError;
+}
+
+/// The states of the turn so far while its moves can run `again`: a move that brings the
+/// turn back to one of them can be repeated forever (docs/semantics.md, "Errors").
+class AgainTurn {
+ public:
+  /// With one player every move keeps the turn, so a move counts only when its body runs
+  /// `again` whatever happens (a top-level `again`); with more, when it holds one anywhere
+  /// and the same player moves next.
+  explicit AgainTurn(const ir::Program& p) {
+    for (size_t k = 0; k < p.moves.size(); ++k) {
+      bool always = false;
+      for (const ir::StmtPtr& st : p.moves[k].body) always = always || st->op == ir::StmtOp::Again;
+      can_again_.push_back(p.players > 1 ? !again_spans(p, int(k)).empty() : always);
+    }
+  }
+  /// After `m` by `mover` took `before` to `after`: how many moves ago the turn was in
+  /// `after` already, or 0.
+  int back_to(const engine::Engine& e, const engine::Move& m, int mover, const std::vector<uint8_t>& before,
+              const std::vector<uint8_t>& after) {
+    const bool again = m.kind >= 0 && can_again_[size_t(m.kind)];
+    if (!again || e.terminal(after.data()) || e.to_move(after.data()) != mover) {
+      states_.clear();
+      return 0;
+    }
+    if (states_.empty()) states_.push_back({e.hash(before.data()), before});
+    const uint64_t h = e.hash(after.data());
+    for (size_t i = 0; i < states_.size(); ++i)
+      if (states_[i].first == h && states_[i].second == after) return int(states_.size() - i);
+    states_.push_back({h, after});
+    return 0;
+  }
+
+ private:
+  std::vector<bool> can_again_;
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> states_;
+};
 
 int run_play(const RunOptions& opt) {
   if (opt.coverage) return run_coverage(opt);
@@ -147,27 +202,22 @@ int run_play(const RunOptions& opt) {
   std::vector<engine::Move> moves;
   std::vector<uint8_t> before;
   int ply = 0;
+  AgainTurn turn(*game.program);
   StopOnInterrupt interrupt;
   for (; ply < opt.max_plies && !e.terminal(state.data()) && !interrupt.stopped(); ++ply) {
     moves.clear();
     engine::Status st = e.legal_moves(state.data(), moves);
     if (st.ok && moves.empty()) st = engine::Status::Error("a live state has no legal move");
-    if (!st.ok) {
-      fmt::print(stderr, "{}\n{}: note: while listing the moves for move {}\n",
-                 engine_error_line(opt.file, st.message), shown(opt.file), ply + 1);
-      return kExitInputError;
-    }
+    if (!st.ok) return play_error(opt, game, st.message, {&e, state.data(), e.to_move(state.data()), nullptr, ply + 1});
     const engine::Move m = moves[rng.below(moves.size())];
     const int mover = e.to_move(state.data());
     const int phase = e.phase(state.data());
     before = state;
     st = e.apply(state.data(), m);
-    if (!st.ok) {
-      fmt::print(stderr, "{}\n{}: note: at move {}, {} {}\n", engine_error_line(opt.file, st.message),
-                 shown(opt.file), ply + 1, shown(info.player_names[static_cast<size_t>(mover)]),
-                 shown(e.move_text(m)));
-      return kExitInputError;
-    }
+    if (!st.ok) return play_error(opt, game, st.message, {&e, before.data(), mover, &m, ply + 1});
+    if (const int back = turn.back_to(e, m, mover, before, state); back > 0)
+      return play_error(opt, game, again_loop_message(*game.program, game.sources, e, m, back),
+                        {&e, before.data(), mover, &m, ply + 1});
     std::vector<std::string> effects = side_effects(*game.program, m, before.data(), state.data());
     const int phase_after = e.phase(state.data());
     if (opt.json) {
@@ -191,8 +241,9 @@ int run_play(const RunOptions& opt) {
   std::vector<int64_t> scores;
   engine::Status st = e.scores(state.data(), scores);
   if (!st.ok) {
-    fmt::print(stderr, "{}\n{}: note: in the score after {} moves\n", engine_error_line(opt.file, st.message),
-               shown(opt.file), ply);
+    fmt::print(stderr, "{}{}: note: in the score after {} moves\n",
+               engine_error_text(game.sources, opt.file, st.message), shown(opt.file), ply);
+    if (opt.json) fmt::print("{}\n", error_json(kExitInputError, st.message, opt.file).dump(2));
     return kExitInputError;
   }
   const bool over = e.terminal(state.data());
@@ -255,7 +306,7 @@ int run_perft(const RunOptions& opt) {
     std::vector<explorer::DivideEntry> entries = explorer::divide(e, state.data(), opt.depth, st, po);
     const bool interrupted = !st.ok && interrupt.stopped();
     if (!st.ok && !interrupted) {
-      fmt::print(stderr, "{}\n", engine_error_line(opt.file, st.message));
+      fmt::print(stderr, "{}", engine_error_text(game.sources, opt.file, st.message));
       return kExitInputError;
     }
     uint64_t total = 0;
@@ -290,7 +341,7 @@ int run_perft(const RunOptions& opt) {
   }
   explorer::PerftResult r = explorer::perft(e, state.data(), opt.depth, po);
   if (!r.status.ok) {
-    fmt::print(stderr, "{}\n", engine_error_line(opt.file, r.status.message));
+    fmt::print(stderr, "{}", engine_error_text(game.sources, opt.file, r.status.message));
     return kExitInputError;
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
