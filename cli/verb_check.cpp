@@ -10,6 +10,7 @@
 #include "cli/json_out.h"
 #include "cli/stdin_input.h"
 #include "cli/verbs.h"
+#include "compiler/lower/lower.h"
 #include "dsl/check.h"
 #include "dsl/diagnostics.h"
 #include "dsl/load.h"
@@ -43,6 +44,9 @@ int run_check(const CheckOptions& opt) {
     } else {
       game = dsl::check_file(path, sources, diags);
     }
+    // What lowering refuses (a set of unbounded ints, a bad data file, ...) is refused
+    // here too: a file `check` accepts runs on every backend.
+    if (!diags.has_errors()) compiler::lower_game(game, sources, diags);
     const bool ok = !diags.has_errors();
     if (!ok) result = kExitInputError;
     if (opt.json) {

@@ -738,7 +738,11 @@ void Checker::check_property(const Property& p) {
     if (p.kind == PropertyKind::Bound) {
       expect(*p.expr, int_type());
     } else if (p.kind == PropertyKind::Derive) {
-      check(*p.expr);
+      // The verifier derives one value of a finite type at a time, not a collection.
+      const TypeRef t = check(*p.expr);
+      if (!is_error(t) && (t->is(TypeTag::Set) || t->is(TypeTag::Seq) || t->is(TypeTag::Map) || t->is(TypeTag::Tuple)))
+        error(p.expr->span, fmt::format("derive needs a single value, found {}", to_string(t))).hint =
+            "derive its size ('size(...)'), or one derive per element ('x in ...') or key";
     } else {
       expect_bool(*p.expr);
     }

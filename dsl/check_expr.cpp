@@ -221,7 +221,15 @@ TypeRef Checker::expect(const Expr& e, const TypeRef& want) {
   TypeRef t = check(e, want);
   if (is_error(t) || is_error(want)) return t;
   if (!assignable(t, want)) {
-    error(e.span, fmt::format("expected {}, found {}", to_string(want), to_string(t)));
+    auto& d = error(e.span, fmt::format("expected {}, found {}", to_string(want), to_string(t)));
+    // A `T?` where a T is needed (a map key from `cell(y, x)`): nothing narrows it after a
+    // test with none, so the way is to bind the T it holds.
+    if (t->is(TypeTag::Optional) && assignable(strip_optional(t), want))
+      d.hint = want->is(TypeTag::Cell)
+                   ? "a Cell? may be none: bind the cell it holds, as in 'some d in cells where d == cell(y, x): owner[d] == p'"
+                   : fmt::format("a {} may be none: bind the {} it holds with a quantifier, "
+                                 "'some v in VALUES where v == ...: ...'",
+                                 to_string(t), to_string(want));
   } else if (want->is(TypeTag::Int) && want->has_range) {
     if (auto v = eval(e); v && (*v < want->lo || *v > want->hi))
       error(e.span, fmt::format("{} is outside {}", *v, to_string(want)));

@@ -21,6 +21,18 @@ bool plain_domain(const ir::Program& p, int d) {
                    p.domains[size_t(d)].kind != ir::Domain::Kind::Optional);
 }
 
+/// Whether two concrete values are the same value: the equality the interpreter's list
+/// operations use (a set's trailing empty words aside).
+bool same_concrete(const Sym& x, const Sym& y) {
+  if (x.k != y.k || x.v != y.v || x.items.size() != y.items.size()) return false;
+  const size_t n = std::max(x.bits.size(), y.bits.size());
+  for (size_t i = 0; i < n; ++i)
+    if ((i < x.bits.size() ? x.bits[i] : 0) != (i < y.bits.size() ? y.bits[i] : 0)) return false;
+  for (size_t i = 0; i < x.items.size(); ++i)
+    if (!same_concrete(*x.items[i], *y.items[i])) return false;
+  return true;
+}
+
 }  // namespace
 
 SymP Encoder::eval(const ir::Expr& e, Frame& f) {
@@ -130,8 +142,21 @@ SymP Encoder::eval(const ir::Expr& e, Frame& f) {
     case Op::Inter: {
       if (e.type->kind == ir::Type::Kind::List) {
         SymP x = eval(*a[0], f), y = eval(*a[1], f);
-        if (!concrete(*x) || !concrete(*y)) throw Unsupported(where(e.span) + ": list operation on values from the state");
-        throw Unsupported(where(e.span) + ": set operations on lists are not encoded");
+        if (!concrete(*x) || !concrete(*y))
+          throw Unsupported(where(e.span) + ": a union, difference or intersection of sets of sets computed from the state" +
+                            " (hint: name the sets as constants, or quantify over each operand in turn)");
+        // Both known: the list the interpreter computes, x's order then y's new items.
+        auto in = [](const Sym& l, const Sym& v) {
+          return std::any_of(l.items.begin(), l.items.end(), [&](const SymP& o) { return same_concrete(*o, v); });
+        };
+        auto out = std::make_shared<Sym>();
+        out->k = K::List;
+        for (const SymP& v : x->items)
+          if (e.op == Op::Union || (e.op == Op::Diff) != in(*y, *v)) out->items.push_back(v);
+        if (e.op == Op::Union)
+          for (const SymP& v : y->items)
+            if (!in(*out, *v)) out->items.push_back(v);
+        return out;
       }
       const int d = e.type->domain;
       SymP x = convert_set(eval(*a[0], f), a[0]->type->domain, d);

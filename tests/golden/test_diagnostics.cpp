@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "compiler/lower/lower.h"
 #include "dsl/check.h"
 #include "dsl/load.h"
 
@@ -30,7 +31,8 @@ std::string read_all(const fs::path& path) {
 std::string check_output(const std::string& path, size_t& errors) {
   SourceSet sources;
   Diagnostics diags;
-  check_file(path, sources, diags);
+  const Game game = check_file(path, sources, diags);
+  if (!diags.has_errors()) rulebook::compiler::lower_game(game, sources, diags);  // as the verb does
   errors = diags.error_count();
   return diags.render(sources);
 }
