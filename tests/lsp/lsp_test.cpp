@@ -185,6 +185,23 @@ TEST_CASE("diagnostics on open and change, with a quick fix", "[lsp]") {
   CHECK(out[0]["params"]["diagnostics"].size() == 1);
 }
 
+TEST_CASE("a checker warning is published with severity warning and its code", "[lsp]") {
+  Workspace w;
+  Server s;
+  s.handle(request(1, "initialize", json::object()));
+  const std::string text = "variant \"V\" extends \"base.rules\";\ndefine spare = 1;\n";
+  auto out = s.handle(note("textDocument/didOpen",
+                           {{"textDocument", {{"uri", w.uri("variant.rules")}, {"version", 1}, {"text", text}}}}));
+  REQUIRE(out.size() == 1);
+  const json& diags = out[0]["params"]["diagnostics"];
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0]["severity"] == 2);
+  CHECK(diags[0]["code"] == "unused");
+  CHECK(diags[0]["range"] == range(1, 7, 12));
+  CHECK(diags[0]["message"] ==
+        "define 'spare' is never used\nhelp: remove it, or acknowledge with 'allow unused spare \"reason\";'");
+}
+
 TEST_CASE("hover, definition and references across extends", "[lsp]") {
   Workspace w;
   Server s = open_variant(w);
