@@ -114,7 +114,7 @@ class Warner {
       if (a.first->span.file != b.first->span.file) return a.first->span.file < b.first->span.file;
       return a.first->span.begin < b.first->span.begin;
     });
-    std::set<std::pair<const Symbol*, uint32_t>> seen;
+    std::set<std::pair<const Symbol*, uint64_t>> seen;  // (symbol, file << 32 | offset)
     for (const auto& ref : refs) {
       const Symbol* s = ref.second;
       if (!s->decl) continue;

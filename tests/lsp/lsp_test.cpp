@@ -242,6 +242,27 @@ TEST_CASE("rename, completion and formatting", "[lsp]") {
   CHECK(rulebook::lsp::formatting("/x.rules", "game \"G\" board").empty());
 }
 
+TEST_CASE("a phase named by single-move edits is renamed and formatted with them", "[lsp]") {
+  Workspace w;
+  Server s;
+  s.handle(request(1, "initialize", json::object()));
+  const std::string text =
+      "variant \"V\" extends \"base.rules\";\nmove pass in play { }\nremove move put from play;\n";
+  const std::string v = w.uri("variant.rules");
+  auto out = s.handle(note("textDocument/didOpen", {{"textDocument", {{"uri", v}, {"version", 1}, {"text", text}}}}));
+  REQUIRE(out.size() == 1);
+  CHECK(out[0]["params"]["diagnostics"].empty());
+  json params = at(v, 1, 14);
+  params["newName"] = "main";
+  json edit = s.handle(request(2, "textDocument/rename", params))[0]["result"]["changes"];
+  CHECK(edit[v].size() == 2);
+  CHECK(edit[w.uri("base.rules")].size() == 1);
+  json formatted = rulebook::lsp::formatting("/x.rules", text);
+  REQUIRE(formatted.size() == 1);
+  CHECK(formatted[0]["newText"] ==
+        "variant \"V\" extends \"base.rules\";\n\nmove pass in play {}\n\nremove move put from play;\n");
+}
+
 TEST_CASE("the editor grammar colours every keyword and built-in", "[lsp][editors]") {
   const fs::path vscode = fs::path(RULEBOOK_SOURCE_DIR) / "editors" / "vscode";
   json package = json::parse(std::ifstream(vscode / "package.json"));
