@@ -31,6 +31,7 @@ nlohmann::json diagnostics_json(const dsl::Diagnostics& diags, const dsl::Source
     nlohmann::json j = location(d.span, sources);
     j["severity"] = severity_name(d.severity);
     j["message"] = d.message;
+    if (!d.code.empty()) j["code"] = d.code;
     if (!d.hint.empty()) j["hint"] = d.hint;
     nlohmann::json notes = nlohmann::json::array();
     for (const dsl::DiagnosticNote& n : d.notes) {

@@ -23,6 +23,7 @@ struct CheckOptions {
   std::vector<std::string> files;
   bool json = false;
   bool quiet = false;
+  bool deny_warnings = false;
 };
 
 int run_check(const CheckOptions& opt) {
@@ -48,7 +49,7 @@ int run_check(const CheckOptions& opt) {
     // here too: a file `check` accepts runs on every backend.
     if (!diags.has_errors()) compiler::lower_game(game, sources, diags);
     const bool ok = !diags.has_errors();
-    if (!ok) result = kExitInputError;
+    if (!ok || (opt.deny_warnings && diags.warning_count() > 0)) result = kExitInputError;
     if (opt.json) {
       nlohmann::json j;
       j["file"] = path;
@@ -75,6 +76,8 @@ void add_check(CLI::App& app, int& result) {
   cmd->add_option("files", opt->files, "Rule files (- reads standard input)")->required();
   cmd->add_flag("--json", opt->json, "Print diagnostics and summaries as JSON");
   cmd->add_flag("-q,--quiet", opt->quiet, "Print only diagnostics");
+  cmd->add_flag("--deny-warnings", opt->deny_warnings,
+                "Exit 1 when a file has a warning (acknowledge one with 'allow CODE NAME \"reason\";')");
   cmd->callback([opt, &result] { result = run_check(*opt); });
 }
 

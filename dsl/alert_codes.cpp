@@ -16,6 +16,16 @@ const std::vector<AlertCode>& alert_codes() {
       {"dead-transition", AlertSubject::Phase, "an `until` of a phase never fired"},
       {"dead-statement", AlertSubject::Block, "a statement never ran"},
       {"never-blocks", AlertSubject::Rule, "a rule or `requires` never alone kept a move out"},
+      // The checker's warnings (docs/language.md, "Warnings"): known without playing.
+      {"changed-users", AlertSubject::Name,
+       "an override changes what base declarations that use it mean", true},
+      {"dropped-override", AlertSubject::Name, "an `override phase` drops an earlier override of one of its moves",
+       true},
+      {"unused", AlertSubject::Name, "a declaration nothing uses", true},
+      {"shadowed-name", AlertSubject::Name, "a parameter or bound variable hides a global name", true},
+      {"rule-never-applies", AlertSubject::Name, "a rule that never keeps any move out", true},
+      {"rule-blocks-all", AlertSubject::Name, "a rule whose condition is always false", true},
+      {"stale-allow", AlertSubject::Name, "an `allow` of a checker warning that acknowledges nothing", true},
   };
   return codes;
 }
@@ -35,6 +45,7 @@ const char* alert_subject_text(AlertSubject subject) {
     case AlertSubject::Rule: return "a rule, or a move for its requires";
     case AlertSubject::Seat: return "a player or a team";
     case AlertSubject::Symmetry: return "a symmetry";
+    case AlertSubject::Name: return "the name the warning is about";
   }
   return "?";
 }

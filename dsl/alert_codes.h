@@ -1,5 +1,5 @@
-// The codes of the designer alerts of `rulebook lint` (docs/lint.md) and what each names,
-// shared by the checker (which checks `allow` declarations) and the alerts themselves.
+// The codes of the designer alerts of `rulebook lint` (docs/lint.md) and of the checker's
+// warnings, and what each names: `allow CODE SUBJECT "reason";` acknowledges either.
 #pragma once
 
 #include <string>
@@ -16,12 +16,14 @@ enum class AlertSubject {
   Rule,      ///< a named rule, or a move (for its `requires`)
   Seat,      ///< a player, or a team when the score is per team
   Symmetry,  ///< a declared symmetry
+  Name,      ///< checker warnings: the name the warning is about (any kind)
 };
 
 struct AlertCode {
   const char* code;
   AlertSubject subject;
   const char* summary;  ///< one line, for docs and messages
+  bool checker = false;  ///< a warning of `rulebook check`, not an alert of `rulebook lint`
 };
 
 /// Every code, in the order alerts are listed.

@@ -76,7 +76,8 @@ bool same(const MoveRef& a, const MoveRef& b) {
 }
 
 bool same(const Move& a, const Move& b) {
-  return same(a.name, b.name) && a.is_override == b.is_override && same(a.params, b.params) &&
+  return same(a.name, b.name) && a.is_override == b.is_override && same(a.phase, b.phase) &&
+         same(a.params, b.params) &&
          same(a.requires_, b.requires_) && same(a.body, b.body);
 }
 
@@ -155,7 +156,9 @@ bool same(const Symmetry& a, const Symmetry& b) {
 bool same(const Allow& a, const Allow& b) {
   return same(a.code, b.code) && same(a.subject, b.subject) && a.reason == b.reason;
 }
-bool same(const Remove& a, const Remove& b) { return a.what == b.what && same(a.name, b.name); }
+bool same(const Remove& a, const Remove& b) {
+  return a.what == b.what && same(a.name, b.name) && same(a.phase, b.phase);
+}
 
 bool same(const Decl& a, const Decl& b) {
   if (a.is_override != b.is_override || a.body.index() != b.body.index()) return false;

@@ -238,10 +238,13 @@ struct Rule {  // rule name ["text"] [on m(a), n(b)]: cond;
   ExprPtr condition;
 };
 
-struct Move {  // move name[(params)] requires e; ... { block }
+struct Move {  // move name[(params)] [in phase] requires e; ... { block }
   Ident name;
   Span span;
   bool is_override = false;
+  /// Top level in a variant: `in PHASE` names the one phase the move is added to or
+  /// overridden in; empty: an `override move` of every phase that has it.
+  Ident phase;
   std::vector<ParamDecl> params;
   std::vector<ExprPtr> requires_;
   Block body;
@@ -327,16 +330,18 @@ enum class DeclKindWord {  // what `remove` names
   Action,
 };
 
-struct Remove {  // remove kind name;
+struct Remove {  // remove kind name;  |  remove move name from phase;
   DeclKindWord what = DeclKindWord::Rule;
   Ident name;
+  Ident phase;  ///< `remove move m from PHASE`; empty: the first phase that has m
 };
 
 using DeclBody = std::variant<Param, Board, Regions, Players, Team, TypeDecl, Setup, State, Init,
                               Define, Rule, Phase, Score, Winner, EndWhen, Property, Metric,
                               Symmetry, Remove, Move, Action, Allow>;
 
-/// One top-level declaration. `Move` appears here only as `override move ...` in a variant.
+/// One top-level declaration. `Move` appears here only in a variant: `override move ...`
+/// or `move m(...) in PHASE ...`.
 struct Decl {
   Span span;
   bool is_override = false;

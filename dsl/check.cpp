@@ -62,6 +62,7 @@ void Checker::end_quiet() {
                                                        : main_diags_.error(d.span, d.message);
     copy.notes = d.notes;
     copy.hint = d.hint;
+    copy.code = d.code;
   }
 }
 
@@ -816,6 +817,8 @@ Game check_game(LoadedGame loaded, const SourceSet& sources, Diagnostics& diags)
   if (game.loaded.chain.empty()) return game;
   Checker(game, sources, diags).run();
   check_can_cycles(game, diags);
+  // An erroneous game's uses are incomplete: "unused" would be wrong.
+  if (!diags.has_errors()) warn_game(game, diags);
   return game;
 }
 

@@ -46,6 +46,10 @@ inline Span join_spans(Span a, Span b) { return Span{a.file, a.begin, std::max(a
 std::optional<int64_t> evaluate(const Game& game, const Expr& e,
                                 const std::function<std::optional<int64_t>(const Symbol&)>& param);
 
+/// The warnings of a game checked without errors, about its loaded (last) file only;
+/// those an `allow CODE SUBJECT` acknowledges are left out (check_warn.cpp).
+void warn_game(const Game& game, Diagnostics& diags);
+
 /// One run of the checker over one game. Internal: every member is open to the two
 /// files that implement it.
 class Checker {

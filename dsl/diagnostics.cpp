@@ -100,14 +100,16 @@ std::string_view severity_name(Severity s) {
 }
 
 void render_located(const SourceSet& sources, const Span& span, Severity severity,
-                    const std::string& message, std::string& out) {
+                    const std::string& message, std::string& out, const std::string& code = "") {
+  const std::string head = code.empty() ? std::string(severity_name(severity))
+                                        : fmt::format("{}[{}]", severity_name(severity), code);
   if (span.file >= sources.size()) {
-    out += fmt::format("{}: {}\n", severity_name(severity), escape_for_terminal(message));
+    out += fmt::format("{}: {}\n", head, escape_for_terminal(message));
     return;
   }
   Position pos = sources.position(span.file, span.begin);
   out += fmt::format("{}:{}:{}: {}: {}\n", escape_for_terminal(sources.file(span.file).name),
-                     pos.line, pos.column, severity_name(severity), escape_for_terminal(message));
+                     pos.line, pos.column, head, escape_for_terminal(message));
   render_excerpt(sources, span, out);
 }
 
@@ -154,19 +156,30 @@ std::string escape_for_terminal(std::string_view text, bool keep_layout) {
 
 Diagnostic& Diagnostics::error(Span span, std::string message) {
   ++errors_;
-  list_.push_back(Diagnostic{Severity::Error, span, std::move(message), {}, {}});
+  list_.push_back(Diagnostic{Severity::Error, span, std::move(message), {}, {}, {}});
   return list_.back();
 }
 
 Diagnostic& Diagnostics::warning(Span span, std::string message) {
-  list_.push_back(Diagnostic{Severity::Warning, span, std::move(message), {}, {}});
+  list_.push_back(Diagnostic{Severity::Warning, span, std::move(message), {}, {}, {}});
   return list_.back();
+}
+
+Diagnostic& Diagnostics::warning(Span span, std::string code, std::string message) {
+  Diagnostic& d = warning(span, std::move(message));
+  d.code = std::move(code);
+  return d;
+}
+
+size_t Diagnostics::warning_count() const {
+  return static_cast<size_t>(std::count_if(list_.begin(), list_.end(),
+                                           [](const Diagnostic& d) { return d.severity == Severity::Warning; }));
 }
 
 std::string Diagnostics::render(const SourceSet& sources) const {
   std::string out;
   for (const Diagnostic& d : list_) {
-    render_located(sources, d.span, d.severity, d.message, out);
+    render_located(sources, d.span, d.severity, d.message, out, d.code);
     for (const DiagnosticNote& note : d.notes) {
       render_located(sources, note.span, Severity::Note, note.message, out);
     }

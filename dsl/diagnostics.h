@@ -23,6 +23,9 @@ struct Diagnostic {
   std::string message;
   std::vector<DiagnosticNote> notes;
   std::string hint;  ///< optional "help: ..." line, e.g. a suggested fix
+  /// Warnings: a stable code ("unused-define"), shown as `warning[code]:` and named by
+  /// `allow CODE SUBJECT "reason";` to acknowledge it.
+  std::string code;
 };
 
 /// Collects diagnostics of one run. Library code adds to it and never prints.
@@ -30,9 +33,12 @@ class Diagnostics {
  public:
   Diagnostic& error(Span span, std::string message);
   Diagnostic& warning(Span span, std::string message);
+  /// A warning with its code (docs/language.md, "Warnings").
+  Diagnostic& warning(Span span, std::string code, std::string message);
 
   bool has_errors() const { return errors_ > 0; }
   size_t error_count() const { return errors_; }
+  size_t warning_count() const;
   const std::vector<Diagnostic>& all() const { return list_; }
 
   /// Renders every diagnostic in the order added:

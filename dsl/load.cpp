@@ -230,9 +230,9 @@ class Loader {
 
   void apply(const Decl& d, size_t ci) {
     if (const auto* r = std::get_if<Remove>(&d.body)) return apply_remove(d, *r);
-    if (const auto* m = std::get_if<Move>(&d.body)) return apply_move(*m);
+    if (const auto* m = std::get_if<Move>(&d.body)) return apply_move(*m, ci);
     auto [kind, name] = decl_key(d);
-    MergedDecl merged{&d, ci, &d, {}};
+    MergedDecl merged{&d, ci, &d, {}, {}};
     if (const auto* p = std::get_if<Phase>(&d.body))
       for (const Move& m : p->moves) merged.moves.push_back(&m);
     if (kind == "init") {
@@ -243,6 +243,7 @@ class Loader {
     if (d.is_override && base_name_.empty()) return report_missing("override", name_span(d), kind, name);
     if (old && d.is_override && old->merged.file != ci) {
       merged.first = old->merged.first;
+      if (kind == "phase") replay_edits(merged, old->merged.edits);
       old->merged = std::move(merged);
       return;
     }
@@ -265,33 +266,114 @@ class Loader {
     add_entry({kind, name, std::move(merged)});
   }
 
-  // `override move m(...) { ... }` replaces the move named m in whichever phase holds it.
-  void apply_move(const Move& move) {
+  // ------------------------------------------------------------ single moves
+
+  // A phase's moves are edited by name: `move m in P` adds, `override move m [in P]`
+  // replaces, `remove move m [from P]` deletes. Adds and overrides are kept with the phase
+  // and replayed when a later `override phase P` replaces it (docs/language.md).
+  static const Move** find_move(std::vector<const Move*>& moves, const std::string& name) {
+    for (const Move*& m : moves)
+      if (m->name.name == name) return &m;
+    return nullptr;
+  }
+
+  static std::vector<std::string> move_names(const std::vector<const Move*>& moves) {
+    std::vector<std::string> names;
+    for (const Move* m : moves) names.push_back(m->name.name);
+    return names;
+  }
+
+  // "nothing to override: phase 'battle' has no move named 'x'".
+  void report_not_in_phase(const char* verb, const Ident& name, const Entry& phase) {
+    auto& d = diags_.error(name.span, fmt::format("nothing to {}: phase '{}' has no move named '{}'", verb,
+                                                  phase.name, name.name));
+    std::string guess = closest_name(name.name, move_names(phase.merged.moves));
+    if (!guess.empty()) d.hint = fmt::format("did you mean '{}'?", guess);
+  }
+
+  // The inherited phase a single-move edit names, or null after reporting it.
+  Entry* edited_phase(const char* verb, const Ident& phase) {
+    if (base_name_.empty()) {
+      report_missing(verb, phase.span, "phase", phase.name);
+      return nullptr;
+    }
+    Entry* e = find("phase", phase.name);
+    if (!e) report_missing(verb, phase.span, "phase", phase.name);
+    return e;
+  }
+
+  void apply_move(const Move& move, size_t ci) {
+    const char* verb = move.is_override ? "override" : "add to";
+    if (!move.phase.name.empty()) {
+      Entry* e = edited_phase(verb, move.phase);
+      if (!e) return;
+      const Move** old = find_move(e->merged.moves, move.name.name);
+      if (move.is_override && !old) return report_not_in_phase("override", move.name, *e);
+      if (!move.is_override && old) {
+        auto& d = diags_.error(move.name.span, fmt::format("phase '{}' already has a move named '{}'",
+                                                           e->name, move.name.name));
+        d.notes.push_back({(*old)->name.span, fmt::format("'{}' is defined here", move.name.name)});
+        d.hint = fmt::format("write 'override move {} in {}' to replace it", move.name.name, e->name);
+        return;
+      }
+      if (old) *old = &move;
+      else e->merged.moves.push_back(&move);
+      e->merged.edits.push_back({&move, ci});
+      return;
+    }
+    if (base_name_.empty()) return report_missing("override", move.name.span, "move", move.name.name);
     bool found = false;
     for (auto& e : entries_) {
       if (e.removed || e.kind != "phase") continue;
-      for (const Move*& m : e.merged.moves) {
-        if (m->name.name != move.name.name) continue;
-        m = &move;
+      if (const Move** m = find_move(e.merged.moves, move.name.name)) {
+        *m = &move;
+        e.merged.edits.push_back({&move, ci});
         found = true;
       }
     }
     if (!found) report_missing("override", move.name.span, "move", move.name.name);
   }
 
+  // `override phase P` after edits of P's moves: each added or overridden move is put back
+  // into the new phase (an override only where the new phase still has the move).
+  void replay_edits(MergedDecl& phase, const std::vector<MoveEdit>& edits) {
+    for (const MoveEdit& edit : edits) {
+      const Move** m = find_move(phase.moves, edit.move->name.name);
+      if (m) {
+        *m = edit.move;
+      } else if (!edit.move->is_override) {
+        phase.moves.push_back(edit.move);
+      } else {
+        game_.dropped.push_back({phase.decl, edit.move});
+        continue;
+      }
+      phase.edits.push_back(edit);
+    }
+  }
+
   void apply_remove(const Decl& d, const Remove& r) {
     std::string kind = kind_word(r.what);
     if (r.what == DeclKindWord::Move) {
-      for (auto& e : entries_) {
-        if (e.removed || e.kind != "phase") continue;
+      auto remove_from = [&](Entry& e) {
         auto& moves = e.merged.moves;
         auto it = std::find_if(moves.begin(), moves.end(),
                                [&](const Move* m) { return m->name.name == r.name.name; });
-        if (it == moves.end()) continue;
+        if (it == moves.end()) return false;
         game_.removed.push_back({kind, r.name.name, d.span, (*it)->name.span});
         moves.erase(it);
+        auto& edits = e.merged.edits;
+        edits.erase(std::remove_if(edits.begin(), edits.end(),
+                                   [&](const MoveEdit& x) { return x.move->name.name == r.name.name; }),
+                    edits.end());
+        return true;
+      };
+      if (!r.phase.name.empty()) {
+        Entry* e = edited_phase("remove", r.phase);
+        if (e && !remove_from(*e)) report_not_in_phase("remove", r.name, *e);
         return;
       }
+      for (auto& e : entries_)
+        if (!e.removed && e.kind == "phase" && remove_from(e)) return;
       return report_missing("remove", r.name.span, kind, r.name.name);
     }
     Entry* e = find(kind, r.name.name);

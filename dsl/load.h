@@ -19,6 +19,18 @@ struct ChainFile {
   int extends = -1;       ///< index in the chain of the file this one extends; -1: a game
 };
 
+/// A top-level `move m ... in P` or `override move m ...` applied to a phase.
+struct MoveEdit {
+  const Move* move = nullptr;
+  size_t file = 0;  ///< chain index of the file that wrote it
+};
+
+/// An `override move` that a later `override phase` dropped: the new phase lacks the move.
+struct DroppedOverride {
+  const Decl* phase = nullptr;  ///< the `override phase` that dropped it
+  const Move* move = nullptr;   ///< the dropped override
+};
+
 /// A declaration as it stands after the variant chain is applied.
 struct MergedDecl {
   const Decl* decl = nullptr;   ///< the declaration in effect (the last override)
@@ -26,6 +38,8 @@ struct MergedDecl {
   const Decl* first = nullptr;  ///< the first declaration of the name; its place is kept
   /// Phases only: the phase's moves after `override move` / `remove move`, in order.
   std::vector<const Move*> moves;
+  /// Phases only: the single-move edits still in effect, in the order applied.
+  std::vector<MoveEdit> edits;
 };
 
 /// A declaration a variant deleted with `remove`, so later "unknown name" errors can say so.
@@ -42,6 +56,7 @@ struct LoadedGame {
   std::vector<ChainFile> chain;              ///< the game file first, the loaded file last
   std::vector<MergedDecl> decls;             ///< in effect, in order
   std::vector<RemovedDecl> removed;
+  std::vector<DroppedOverride> dropped;     ///< for the checker's `dropped-override` warning
   bool loaded = false;                       ///< false when the loaded file could not be read
 
   /// Chain index of the file that holds source buffer `source`, or -1.

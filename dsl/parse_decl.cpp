@@ -264,7 +264,7 @@ Phase Parser::parse_phase() {
 /// phaseitem = move | "when" "stuck" block | "until" expr "->" ( IDENT | "end" ) ";" ;
 void Parser::parse_phase_item(Phase& phase) {
   if (at(TokenKind::KwMove)) {
-    phase.moves.push_back(parse_move(false));
+    phase.moves.push_back(parse_move(false, false));
   } else if (at(TokenKind::KwWhen)) {
     Token when = advance();
     expect(TokenKind::KwStuck, "after 'when' in a phase");
@@ -299,7 +299,9 @@ void Parser::parse_phase_item(Phase& phase) {
 }
 
 /// move = "move" IDENT [ "(" params ")" ] { "requires" expr ";" } block ;
-Move Parser::parse_move(bool is_override) {
+/// At top level: "move" IDENT [ "(" params ")" ] "in" IDENT ... adds to a phase, and
+/// "override move" takes an optional "in" IDENT.
+Move Parser::parse_move(bool is_override, bool top_level) {
   Token move = advance();
   Move m;
   m.is_override = is_override;
@@ -307,6 +309,12 @@ Move Parser::parse_move(bool is_override) {
   if (accept(TokenKind::LParen)) {
     m.params = parse_params();
     expect(TokenKind::RParen, "after the move's parameters");
+  }
+  if (top_level && accept(TokenKind::KwIn)) {
+    m.phase = expect_name("the phase's name after 'in'");
+  } else if (top_level && !is_override) {
+    fail(move.span, "a 'move' belongs inside a phase",
+         "write it inside 'phase name { ... }', or 'move m(...) in PHASE ...' in a variant");
   }
   while (accept(TokenKind::KwRequires)) {
     m.requires_.push_back(parse_expr());
@@ -501,7 +509,7 @@ Allow Parser::parse_allow() {
   return a;
 }
 
-/// "remove" kind IDENT ";"
+/// "remove" kind IDENT [ "from" IDENT ] ";"   (from: moves only)
 /// kind = "param" | "define" | "rule" | "phase" | "move" | "property" | "metric"
 ///      | "team" | "state" | "setup" | "symmetry" | "regions" | "action" ;
 Remove Parser::parse_remove() {
@@ -527,6 +535,11 @@ Remove Parser::parse_remove() {
   }
   advance();
   r.name = expect_name("the name of what to remove");
+  // `from` is a word only here: moves often name a parameter `from`.
+  if (r.what == DeclKindWord::Move && at(TokenKind::Ident) && peek().text == "from") {
+    advance();
+    r.phase = expect_name("the phase's name after 'from'");
+  }
   expect_semicolon("the declaration");
   return r;
 }

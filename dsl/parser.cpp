@@ -238,6 +238,7 @@ void Parser::parse_declaration(File& file) {
 ///      | symmetry | action | allow | "override" overridable | "remove" kind IDENT ";" ;
 /// overridable = param | define | rule | phase | state | setup | score | winner | endwhen
 ///      | property | metric | team | regions | board | players | move | action ;
+/// A top-level move without `override` must say `in PHASE` (see parse_move).
 DeclBody Parser::parse_declaration_body(bool is_override) {
   const Token& t = peek();
   if (is_override) {
@@ -283,10 +284,7 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
     case TokenKind::KwSymmetry: return parse_symmetry();
     case TokenKind::KwAllow: return parse_allow();
     case TokenKind::KwRemove: return parse_remove();
-    case TokenKind::KwMove:
-      if (is_override) return parse_move(true);
-      fail(t.span, "a 'move' belongs inside a phase",
-           "write it inside 'phase name { ... }', or 'override move' in a variant");
+    case TokenKind::KwMove: return parse_move(is_override, true);
     case TokenKind::KwGame:
     case TokenKind::KwVariant:
       fail(t.span, fmt::format("{} may appear only once, as the first line of the file",

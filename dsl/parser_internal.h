@@ -76,7 +76,7 @@ class Parser {
   MoveRef parse_moveref();
   Phase parse_phase();
   void parse_phase_item(Phase& phase);
-  Move parse_move(bool is_override);
+  Move parse_move(bool is_override, bool top_level);
   Score parse_score();
   Winner parse_winner();
   EndWhen parse_endwhen();

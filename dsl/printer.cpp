@@ -424,6 +424,7 @@ class FilePrinter {
   void move(size_t indent, const Move& m, const std::string& o, uint32_t next) {
     std::string head = o + "move " + m.name.name;
     if (!m.params.empty()) head += "(" + params(m.params) + ")";
+    if (!m.phase.name.empty()) head += " in " + m.phase.name;
     if (m.requires_.empty()) {
       block_after(indent, head, m.body, m.span.begin, m.span.end, next);
       return;
@@ -510,7 +511,8 @@ class FilePrinter {
                                                   "move",  "property", "metric", "team",
                                                   "state", "setup",    "symmetry", "regions",
                                                   "action"};
-    w_.line(0, o + "remove " + std::string(kWords[static_cast<int>(r.what)]) + " " + r.name.name + ";",
+    w_.line(0, o + "remove " + std::string(kWords[static_cast<int>(r.what)]) + " " + r.name.name +
+                (r.phase.name.empty() ? "" : " from " + r.phase.name) + ";",
             next);
   }
 

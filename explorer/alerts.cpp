@@ -335,6 +335,8 @@ class Finder {
     for (size_t i = 0; i < p_.allows.size(); ++i) {
       if (used[i]) continue;
       const ir::Allow& al = p_.allows[i];
+      // The checker's warnings are matched by `rulebook check` (stale-allow), not by games.
+      if (const dsl::AlertCode* c = dsl::find_alert_code(al.code); c && c->checker) continue;
       const std::string what = al.subject.empty() ? al.code : al.code + " " + al.subject;
       Alert& a = add("unused-allow", Alert::Severity::Note, what, al.span,
                      fmt::format("'allow {}' acknowledges an alert these games did not raise", what));

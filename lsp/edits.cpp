@@ -35,6 +35,7 @@ nlohmann::json lsp_diagnostic(const Analysis& a, const Diagnostic& d) {
                       {"severity", d.severity == Severity::Error ? 1 : d.severity == Severity::Warning ? 2 : 3},
                       {"source", "rulebook"},
                       {"message", message}};
+  if (!d.code.empty()) j["code"] = d.code;
   for (const DiagnosticNote& n : d.notes) {
     j["relatedInformation"].push_back(
         {{"location",

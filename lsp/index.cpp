@@ -115,6 +115,7 @@ class Indexer {
   }
   void body(const Move& m) {
     add(m.name, "m:" + m.name.name, true);
+    if (!m.phase.name.empty()) global(m.phase, false);  // `move m in P`: a use of phase P
     params(m.params);
     for (const ExprPtr& r : m.requires_) expr(r.get());
     block(m.body);
@@ -169,6 +170,7 @@ class Indexer {
       case DeclKindWord::Action: add(r.name, "a:" + r.name.name, false); break;
       default: global(r.name, false); break;
     }
+    if (!r.phase.name.empty()) global(r.phase, false);  // `remove move m from P`
   }
 
   void params(const std::vector<ParamDecl>& list) {

@@ -27,6 +27,12 @@ check "every shipped variant checks" 0 $?
 check "every shipped variant is in canonical layout" 0 $?
 "$rb" check tests/golden/diagnostics/empty.rules >/dev/null 2>&1
 check "an input error exits 1" 1 $?
+"$rb" check -q --deny-warnings variants/*/*.rules >/dev/null 2>&1
+check "no shipped variant has an unacknowledged warning" 0 $?
+"$rb" check -q tests/golden/diagnostics/warn_unused_and_shadowed.rules >/dev/null 2>&1
+check "a warning alone exits 0" 0 $?
+"$rb" check -q --deny-warnings tests/golden/diagnostics/warn_unused_and_shadowed.rules >/dev/null 2>&1
+check "--deny-warnings makes a warning exit 1" 1 $?
 "$rb" frobnicate >/dev/null 2>&1
 check "an unknown verb exits 2" 2 $?
 "$rb" perft variants/sudoku-fill/fill-4x4.rules >/dev/null 2>&1

@@ -185,6 +185,23 @@ TEST_CASE("diagnostics on open and change, with a quick fix", "[lsp]") {
   CHECK(out[0]["params"]["diagnostics"].size() == 1);
 }
 
+TEST_CASE("a checker warning is published with severity warning and its code", "[lsp]") {
+  Workspace w;
+  Server s;
+  s.handle(request(1, "initialize", json::object()));
+  const std::string text = "variant \"V\" extends \"base.rules\";\ndefine spare = 1;\n";
+  auto out = s.handle(note("textDocument/didOpen",
+                           {{"textDocument", {{"uri", w.uri("variant.rules")}, {"version", 1}, {"text", text}}}}));
+  REQUIRE(out.size() == 1);
+  const json& diags = out[0]["params"]["diagnostics"];
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0]["severity"] == 2);
+  CHECK(diags[0]["code"] == "unused");
+  CHECK(diags[0]["range"] == range(1, 7, 12));
+  CHECK(diags[0]["message"] ==
+        "define 'spare' is never used\nhelp: remove it, or acknowledge with 'allow unused spare \"reason\";'");
+}
+
 TEST_CASE("hover, definition and references across extends", "[lsp]") {
   Workspace w;
   Server s = open_variant(w);
@@ -223,6 +240,27 @@ TEST_CASE("rename, completion and formatting", "[lsp]") {
   REQUIRE(formatted.size() == 1);
   CHECK(formatted[0]["newText"] == "game \"G\";\n\nboard 3 x 3;\n");
   CHECK(rulebook::lsp::formatting("/x.rules", "game \"G\" board").empty());
+}
+
+TEST_CASE("a phase named by single-move edits is renamed and formatted with them", "[lsp]") {
+  Workspace w;
+  Server s;
+  s.handle(request(1, "initialize", json::object()));
+  const std::string text =
+      "variant \"V\" extends \"base.rules\";\nmove pass in play { }\nremove move put from play;\n";
+  const std::string v = w.uri("variant.rules");
+  auto out = s.handle(note("textDocument/didOpen", {{"textDocument", {{"uri", v}, {"version", 1}, {"text", text}}}}));
+  REQUIRE(out.size() == 1);
+  CHECK(out[0]["params"]["diagnostics"].empty());
+  json params = at(v, 1, 14);
+  params["newName"] = "main";
+  json edit = s.handle(request(2, "textDocument/rename", params))[0]["result"]["changes"];
+  CHECK(edit[v].size() == 2);
+  CHECK(edit[w.uri("base.rules")].size() == 1);
+  json formatted = rulebook::lsp::formatting("/x.rules", text);
+  REQUIRE(formatted.size() == 1);
+  CHECK(formatted[0]["newText"] ==
+        "variant \"V\" extends \"base.rules\";\n\nmove pass in play {}\n\nremove move put from play;\n");
 }
 
 TEST_CASE("the editor grammar colours every keyword and built-in", "[lsp][editors]") {
