@@ -225,7 +225,7 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
         r.compiled->perft(r.start.data(), d, c);
         nodes += c;
       }
-      plies += native_playouts(*r.compiled, r.start, games);
+      if (!g_perft_only) plies += native_playouts(*r.compiled, r.start, games);
     }
     fmt::print("  generated only: {} perft nodes, {} playout moves\n", nodes, plies);
     return;
