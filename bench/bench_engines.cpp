@@ -4,10 +4,12 @@
 // the measuring thread; prints medians and the median of the per-round ratios, and bytes
 // per state.
 //
-//   bench_engines [--runs N] [--quick] [--profile]
+//   bench_engines [--runs N] [--quick] [--profile] [--only 6x6|9x9] [--perft-only]
 //
 // --profile runs only the generated engines' native perft and playouts (no baselines, no
-// ratios): a steady load for `perf record`.
+// ratios): a steady load for `perf record`. --only keeps the one board whose title holds
+// the text; --perft-only skips the playouts; --native-only skips the interpreter's runs and
+// the runs through the engine interface (their ratios are then not printed). The default run measures everything.
 #include <algorithm>
 #include <ctime>
 #include <cstdio>
@@ -208,6 +210,8 @@ void row(const char* what, const Entry& e, const char* unit) {
 }
 
 bool g_profile = false;
+bool g_perft_only = false;
+bool g_slow = true;
 
 template <class HandGame, class Over>
 void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, int runs,
@@ -221,7 +225,7 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
         r.compiled->perft(r.start.data(), d, c);
         nodes += c;
       }
-      plies += native_playouts(*r.compiled, r.start, games);
+      if (!g_perft_only) plies += native_playouts(*r.compiled, r.start, games);
     }
     fmt::print("  generated only: {} perft nodes, {} playout moves\n", nodes, plies);
     return;
@@ -255,12 +259,23 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
     }
     return nodes;
   }};
-  measure(runs, {&hand_t, &gen, &gen_iface, &interp});
+  if (g_slow) measure(runs, {&hand_t, &gen, &gen_iface, &interp});
+  else measure(runs, {&hand_t, &gen});
   row("perft, hand-written", hand_t, "nodes");
   row("perft, generated (native)", gen, "nodes");
-  row("perft, generated (rulebook perft)", gen_iface, "nodes");
-  row("perft, interpreter", interp, "nodes");
+  if (g_slow) {
+    row("perft, generated (rulebook perft)", gen_iface, "nodes");
+    row("perft, interpreter", interp, "nodes");
+  }
   if (gen.units != hand_t.units) fmt::print("  !! perft counts differ: {} vs {}\n", gen.units, hand_t.units);
+  if (g_perft_only) {
+    fmt::print("  ratios: generated/hand time  perft {:.2f}x\n", time_ratio(gen, hand_t));
+    if (g_slow) {
+      fmt::print("          generated/interpreter speed  perft {:.1f}x\n", time_ratio(interp, gen));
+    }
+    fmt::print("  bytes per state: generated {}  hand-written {}\n\n", r.program->state_bytes, hand_bytes);
+    return;
+  }
 
   // Every driver plays the same games (one splitmix64 stream from seed 1, move
   // `next() % n`); the moves played are compared below.
@@ -280,11 +295,16 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
   Entry ip{[&] {
     return engine_playouts(*r.interp, r.start, interp_games) > 0 ? uint64_t(interp_games) : 0;
   }};
-  measure(runs, {&hp, &gp, &gp_iface, &ip});
+  if (g_slow) measure(runs, {&hp, &gp, &gp_iface, &ip});
+  else measure(runs, {&hp, &gp});
   row("playouts, hand-written", hp, "games");
   row("playouts, generated (native)", gp, "games");
-  row("playouts, generated (engine interface)", gp_iface, "games");
-  row("playouts, interpreter", ip, "games");
+  if (g_slow) {
+    row("playouts, generated (engine interface)", gp_iface, "games");
+    row("playouts, interpreter", ip, "games");
+  } else {
+    iface_plies = hand_plies;  // not played: nothing to compare
+  }
   if (gen_plies != hand_plies || iface_plies != hand_plies) {
     fmt::print("  !! playout moves differ: hand {} generated {} interface {}\n", hand_plies,
                gen_plies, iface_plies);
@@ -293,11 +313,40 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
   // Ratios are medians over the rounds of the two contestants' times in that round.
   fmt::print("  ratios: generated/hand time  perft {:.2f}x  playouts {:.2f}x   (target <= 1.5x)\n",
              time_ratio(gen, hand_t), time_ratio(gp, hp));
-  fmt::print("          generated/interpreter speed  perft {:.1f}x  playouts {:.1f}x   (target >= 20x)\n",
-             time_ratio(interp, gen), time_ratio(ip, gp));
-  fmt::print("          playouts through the engine interface: generated/hand time {:.2f}x\n",
-             time_ratio(gp_iface, hp));
+  if (g_slow) {
+    fmt::print("          generated/interpreter speed  perft {:.1f}x  playouts {:.1f}x   (target >= 20x)\n",
+               time_ratio(interp, gen), time_ratio(ip, gp));
+  }
+  if (g_slow) {
+    fmt::print("          playouts through the engine interface: generated/hand time {:.2f}x\n",
+               time_ratio(gp_iface, hp));
+  }
   fmt::print("  bytes per state: generated {}  hand-written {}\n\n", r.program->state_bytes, hand_bytes);
+}
+
+constexpr const char* kSixTitle = "Garnsi-Malom 6x6, placement phase, blocked (0,0) (5,5)";
+constexpr const char* kNineTitle = "Garnsi-Malom 9x9, placement phase";
+
+bool bench_six(int runs, bool quick) {
+  Rules six;
+  engine::Setup blocked;
+  blocked.values = {{"blocked", "r0c0,r5c5"}};
+  if (!load(six, RULEBOOK_SOURCE_DIR "/variants/garnsi-malom/garnsi-6x6.rules", blocked)) return false;
+  Hand6 hand6({0, 35});
+  bench_game(kSixTitle, six, hand6, [](const hand::garnsi6::Position& p) { return p.over != 0; },
+             runs, quick ? 4 : 6, quick ? 3 : 4, quick ? 2000 : 100000, quick ? 50 : 500,
+             sizeof(hand::garnsi6::Position));
+  return true;
+}
+
+bool bench_nine(int runs, bool quick) {
+  Rules nine;
+  if (!load(nine, RULEBOOK_SOURCE_DIR "/variants/garnsi-malom/garnsi-9.rules", {})) return false;
+  Hand9 hand9;
+  bench_game(kNineTitle, nine, hand9, [](const hand::garnsi9::Position& p) { return p.left == 0; },
+             runs, quick ? 3 : 5, quick ? 2 : 3, quick ? 200 : 20000, quick ? 5 : 50,
+             sizeof(hand::garnsi9::Position));
+  return true;
 }
 
 }  // namespace
@@ -305,30 +354,32 @@ void bench_game(const char* title, Rules& r, const HandGame& hand, Over over, in
 int main(int argc, char** argv) {
   int runs = 5;
   bool quick = false;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--profile")) g_profile = true;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    else if (!std::strcmp(argv[i], "--perft-only")) g_perft_only = true;
+    else if (!std::strcmp(argv[i], "--native-only")) g_slow = false;
+    else {
+      fmt::print(stderr,
+                 "usage: bench_engines [--runs N] [--quick] [--profile] [--only 6x6|9x9] "
+                 "[--perft-only] [--native-only]\n");
+      return 2;
+    }
   }
+  const auto wanted = [&only](const char* title) {
+    return only.empty() || std::string(title).find(only) != std::string::npos;
+  };
   if (quick) runs = 1;
   fmt::print("median of {} interleaved runs, CPU time of the measuring thread\n", runs);
 
-  Rules six;
-  engine::Setup blocked;
-  blocked.values = {{"blocked", "r0c0,r5c5"}};
-  if (!load(six, RULEBOOK_SOURCE_DIR "/variants/garnsi-malom/garnsi-6x6.rules", blocked)) return 1;
-  Hand6 hand6({0, 35});
-  bench_game("Garnsi-Malom 6x6, placement phase, blocked (0,0) (5,5)", six, hand6,
-             [](const hand::garnsi6::Position& p) { return p.over != 0; }, runs,
-             quick ? 4 : 6, quick ? 3 : 4, quick ? 2000 : 100000, quick ? 50 : 500,
-             sizeof(hand::garnsi6::Position));
-
-  Rules nine;
-  if (!load(nine, RULEBOOK_SOURCE_DIR "/variants/garnsi-malom/garnsi-9.rules", {})) return 1;
-  Hand9 hand9;
-  bench_game("Garnsi-Malom 9x9, placement phase", nine, hand9,
-             [](const hand::garnsi9::Position& p) { return p.left == 0; }, runs,
-             quick ? 3 : 5, quick ? 2 : 3, quick ? 200 : 20000, quick ? 5 : 50,
-             sizeof(hand::garnsi9::Position));
+  if (!wanted(kSixTitle) && !wanted(kNineTitle)) {
+    fmt::print(stderr, "--only {}: no board's title holds it (6x6, 9x9)\n", only);
+    return 2;
+  }
+  if (wanted(kSixTitle) && !bench_six(runs, quick)) return 1;
+  if (wanted(kNineTitle) && !bench_nine(runs, quick)) return 1;
   return 0;
 }

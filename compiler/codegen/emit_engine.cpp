@@ -160,7 +160,9 @@ void Emitter::move_apply(int m) {
     params += ", Int " + s_.slots_[i];
   }
   w_.linef("/// The block of move {} - {}", move_signature(m), names_.line_of(M.span));
-  w_.open(fmt::format("void apply_{}({}) {{", names_.move_name(m), params));
+  w_.open(fmt::format("{}void apply_{}({}) {{",
+                      s_.plan_.inline_block[size_t(m)] ? "[[gnu::always_inline]] inline " : "",
+                      names_.move_name(m), params));
   // A block runs only when the move is legal: what its `requires` say of an element
   // indexed by a parameter holds at its start (the stores use it, see put_*).
   s_.facts_.clear();

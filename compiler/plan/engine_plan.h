@@ -111,6 +111,9 @@ struct EnginePlan {
 
   // board-maps: conditions through maps the rules compute become masks (emit_mask_maps).
   bool board_maps = false;
+
+  // inline-blocks: per move, its block is compiled into the move's play (not called).
+  std::vector<char> inline_block;
 };
 
 /// Runs the passes in order over `program`; each reads the plan so far.

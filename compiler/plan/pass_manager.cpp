@@ -26,6 +26,7 @@ const std::vector<PassEntry>& passes() {
       {"can-direct", pass_can_direct},
       {"can-memo", pass_can_memo},
       {"board-maps", pass_board_maps},
+      {"inline-blocks", pass_inline_blocks},
   };
   return all;
 }
@@ -81,6 +82,7 @@ EnginePlan make_plan(const ir::Program& program, const PassSwitches& switches) {
   plan.can_direct.assign(program.moves.size(), 0);
   plan.can_memo_base.assign(program.moves.size(), -1);
   plan.forget_cans.assign(program.vars.size(), 0);
+  plan.inline_block.assign(program.moves.size(), 0);
   const ProgramFacts facts(program);
   PassReport layout{"layout", true, {}};
   PassContext lc{program, facts, plan, layout};

@@ -41,5 +41,6 @@ void pass_scoped_defines(PassContext& c);    // "scoped-defines"
 void pass_can_direct(PassContext& c);        // "can-direct"
 void pass_can_memo(PassContext& c);          // "can-memo"
 void pass_board_maps(PassContext& c);        // "board-maps"
+void pass_inline_blocks(PassContext& c);     // "inline-blocks"
 
 }  // namespace rulebook::compiler::plan

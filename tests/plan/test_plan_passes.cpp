@@ -121,6 +121,34 @@ TEST_CASE("plan: can() tested directly or remembered per player", "[plan]") {
   CHECK(has(all_memo, "put: bits 2..3"));
 }
 
+TEST_CASE("plan: short blocks without loops inlined into the move's play", "[plan]") {
+  const std::string blocks = section(printed(kStones), "inline-blocks");
+  CHECK(has(blocks, "wait: block inlined (1 statements)"));
+  CHECK(has(blocks, "put: block inlined (2 statements)"));
+  // A loop in a branch keeps the block out of line.
+  const char* looped = R"(
+game "Looped";
+board 3 x 3;
+players 2;
+state stone: Cell -> Player?;
+state turns: 0..100;
+phase play {
+  move put(c: Cell)
+    requires stone[c] == none;
+  {
+    stone[c] := mover;
+    turns += 1;
+    if turns > 4 {
+      for d in cells where d != c { stone[d] := none; }
+    }
+  }
+}
+end when turns == 100;
+)";
+  CHECK(has(section(printed(looped), "inline-blocks"), "put: block called: its block loops"));
+  CHECK(has(section(printed(kStones, {"inline-blocks"}), "inline-blocks (off)"), "switched off"));
+}
+
 TEST_CASE("plan: switches by name, all, and unknown names refused", "[plan]") {
   compiler::plan::PassSwitches s;
   CHECK(compiler::plan::switch_off({"can-memo", "planes"}, s).empty());
