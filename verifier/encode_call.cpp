@@ -201,6 +201,8 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
       Frame own(size_t(std::max(via ? via->locals : 0, 1)), nullptr);
       SymP s = resolve(eval(*comp->args[0], via ? own : f));
       if (!concrete(*s)) return components_count(s);
+    } else if (count_changes && overlay_ >= 0) {
+      if (SymP r = size_as_change(e, f)) return r;
     }
   }
   std::vector<SymP> args;
@@ -215,24 +217,7 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
       return from_table(s->sel, std::move(out), e.type);
     }
     SymP el = set_elements(s, a[0]->type->domain);
-    SymP acc = val(0);
-    z3::expr_vector terms(z3_);
-    for (const SymP& m0 : el->items) {
-      SymP m = resolve(m0);
-      if (m->k == K::Val) {
-        acc = lift2(Op::Add, acc, m, e);
-        continue;
-      }
-      if (m->k == K::Table && (concrete(*acc) || (acc->k == K::Table && acc->sel == m->sel))) {
-        acc = lift2(Op::Add, acc, m, e);
-        continue;
-      }
-      terms.push_back(to_int(m));
-    }
-    z3::expr err = err_of(el);
-    if (terms.empty()) return with_err(acc, err);
-    terms.push_back(to_int(acc));
-    return with_err(integer(z3::sum(terms)), err);
+    return with_err(sum_items(el->items, e), err_of(el));
   }
   if (e.builtin == B::Out)
     return split(args[0], e.type, [&](const SymP& q) -> SymP {
@@ -815,6 +800,63 @@ void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
       }
     }
   }
+}
+
+SymP Encoder::sum_items(const std::vector<SymP>& items, const ir::Expr& e) {
+  // Same-selector tables add pointwise; the rest is one linear sum.
+  SymP acc = val(0);
+  z3::expr_vector terms(z3_);
+  for (const SymP& m0 : items) {
+    SymP m = resolve(m0);
+    if (m->k == K::Val || (m->k == K::Table && (concrete(*acc) || (acc->k == K::Table && acc->sel == m->sel)))) {
+      acc = lift2(Op::Add, acc, m, e);
+      continue;
+    }
+    terms.push_back(to_int(m));
+  }
+  if (terms.empty()) return acc;
+  terms.push_back(to_int(acc));
+  return integer(z3::sum(terms));
+}
+
+SymP Encoder::size_as_change(const ir::Expr& e, Frame& f) {
+  // size(S) on the state after a move, as size(S) on the state before (the same term the
+  // move's set assumes of that state) plus, at each element whose membership changed, the
+  // change: what a count conserved by the move needs is then linear in a few terms. Exact
+  // for any terms: the sum before is built from the very items it is compared with. Not
+  // used when nearly every membership changed (the plain sum is smaller).
+  const int domain = e.args[0]->type->domain;
+  SymP after = set_elements(resolve(eval(*e.args[0], f)), domain);
+  const int o = overlay_;
+  overlay_ = -1;
+  SymP base = set_elements(resolve(eval(*e.args[0], f)), domain);
+  overlay_ = o;
+  if (after->items.size() != base->items.size()) return nullptr;
+  z3::expr_vector changes(z3_);
+  for (size_t i = 0; i < after->items.size(); ++i) {
+    SymP x = resolve(after->items[i]), y = resolve(base->items[i]);
+    if (x == y) continue;
+    z3::expr tx = to_int(x), ty = to_int(y);
+    if (z3::eq(tx, ty)) continue;
+    changes.push_back(tx - ty);
+  }
+  if (changes.size() * 2 > after->items.size()) return nullptr;
+  SymP before = sum_items(base->items, e);
+  if (changes.empty()) return with_err(before, err_of(after));
+  // The sum before is named by a constant (defined once, among the facts): Z3's
+  // simplifier would otherwise merge it with the changes into the plain sum again.
+  z3::expr t = to_int(before);
+  if (!t.is_numeral()) {
+    auto it = named_sums_.find(t.id());
+    if (it == named_sums_.end()) {
+      z3::expr c = z3_.int_const(fmt::format("count#{}", named_sums_.size()).c_str());
+      facts_.push_back(c == t);
+      it = named_sums_.emplace(t.id(), std::make_pair(t, c)).first;
+    }
+    t = it->second.second;
+  }
+  changes.push_back(t);
+  return with_err(integer(z3::sum(changes)), err_of(after));
 }
 
 }  // namespace rulebook::verifier

@@ -232,6 +232,10 @@ class Encoder {
   bool reads_counts(const z3::expr& e) const;
   int cells() const { return m_.cells; }
 
+  /// When on, size(S) read on an overlay (the state after a move) is the size on the state
+  /// before plus the change at the elements whose membership differs (size_as_change).
+  bool count_changes = true;
+
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
   SymP mover_override;
 
@@ -265,6 +269,9 @@ class Encoder {
   SymP read_at(int var, const std::vector<int64_t>& keys);
   SymP read_slot(int var, uint32_t element);
   SymP components_count(const SymP& set);
+  /// The sum of a set's membership items (same-selector tables added pointwise).
+  SymP sum_items(const std::vector<SymP>& items, const ir::Expr& e);
+  SymP size_as_change(const ir::Expr& e, Frame& f);
   // Atoms of a table of a state element's selector (see `abstract`): its truth (a bool,
   // the same for every table true at the same indices), its value as a number (a table of
   // at most two values reads its truth atom), and its cases.
@@ -330,6 +337,9 @@ class Encoder {
   std::map<std::vector<int64_t>, z3::expr> atoms_;         ///< selector, kind, entries -> atom
   std::unordered_map<unsigned, z3::expr> atom_facts_;      ///< atom id -> its fact
   std::vector<SymP> small_;
+  /// Sums before a move named by a constant (size_as_change), by the sum's term id (the
+  /// term is kept so that its id is not reused).
+  std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> named_sums_;
   /// Max and min terms built from symbolic elements, by term id: the elements (taken
   /// when `conds[i]` holds) that compare_const reads instead of the term.
   struct Extremum {

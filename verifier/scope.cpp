@@ -128,11 +128,19 @@ Scope Verifier::scope(const ir::Property& prop, int mi) {
   sc.frame.assign(size_t(std::max(prop.locals, 1)), nullptr);
   if (prop.over_moves) move_scope(prop, sc, mi, add_rule);
   if (prop.reachable) assume_invariants(sc, nullptr);
-  if (prop.where)
+  if (prop.where && prop.over_moves) {
+    // Over moves, `where` is read on the state before the move (the parameters as their
+    // selectors): the board a witness shows is the one it describes, and it is read once,
+    // not once per instance.
+    enc_.use_overlay(-1);
+    auto [c, err] = enc_.condition(*prop.where, sc.frame);
+    add_parts(sc, c && !err);
+  } else if (prop.where) {
     each_instance(sc, [&](const z3::expr& g) {
       auto [c, err] = enc_.condition(*prop.where, sc.frame);
       add_parts(sc, when(g, c && !err));
     });
+  }
   if (opt_.progress)
     opt_.progress(fmt::format("  encoded the set ({} selectors{}) after {:.1f} s", enc_.selectors().size(),
                               sc.inst.empty() ? "" : fmt::format(", {} move instances", sc.inst.size()),
@@ -158,6 +166,8 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
     if (mp[s] >= 0) sc.frame[s] = enc_.identity(sc.params[size_t(mp[s])]);
   int ph = enc_.base_selector(ir::kVarPhase, 0);
   add_parts(sc, enc_.selectors()[size_t(ph)].guard[size_t(mv.phase)]);
+  // No move is played once the game is over.
+  add_parts(sc, enc_.selectors()[size_t(enc_.base_selector(ir::kVarOver, 0))].guard[0]);
   // Only the statements that can change what is read after the move (the property, its
   // `where`, the board rules) or that can err are run: exact, see slice_body.
   std::set<int> after = extra_reads_;

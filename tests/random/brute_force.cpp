@@ -172,10 +172,10 @@ struct BruteForce::Impl {
 
   /// The property's `where` and value in the run's current frame (the element is in the
   /// set only if `where` holds without error).
-  void read_property(Run& r, const ir::Property& prop, Element& el) {
+  void read_property(Run& r, const ir::Property& prop, Element& el, bool with_where = true) {
     const Mark k = mark(r);
     try {
-      if (prop.where && !r.truth(*prop.where)) return;
+      if (with_where && prop.where && !r.truth(*prop.where)) return;
     } catch (const RuleError&) {
       restore(r, k);
       return;
@@ -222,6 +222,25 @@ struct BruteForce::Impl {
     Element el;
     const ir::Move& mv = p.moves[size_t(prop.moves[mi])];
     const int mlocals = std::max({mv.locals, int(mv.params.size()), 1});
+    // No move once the game is over; `where` is read before the move, the parameters
+    // bound by name.
+    if (run.get(ir::kVarOver) != 0) return el;
+    const auto& bound = prop.move_params[mi];
+    const int locals = std::max(prop.locals, std::max(int(bound.size()), 1));
+    if (prop.where) {
+      const Mark k = mark(run);
+      try {
+        const size_t saved = run.push_frame(locals);
+        for (size_t s = 0; s < bound.size(); ++s)
+          if (bound[s] >= 0) run.local(int(s)) = scalar_value(args[size_t(bound[s])]);
+        const bool in = run.truth(*prop.where);
+        run.pop_frame(saved, locals);
+        if (!in) return el;
+      } catch (const RuleError&) {
+        restore(run, k);
+        return el;
+      }
+    }
     // Legal: every requires and move rule holds before (each without error).
     {
       const Mark k = mark(run);
@@ -255,12 +274,10 @@ struct BruteForce::Impl {
     after.mover_ = run.mover_;
     if (!rules_hold(after)) return el;
     // Read after the move, the parameters bound by name.
-    const auto& bound = prop.move_params[mi];
-    const int locals = std::max(prop.locals, std::max(int(bound.size()), 1));
     const size_t saved = after.push_frame(locals);
     for (size_t s = 0; s < bound.size(); ++s)
       if (bound[s] >= 0) after.local(int(s)) = scalar_value(args[size_t(bound[s])]);
-    read_property(after, prop, el);
+    read_property(after, prop, el, false);
     after.pop_frame(saved, locals);
     return el;
   }
@@ -291,6 +308,7 @@ struct BruteForce::Impl {
       r.move(move);
       r.vars.insert(ir::kVarMover);  // the move's text names the mover
       r.vars.insert(ir::kVarPhase);
+      r.vars.insert(ir::kVarOver);  // no move once the game is over
     }
     return r.vars;
   }
