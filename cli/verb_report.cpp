@@ -21,6 +21,7 @@
 #include "cli/output_file.h"
 #include "cli/report.h"
 #include "cli/verbs.h"
+#include "compiler/load/sha256.h"
 #include "dsl/check.h"
 #include "dsl/load.h"
 #include "dsl/parser.h"
@@ -233,6 +234,12 @@ int run_report(const ReportOptions& opt) {
     j["ok"] = e.ok;
     j["diagnostics"] = diagnostics_json(diags, sources);
     j["summary"] = summary;
+    // The digest of every rules file the page was made from (the file, then its bases), so
+    // a page can be told apart from one made from other rules.
+    nlohmann::json digests = nlohmann::json::array();
+    for (uint32_t id = 0; id < sources.size(); ++id)
+      digests.push_back({{"file", sources.file(id).name}, {"sha256", compiler::sha256_hex(sources.file(id).text)}});
+    j["sources"] = std::move(digests);
     if (analysis) j["analysis"] = analysis->json;
     std::string error = write_file(base.string() + ".html", page(e.title, body));
     if (error.empty()) error = write_file(base.string() + ".json", j.dump(2) + "\n");
