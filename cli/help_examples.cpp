@@ -15,6 +15,7 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
       {"check",
        "  rulebook check variants/*/*.rules      diagnostics, or a summary of each game\n"
        "  rulebook check --json game.rules       the same as JSON\n"
+       "  rulebook check --deny-warnings a.rules a warning not acknowledged exits 1\n"
        "  cat game.rules | rulebook check -      rules from standard input"},
       {"fmt",
        "  rulebook fmt game.rules                the canonical layout on stdout\n"
