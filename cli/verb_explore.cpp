@@ -140,6 +140,10 @@ int run_explore(const ExploreOptions& opt) {
     fmt::print("\ntotal distinct states: {}\n", r.total_distinct);
     if (r.stopped.empty()) fmt::print("every reachable state was explored\n");
     else if (r.stopped == "depth") fmt::print("stopped at the depth bound\n");
+    else if (r.stopped == "repeats")
+      fmt::print("stopped: depth {} holds the states of depth {} again, so the moves cycle and every later "
+                 "depth repeats earlier ones (give --depth to count their paths further)\n",
+                 r.depths.back().depth, r.repeats_depth);
     else if (r.stopped == "error")
       fmt::print("stopped by an engine error: {}\n", dsl::escape_for_terminal(r.status.message));
     else fmt::print("stopped ({}) while building depth {}; the depths above are complete\n", r.stopped,

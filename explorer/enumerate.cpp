@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/runtime/engine.h"
 #include "explorer/layer_store.h"
 #include "explorer/pack.h"
 
@@ -282,6 +283,22 @@ void Explorer::parallel(const std::function<void(int)>& body) {
   if (options_.interrupt && *options_.interrupt) stop("interrupted");
 }
 
+/// Whether the last depth holds the same states as an earlier one (the same count and the
+/// same fingerprint); `earlier` is set to that depth. Looks back a few depths, which covers
+/// cycles of that many moves; longer ones are still stopped by the budgets.
+bool repeats(const std::vector<DepthCount>& depths, int& earlier) {
+  constexpr size_t kLookBack = 8;
+  const DepthCount& last = depths.back();
+  for (size_t k = 1; k <= kLookBack && k < depths.size(); ++k) {
+    const DepthCount& e = depths[depths.size() - 1 - k];
+    if (e.distinct == last.distinct && e.fingerprint == last.fingerprint && e.terminal == last.terminal) {
+      earlier = e.depth;
+      return true;
+    }
+  }
+  return false;
+}
+
 DepthCount Explorer::count(const LayerStore& layer, int depth) const {
   DepthCount d;
   d.depth = depth;
@@ -295,6 +312,7 @@ DepthCount Explorer::count(const LayerStore& layer, int depth) const {
         uint64_t m;
         std::memcpy(&m, block + i * rb + kb, 8);
         ++d.distinct;
+        d.fingerprint += engine::hash_bytes(block + i * rb, kb);
         if (meta::paths(m) == meta::kPathMask) d.paths_known = false;
         d.paths += meta::paths(m);
         const int ph = meta::phase(m);
@@ -425,6 +443,12 @@ ExploreResult Explorer::run() {
     }
     r.depths.push_back(d);
     if (d.distinct == d.terminal) break;  // nothing left to expand
+    // With no depth bound, a game whose moves cycle would build depths forever: a depth
+    // holding exactly the states of an earlier one makes every later depth a repeat.
+    if (options_.max_depth < 0 && repeats(r.depths, r.repeats_depth)) {
+      r.stopped = "repeats";
+      break;
+    }
     if (options_.max_depth >= 0 && depth >= options_.max_depth) {
       r.stopped = "depth";
       break;

@@ -21,6 +21,9 @@ struct DepthCount {
   uint64_t paths = 0;       ///< move sequences of exactly `depth` moves (perft)
   bool paths_known = true;  ///< false when a path count overflowed 2^48
   uint64_t distinct = 0;
+  /// Sum of a hash of each state's key: the same set of states gives the same sum, in any
+  /// order, so a depth holding the very states of an earlier one is told in one comparison.
+  uint64_t fingerprint = 0;
   uint64_t symmetric = 0;   ///< classes of `distinct` under the group
   /// Sum of the class sizes of the classes counted: equals `distinct` when every class is
   /// whole at this depth, as it must be when the group fixes the initial state.
@@ -73,8 +76,10 @@ struct ExploreOptions {
 struct ExploreResult {
   std::vector<DepthCount> depths;  ///< depth 0 (the initial state) first; complete ones only
   /// "" (every state explored), or why it stopped: "depth", "states", "memory",
-  /// "interrupted", "error".
+  /// "interrupted", "error", "repeats" (no depth bound was given and the last depth holds
+  /// the states of depth `repeats_depth` again, so every later depth repeats earlier ones).
   std::string stopped;
+  int repeats_depth = -1;
   engine::Status status;           ///< the engine's error when stopped == "error"
   uint32_t key_bytes = 0;          ///< bytes of a packed state
   uint32_t key_bits = 0;

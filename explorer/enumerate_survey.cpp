@@ -79,6 +79,7 @@ std::string survey_json(const ir::Program& p, const Survey& s) {
   j["depths"] = depths;
   j["complete"] = r.stopped.empty();
   j["stopped"] = r.stopped;
+  if (r.stopped == "repeats") j["repeats_depth"] = r.repeats_depth;
   if (!r.status.ok) j["error"] = r.status.message;
   j["total_distinct"] = r.total_distinct;
   j["complete_games_total"] = wide_json(r.total_ends);

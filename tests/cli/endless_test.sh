@@ -97,6 +97,17 @@ check "termination of the 6x6 game is not settled in 3000 positions" unsettled "
 # The 9-player games: every one cut off; each examined game is explained by a repeated
 # position or by quantities that stopped or nearly stopped changing.
 nine=variants/garnsi-malom/garnsi-9.rules
+# Its moves cycle: explore without --depth stops when a depth repeats an earlier one's
+# states, instead of building depths forever.
+timeout 120 "$rb" explore "$work/counter.rules" --quiet >"$work/explore.txt" 2>/dev/null
+check "explore of a cycling game ends, exit 0" 0 $?
+grep -q '^stopped: depth [0-9]* holds the states of depth [0-9]* again' "$work/explore.txt"
+check "explore says the depths repeat" 0 $?
+timeout 120 "$rb" explore "$work/counter.rules" --quiet --json >"$work/explore.json" 2>/dev/null
+check "explore --json names the repeat" "repeats True" "$(json "$work/explore.json" "j['stopped'], j['repeats_depth'] < j['depths'][-1]['depth']")"
+timeout 120 "$rb" explore "$work/counter.rules" --quiet --depth 12 >"$work/explore12.txt" 2>/dev/null
+grep -q '^stopped at the depth bound$' "$work/explore12.txt"
+check "with --depth, explore counts to the bound" 0 $?
 "$rb" play "$nine" --coverage --games 4 --no-blocked --max-plies 400 --search-states 1000 --json >"$work/nine.json" 2>/dev/null
 check "coverage of the 9-player game exits 0" 0 $?
 check "all four games cut off, three examined" "4 3" "$(json "$work/nine.json" "j['endless']['cut_off'], len(j['endless']['examined'])")"
