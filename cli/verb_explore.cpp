@@ -173,7 +173,7 @@ void add_explore(CLI::App& app, int& result) {
   auto opt = std::make_shared<ExploreOptions>();
   CLI::App* cmd = app.add_subcommand("explore", "Count the states of a game by depth, with symmetry");
   cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
-  cmd->add_option("--depth", opt->depth, "Last depth to build (default: until no state is left)")
+  cmd->add_option("--depth", opt->depth, "Last depth to build (default: until no state is left, or a depth repeats the states of an earlier one)")
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--max-states", opt->max_states, "Stop before holding more states");
   cmd->add_option("--max-memory", opt->max_memory, "Budget for stored states (e.g. 512M, 4G)");
