@@ -88,12 +88,21 @@ nlohmann::json stats_json(const explorer::PlayoutStats& st, const char* policy) 
   return j;
 }
 
+/// The titles of the report's board layers ("ship cells, red lines"); a layer without a
+/// title is named by its define.
+std::string layer_titles(const std::vector<render::Layer>& layers) {
+  std::vector<std::string> out;
+  for (const render::Layer& l : layers) out.push_back(l.title.empty() ? l.define : l.title);
+  return fmt::format("{}", fmt::join(out, ", "));
+}
+
+/// Bars in the colours the boards and trees give the same players or teams (palette_of).
 std::string share_chart(const std::string& title, const std::vector<std::string>& names,
-                        const std::vector<explorer::Share>& shares, bool players) {
+                        const std::vector<explorer::Share>& shares, const std::vector<std::string>& colours) {
   std::vector<render::Bar> bars;
   for (size_t i = 0; i < shares.size(); ++i)
     bars.push_back({names[i], shares[i].share, shares[i].lo, shares[i].hi,
-                    players ? std::string(render::player_colour(int(i))) : std::string(render::player_colour(int(i) + 6))});
+                    i < colours.size() ? colours[i] : std::string(render::player_colour(int(i)))});
   render::ChartOptions o;
   o.title = title;
   o.percent = true;
@@ -102,7 +111,8 @@ std::string share_chart(const std::string& title, const std::vector<std::string>
   return render::bar_chart_svg(bars, o);
 }
 
-std::string stats_html(const explorer::PlayoutStats& st, const std::string& policy_text) {
+std::string stats_html(const explorer::PlayoutStats& st, const std::string& policy_text,
+                       const render::Palette& palette) {
   const auto& plan = st.plan;
   std::string h = fmt::format(
       "<p>{} games, {} (game <i>i</i> is set up and played with seed {} + <i>i</i>), cut off after {} plies: "
@@ -129,8 +139,9 @@ std::string stats_html(const explorer::PlayoutStats& st, const std::string& poli
                        html_escape(st.subjects[i]), st.wins[i].count, pct(st.wins[i].share), pct(st.wins[i].lo),
                        pct(st.wins[i].hi), st.wins[i].ties);
     h += "</table>\n<div class=\"charts\">\n";
-    h += share_chart(st.per_team ? "wins per team" : "wins per player", st.subjects, st.wins, !st.per_team);
-    if (!st.per_team && !st.teams.empty()) h += share_chart("wins per team", st.teams, st.team_wins, false);
+    h += share_chart(st.per_team ? "wins per team" : "wins per player", st.subjects, st.wins,
+                     st.per_team ? palette.teams : palette.players);
+    if (!st.per_team && !st.teams.empty()) h += share_chart("wins per team", st.teams, st.team_wins, palette.teams);
     render::ChartOptions lo;
     lo.title = "game length";
     lo.x_label = "plies";
@@ -255,7 +266,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   a.html += fmt::format("<p>The start (setup seed {0}) and the end of the random game of seed {0}, as "
                         "<code>rulebook play --seed {0}</code> plays it; the last move is outlined, cells it "
                         "emptied are crossed.{1}</p>\n<div class=\"boards\">\n",
-                        plan.seed, plan.layers.empty() ? "" : " Annotations: " + html_escape(fmt::format("{}", fmt::join(plan.layer_texts, "; "))) + ".");
+                        plan.seed, plan.layers.empty() ? "" : " Drawn over the boards, as each legend says in words: " + html_escape(layer_titles(plan.layers)) + ".");
   a.html += render::board_svg(p, start.after.data(), ds) + render::board_svg(p, end.after.data(), de) + "</div>\n";
   a.json["example_game"] = {{"seed", plan.seed},
                             {"plies", end.plies},
@@ -273,7 +284,10 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   explorer::GameTree tree = explorer::build_tree(e, start.after.data(), to);
   if (!tree.status.ok) return fail("opening tree", tree.status);
   explorer::TreeStyle style;
-  style.cell_points = std::max(4, std::min(9, 72 / std::max(1, p.geometry.width)));
+  // Boards of about 110 points whatever the board's size (a 17-wide board gets cells of 6
+  // points, a 3-wide one of 14), so pieces can be told apart; the tree scrolls sideways
+  // at its natural size instead of shrinking.
+  style.cell_points = std::max(6, std::min(14, 110 / std::max(1, std::max(p.geometry.width, p.geometry.height))));
   std::string tree_svg;
   if (engine::Status st = explorer::render_dot(explorer::tree_dot(tree, e, p, style), "svg", tree_svg); !st.ok)
     return fail("drawing the opening tree", st);
@@ -286,6 +300,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   a.json["opening_tree"] = nlohmann::json::parse(explorer::tree_json(tree, e));
 
   // Playouts.
+  const render::Palette palette = render::palette_of(p);
   explorer::PlayoutPlan pp;
   pp.games = plan.games;
   pp.seed = plan.seed;
@@ -298,7 +313,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   fmt::print(stderr, "report: {} {} random games\n", plan.label, pp.games);
   explorer::PlayoutStats random = explorer::play_games(e, p, pp);
   a.json["random_playouts"] = stats_json(random, "random");
-  a.html += "<h2 id=\"playouts\">Random playouts</h2>\n" + stats_html(random, "every move chosen uniformly at random");
+  a.html += "<h2 id=\"playouts\">Random playouts</h2>\n" + stats_html(random, "every move chosen uniformly at random", palette);
   a.html += "<h2 id=\"metrics\">Metrics of the rules</h2>\n<p>Over the finished random games.</p>\n" + metrics_html(random);
   if (stop && stop->load()) return a;
   nlohmann::json alerts;
@@ -314,7 +329,8 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
     a.json["greedy_playouts"] = stats_json(greedy, "greedy");
     a.html += "<h2 id=\"greedy\">Greedy playouts</h2>\n" +
               stats_html(greedy, "every player choosing the move that leaves its own score best after one ply "
-                                 "(ties by the seeded stream)");
+                                 "(ties by the seeded stream)",
+                         palette);
   } else {
     a.json["greedy_playouts"] = nullptr;
   }

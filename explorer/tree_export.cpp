@@ -51,6 +51,7 @@ int gv_error(char* message) {
 
 std::string tree_dot(const GameTree& t, const engine::Engine& e, const ir::Program& p, const TreeStyle& style) {
   const engine::Info& info = e.info();
+  const render::Palette palette = render::palette_of(p);
   std::string s = "digraph tree {\n";
   s += "  graph [rankdir=TB, nodesep=0.2, ranksep=0.45, fontname=\"Helvetica\", fontsize=11";
   if (!style.title.empty()) s += ", labelloc=t, label=" + dot_quote(style.title);
@@ -72,7 +73,7 @@ std::string tree_dot(const GameTree& t, const engine::Engine& e, const ir::Progr
       caption += fmt::format("<TR><TD>end: {}</TD></TR>", render::xml_escape(result_text(e, p, node.scores)));
     } else {
       caption += fmt::format("<TR><TD><FONT COLOR=\"{}\">{} to move{}</FONT></TD></TR>",
-                             render::player_colour(node.to_move),
+                             palette.player(node.to_move),
                              render::xml_escape(info.player_names[size_t(node.to_move)]),
                              node.expanded ? fmt::format(" ({})", node.legal) : "");
     }
@@ -82,7 +83,7 @@ std::string tree_dot(const GameTree& t, const engine::Engine& e, const ir::Progr
       board = "<TR><TD>" + render::board_html_label(p, node.state.data(), style.cell_points,
                                                     node.path.empty() ? nullptr : &last) + "</TD></TR>";
     }
-    const std::string border = node.terminal ? "#212121" : std::string(render::player_colour(node.to_move));
+    const std::string border = node.terminal ? "#212121" : std::string(palette.player(node.to_move));
     s += fmt::format("  n{} [label=<<TABLE BORDER=\"{}\" COLOR=\"{}\" CELLBORDER=\"0\" CELLSPACING=\"1\" "
                      "CELLPADDING=\"1\" BGCOLOR=\"{}\"{}>{}{}</TABLE>>];\n",
                      v, node.phase_changed || node.terminal ? 3 : 1, border, node.terminal ? "#eeeeee" : "#ffffff",

@@ -149,7 +149,7 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
       if (!fn.params.empty() || !is(fn.result, TK::Set, ir::kCellDomain)) return wrong("no parameters, set of Cell");
       if (engine::Status st = members(f, {}, ir::kCellDomain, state, found); !st.ok) return st;
       for (int64_t c : found) out.fills.push_back({int(c), layer.colour.empty() ? "#cfd8dc" : layer.colour});
-      out.legend.push_back(fmt::format("{} cells: {} ({})", layer.colour.empty() ? "grey-blue" : layer.colour,
+      out.legend.push_back(fmt::format("{} cells: {} ({})", colour_words(layer.colour.empty() ? "#cfd8dc" : layer.colour),
                                        title, found.size()));
       return engine::Status::Ok();
     }
@@ -189,7 +189,7 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
           }
         }
       }
-      out.legend.push_back(fmt::format("{} lines: {} ({})", colour, title, drawn));
+      out.legend.push_back(fmt::format("{}{} lines: {} ({})", colour_words(colour), layer.dashed ? " dashed" : "", title, drawn));
       return engine::Status::Ok();
     }
     case Layer::Kind::Points: {
@@ -240,10 +240,10 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
         out.marks.push_back(mk);
       }
       if (layer.components)
-        out.legend.push_back(fmt::format("dots: {} ({} points; {} groups of sizes {})", title, found.size(),
-                                         sizes.size(), fmt::join(sizes, ", ")));
+        out.legend.push_back(fmt::format("dots: {} ({} points; {} {} {})", title, found.size(), sizes.size(),
+                                         sizes.size() == 1 ? "group of size" : "groups of sizes", fmt::join(sizes, ", ")));
       else
-        out.legend.push_back(fmt::format("{} dots: {} ({})", colour, title, found.size()));
+        out.legend.push_back(fmt::format("{} dots: {} ({})", colour_words(colour), title, found.size()));
       return engine::Status::Ok();
     }
     case Layer::Kind::CellLabels: {
@@ -266,7 +266,7 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
         if (engine::Status st = eval(f, {Arg{false, c, {}}}, state, v); !st.ok) return st;
         out.labels.push_back({int(c), pad(fn.result->domain, v), colour});
       }
-      out.legend.push_back(fmt::format("{} corner numbers: {}", colour, title));
+      out.legend.push_back(fmt::format("{} corner numbers: {}", colour_words(colour), title));
       return engine::Status::Ok();
     }
     case Layer::Kind::GroupLabels: {
@@ -292,7 +292,7 @@ engine::Status Annotator::draw_layer(const Layer& layer, const uint8_t* state, A
         out.labels.push_back({int(cells.front()), pad(fn.result->domain, v), colour});
         ++groups;
       }
-      out.legend.push_back(fmt::format("{} numbers: {} of each {} ({} shown)", colour, title, layer.cells, groups));
+      out.legend.push_back(fmt::format("{} numbers: {} of each {} ({} shown)", colour_words(colour), title, layer.cells, groups));
       return engine::Status::Ok();
     }
   }

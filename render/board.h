@@ -34,6 +34,13 @@ struct BoardModel {
   std::vector<int> region_of;    ///< its region per cell (empty when none)
   std::string main_var;          ///< the variable whose values are the labels
   std::vector<std::string> blocked_vars, given_vars, tint_vars;
+  std::vector<std::string> player_colours;  ///< the game's palette (palette_of), per player
+  std::string pieces_legend;  ///< who wears which colour, in words ("" when no piece shows)
+  /// Player `index`'s piece colour.
+  std::string_view piece_colour(int index) const {
+    return index < 0 || size_t(index) >= player_colours.size() ? "#000000"
+                                                                : std::string_view(player_colours[size_t(index)]);
+  }
 };
 
 /// The move that led to a state and the state before it, to mark the move and captures.

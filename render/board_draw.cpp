@@ -15,10 +15,10 @@ constexpr std::string_view kMoveColour = "#ffb300";
 constexpr std::string_view kCaptureColour = "#b00020";
 constexpr std::string_view kBlockedColour = "#9e9e9e";
 
-std::string cell_fill(const CellView& c) {
+std::string cell_fill(const BoardModel& m, const CellView& c) {
   if (c.blocked) return std::string(kBlockedColour);
   if (c.shade >= 0) return std::string(shade_colour(c.shade));
-  if (c.tint >= 0) return std::string(tint_colour(c.tint));
+  if (c.tint >= 0) return light_tint(m.piece_colour(c.tint));
   return "#ffffff";
 }
 
@@ -26,6 +26,7 @@ std::string cell_fill(const CellView& c) {
 std::vector<std::string> legend(const BoardModel& m, const DrawOptions& o) {
   std::vector<std::string> out;
   if (!m.main_var.empty()) out.push_back("cells: " + m.main_var);
+  if (!m.pieces_legend.empty()) out.push_back(m.pieces_legend);
   if (!m.blocked_vars.empty()) out.push_back(fmt::format("grey: {}", fmt::join(m.blocked_vars, ", ")));
   if (!m.given_vars.empty()) out.push_back(fmt::format("bold: {}", fmt::join(m.given_vars, ", ")));
   if (!m.tint_vars.empty()) out.push_back(fmt::format("tint: {}", fmt::join(m.tint_vars, ", ")));
@@ -45,7 +46,10 @@ std::string board_svg(const ir::Program& p, const uint8_t* state, const DrawOpti
   const double legend_line = 15;
   const double ox = margin, oy = title_h + margin;
   const double bw = m.width * c, bh = m.height * c;
-  const double width = std::max(bw + 2 * margin, 200.0);
+  // Wide enough for the longest legend line (12-point text, about 6.6 units a character).
+  size_t longest = 0;
+  for (const std::string& l : lines) longest = std::max(longest, l.size());
+  const double width = std::max({bw + 2 * margin, 200.0, ox + 6.6 * double(longest) + 4});
   const double height = oy + bh + margin + legend_line * double(lines.size());
   auto X = [&](double bx) { return num(ox + bx * c); };
   auto Y = [&](double by) { return num(oy + by * c); };
@@ -63,7 +67,7 @@ std::string board_svg(const ir::Program& p, const uint8_t* state, const DrawOpti
     for (int x = 0; x < m.width; ++x) {
       const CellView& cv = m.cells[size_t(y * m.width + x)];
       s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", X(x), Y(y),
-                       num(c), num(c), cell_fill(cv));
+                       num(c), num(c), cell_fill(m, cv));
       if (cv.blocked)
         s += fmt::format("<path d=\"M{} {}L{} {}\" stroke=\"#ffffff\" stroke-width=\"1\"/>\n", X(x), Y(y + 1),
                          X(x + 1), Y(y));
@@ -111,8 +115,8 @@ std::string board_svg(const ir::Program& p, const uint8_t* state, const DrawOpti
       std::string text_colour = "#212121";
       if (cv.player >= 0) {
         s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>\n", cx, cy, num(c * 0.38),
-                         player_colour(cv.player));
-        text_colour = "#ffffff";
+                         m.piece_colour(cv.player));
+        text_colour = std::string(text_on(m.piece_colour(cv.player)));
       } else if (cv.filled) {
         s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#424242\"/>\n", X(x + 0.12),
                          Y(y + 0.12), num(c * 0.76), num(c * 0.76));
@@ -199,13 +203,18 @@ std::string board_text(const ir::Program& p, const uint8_t* state, const DrawOpt
 std::string board_html_label(const ir::Program& p, const uint8_t* state, int cell_points,
                              const LastMove* last) {
   const BoardModel m = board_model(p, state, last);
-  std::string s = "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"0\" COLOR=\"#9e9e9e\">";
+  // A fixed size: in a node wider than the board (a long caption) the cells stay together
+  // instead of spreading over the width.
+  std::string s = fmt::format(
+      "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"0\" COLOR=\"#9e9e9e\" "
+      "FIXEDSIZE=\"TRUE\" WIDTH=\"{}\" HEIGHT=\"{}\">",
+      m.width * cell_points, m.height * cell_points);
   for (int y = 0; y < m.height; ++y) {
     s += "<TR>";
     for (int x = 0; x < m.width; ++x) {
       const CellView& cv = m.cells[size_t(y * m.width + x)];
-      std::string bg = cv.player >= 0 ? std::string(player_colour(cv.player)) : cv.filled ? "#424242" : cell_fill(cv);
-      std::string fg = cv.player >= 0 || cv.filled ? "#ffffff" : "#212121";
+      std::string bg = cv.player >= 0 ? std::string(m.piece_colour(cv.player)) : cv.filled ? "#424242" : cell_fill(m, cv);
+      std::string fg = cv.player >= 0 || cv.filled ? std::string(text_on(bg)) : "#212121";
       s += fmt::format("<TD WIDTH=\"{0}\" HEIGHT=\"{0}\" FIXEDSIZE=\"TRUE\" BGCOLOR=\"{1}\"{2}>", cell_points, bg,
                        cv.moved ? fmt::format(" COLOR=\"{}\"", kMoveColour) : "");
       if (!cv.label.empty())

@@ -2,6 +2,7 @@
 // Cell-keyed state variable gives the labels, setup sets of cells are blocked, setup maps
 // are givens, Player-valued variables tint, and a last move marks its cells and captures.
 #include "render/board.h"
+#include "render/palette.h"
 
 #include <fmt/format.h>
 
@@ -85,10 +86,38 @@ ir::Value element(const ir::Program& p, const uint8_t* state, const ir::StateVar
   return ir::domain_value(p.domains, v.domain, ir::load_index(state, v, i));
 }
 
+/// Who wears which colour, in words: per team when the game has teams ("team red (p1, p3,
+/// p5) in shades of red"), else per player ("p1 red, p2 blue"); only players on the board.
+std::string pieces_legend(const ir::Program& p, const Palette& pal, const std::vector<bool>& shown) {
+  auto name = [&p](int i) { return size_t(i) < p.player_names.size() ? p.player_names[size_t(i)] : fmt::format("p{}", i + 1); };
+  std::vector<std::string> parts;
+  const auto& teams = p.geometry.teams;
+  if (!teams.empty()) {
+    const auto& team_names = p.domains[size_t(ir::kTeamDomain)].members;
+    for (size_t t = 0; t < teams.size(); ++t) {
+      std::vector<std::string> members;
+      bool any = false;
+      for (int q : teams[t]) {
+        members.push_back(name(q));
+        any = any || (size_t(q) < shown.size() && shown[size_t(q)]);
+      }
+      if (any)
+        parts.push_back(fmt::format("team {} ({}) in shades of {}", t < team_names.size() ? team_names[t] : std::to_string(t + 1),
+                                    fmt::join(members, ", "), colour_words(pal.team(int(t)))));
+    }
+  } else {
+    for (size_t q = 0; q < shown.size(); ++q)
+      if (shown[q]) parts.push_back(name(int(q)) + " " + colour_words(pal.player(int(q))));
+  }
+  return parts.empty() ? std::string() : fmt::format("pieces: {}", fmt::join(parts, "; "));
+}
+
 }  // namespace
 
 BoardModel board_model(const ir::Program& p, const uint8_t* state, const LastMove* last) {
   BoardModel m;
+  const Palette palette = palette_of(p);
+  m.player_colours = palette.players;
   m.width = p.geometry.width;
   m.height = p.geometry.height;
   const size_t n = size_t(m.width) * size_t(m.height);
@@ -120,6 +149,10 @@ BoardModel board_model(const ir::Program& p, const uint8_t* state, const LastMov
         cv.shade = l.shade;
         cv.filled = l.filled;
       }
+      std::vector<bool> shown(size_t(std::max(p.players, 0)), false);
+      for (const CellView& cv : m.cells)
+        if (cv.player >= 0 && size_t(cv.player) < shown.size()) shown[size_t(cv.player)] = true;
+      m.pieces_legend = pieces_legend(p, palette, shown);
     } else if (holds_player(p, v.domain)) {
       m.tint_vars.push_back(v.name);
       for (uint32_t c = 0; c < n; ++c) {
