@@ -127,6 +127,14 @@ std::string write_file(const fs::path& path, const std::string& text) {
   return write_file_atomically(path.string(), text);
 }
 
+/// The game a rules file belongs to: the folder holding it (`game.rules` alone: the current
+/// folder's name), which names its folder in the report and its configuration entry.
+std::string game_folder(const fs::path& file) {
+  std::error_code ec;
+  const fs::path folder = fs::absolute(file, ec).parent_path();
+  return ec ? file.parent_path().filename().string() : folder.filename().string();
+}
+
 struct Entry {
   std::string game;     ///< folder name under the input directory
   std::string stem;     ///< file name without .rules
@@ -149,9 +157,15 @@ int run_report(const ReportOptions& opt) {
   StopOnInterrupt interrupt;
   std::vector<fs::path> files;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(opt.input, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".rules") files.push_back(it->path());
+  // One rules file is a report of its own: its page (its bases read as `check` reads them)
+  // and an index listing it.
+  if (fs::is_regular_file(opt.input, ec)) {
+    files.push_back(fs::path(opt.input));
+  } else {
+    for (auto it = fs::recursive_directory_iterator(opt.input, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".rules") files.push_back(it->path());
+    }
   }
   if (ec) {
     fmt::print(stderr, "{}: error: cannot read the folder: {}\n", opt.input, ec.message());
@@ -163,7 +177,7 @@ int run_report(const ReportOptions& opt) {
   std::vector<ReportPlan> plans(n);
   for (size_t i = 0; i < n; ++i) {
     std::string error;
-    if (!plan_for(config, files[i].parent_path().filename().string(), files[i].stem().string(), plans[i], error)) {
+    if (!plan_for(config, game_folder(files[i]), files[i].stem().string(), plans[i], error)) {
       fmt::print(stderr, "{}: error: {}\n", opt.config, error);
       return kExitInputError;
     }
@@ -183,7 +197,7 @@ int run_report(const ReportOptions& opt) {
     const fs::path& file = files[i];
     fmt::print(stderr, "report: {} {}\n", plans[i].label, file.generic_string());
     Entry& e = entries[i];
-    e.game = file.parent_path().filename().string();
+    e.game = game_folder(file);
     e.stem = file.stem().string();
     dsl::SourceSet sources;
     dsl::Diagnostics diags;
@@ -299,10 +313,11 @@ int run_report(const ReportOptions& opt) {
   std::string heads;
   for (const std::string& c : columns) heads += "<th>" + html_escape(c) + "</th>";
   std::string index = fmt::format(
-      "<h1>rulebook report</h1>\n<p>{} rule files under <code>{}</code>. Figures come from the random "
+      "<h1>rulebook report</h1>\n<p>{} <code>{}</code>. Figures come from the random "
       "playouts of each page (their number and seeds are stated there).</p>\n"
       "<table>\n<tr><th>game</th><th>variant</th><th>status</th>{}</tr>\n{}</table>\n",
-      entries.size(), html_escape(opt.input), heads, rows);
+      fs::is_directory(opt.input, ec) ? fmt::format("{} rule files under", entries.size()) : std::string("The rule file"),
+      html_escape(opt.input), heads, rows);
   if (const std::string error = write_file(fs::path(opt.output) / "index.html", page("rulebook report", index));
       !error.empty()) {
     fmt::print(stderr, "{}\n", error);
@@ -317,8 +332,8 @@ int run_report(const ReportOptions& opt) {
 void add_report(CLI::App& app, int& result) {
   auto opt = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand("report", "Analyse every variant and write an HTML report");
-  cmd->add_option("input", opt->input, "Folder of variants (one sub-folder per game)")
-      ->check(CLI::ExistingDirectory);
+  cmd->add_option("input", opt->input, "Folder of variants (one sub-folder per game), or one rules file")
+      ->check(CLI::ExistingPath);
   cmd->add_option("-o,--output", opt->output, "Folder to write the report into");
   cmd->add_option("--config", opt->config, "JSON configuration: playout counts, annotations per game")
       ->check(CLI::ExistingFile);
