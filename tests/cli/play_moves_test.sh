@@ -38,6 +38,16 @@ check "a transcript replays: the same output" 0 $?
 grep -q '^game over after [0-9]* moves' "$work/replay.txt"
 check "the replayed game is over" 0 $?
 
+# Every game's notation reads back: cells, players, numbers, records (cards), passes.
+for g in variants/garnsi-malom/garnsi-9.rules variants/smyoz/smyoz.rules variants/sudoku-cards/cards-3p.rules \
+  variants/sudoku-fill/fill-6x6.rules variants/sudoku-moyo/horikomi.rules; do
+  "$rb" play "$g" --seed 2 --max-plies 200 --boards end >"$work/g.txt" 2>/dev/null
+  "$rb" play "$g" --moves-file "$work/g.txt" --max-plies 200 --boards end >"$work/r.txt" 2>/dev/null
+  check "$g: a transcript replays: exit" 0 $?
+  cmp -s "$work/g.txt" "$work/r.txt"
+  check "$g: a transcript replays: the same output" 0 $?
+done
+
 # --save-moves, then --moves-file under each engine: the same moves, final state and scores.
 "$rb" play "$f" --seed 5 --json --save-moves "$work/saved.txt" >"$work/a.json" 2>/dev/null
 check "save-moves: exit" 0 $?
@@ -92,6 +102,16 @@ check "blocked move, JSON: ply, rule, legal moves" "2 blocked_cells 33" \
 check "a move two conditions forbid" \
   "$f: error: move 7 of --moves, 'place(r0c0)': blocked by requires empty(c), rule sudoku" \
   "$(grep ': error: ' "$work/two_rules.txt")"
+
+# Board rules, read on the board after the move: two SMYOZ ships touching side by side.
+"$rb" play variants/smyoz/smyoz.rules --seed 2 --moves "place(1, r4c0, horizontal), place(2, r5c0, horizontal)" \
+  >/dev/null 2>"$work/ships.txt"
+check "board rules: exit 1" 1 $?
+check "board rules: both named" \
+  "variants/smyoz/smyoz.rules: error: move 2 of --moves, 'place(2, r5c0, horizontal)': blocked by board rule corner_rule, board rule side_rule" \
+  "$(grep ': error: ' "$work/ships.txt")"
+grep -q '^    ships must not touch, not even at a corner$' "$work/ships.txt"
+check "board rules: the description" 0 $?
 
 # A move of another phase, a move that does not exist, the wrong player, a line of a file.
 "$rb" play "$f" --seed 3 --moves "jump(r3c4, r3c5)" >/dev/null 2>"$work/phase.txt"
