@@ -142,6 +142,11 @@ json means_json(const std::string& name, const json& a, const json& b) {
     j["test"] = "none: fewer than 2 values on a side";
     return j;
   }
+  // No spread on either side: the means are the whole story, and no t exists.
+  if (x.var + y.var <= 0) {
+    j["test"] = x.mean == y.mean ? "none: one value on both sides" : "none: one value on each side, not the same";
+    return j;
+  }
   double t = 0, df = 0;
   j["p_value"] = sig4(welch_p(x.mean, x.var, x.n, y.mean, y.var, y.n, t, df));
   j["t"] = sig4(t);
@@ -278,7 +283,9 @@ bool declarations_diff(const std::string& a_path, const std::string& b_path, jso
   const dsl::LoadedGame ga = dsl::load_game(a_path, sa, da);
   const dsl::LoadedGame gb = dsl::load_game(b_path, sb, db);
   if (da.has_errors() || db.has_errors() || !ga.loaded || !gb.loaded) {
-    error = da.render(sa) + db.render(sb);
+    // B extending A repeats A's diagnostics: they are said once.
+    error = da.render(sa);
+    if (const std::string eb = db.render(sb); eb != error) error += eb;
     if (error.empty()) error = "error: a rules file could not be read\n";
     return false;
   }

@@ -54,7 +54,7 @@ check "self: exit" 0 $?
 check "self: nothing added, removed, overridden" "0 0 0" \
   "$(json "$work/self.json" "len(j['declarations']['added']), len(j['declarations']['removed']), len(j['declarations']['overridden'])" | tr -d '(),')"
 check "self: every p-value 1" True \
-  "$(json "$work/self.json" "all(r['p_value']==1 for r in j['analysis']['playouts']['means']+j['analysis']['playouts']['wins'])")"
+  "$(json "$work/self.json" "all(r.get('p_value', 1)==1 for r in j['analysis']['playouts']['means']+j['analysis']['playouts']['wins'])")"
 check "self: same states, no alert appeared or gone" "True 0 0" \
   "$(json "$work/self.json" "all(r['a_distinct']==r['b_distinct'] for r in j['analysis']['state_space']), len(j['analysis']['alerts']['appeared']), len(j['analysis']['alerts']['gone'])" | tr -d '(),')"
 
@@ -87,6 +87,18 @@ check "four moves, text: team wins with a z-test" 0 $?
 check "four moves, text: each team once" 2 "$(grep -c '^  wins team ' "$work/four.txt")"
 grep -q "^  appeared \[warning, acknowledged\] dead-move: move 'capture' was never legal " "$work/four.txt"
 check "four moves, text: the capture's dead-move alert appeared, acknowledged" 0 $?
+
+# --prove: a property the override breaks; games of one length on each side (no t-test).
+printf 'game "tiny";\nboard 1 x 3;\nplayers 1;\nparam limit = 2;\nstate n: 0..3;\nphase p {\n  move bump requires n < limit; {\n    n += 1;\n  }\n}\nprove low "the limit is at most 2" over boards: limit <= 2;\n' >"$work/a.rules"
+printf 'variant "tiny, higher" extends "a.rules";\noverride param limit = 3;\n' >"$work/b.rules"
+"$rb" diff "$work/a.rules" "$work/b.rules" --games 10 --depth 3 --prove --json >"$work/tiny.json" 2>/dev/null
+check "prove: exit" 0 $?
+check "prove: the verdict changed" "low proved refuted True" \
+  "$(json "$work/tiny.json" "[(p['property'], p['a']['verdict'], p['b']['verdict'], p['changed']) for p in j['analysis']['properties']][0]" | tr -d "(),'")"
+check "prove: constant lengths compared without a test" "2.0 3.0 none: one value on each side not the same" \
+  "$(json "$work/tiny.json" "[(r['a_mean'], r['b_mean'], r['test']) for r in j['analysis']['playouts']['means'] if r['name']=='length'][0]" | tr -d "(),'")"
+check "prove: a depth counted on one side only" "3 None 1" \
+  "$(json "$work/tiny.json" "[(r['depth'], r['a_distinct'], r['b_distinct']) for r in j['analysis']['state_space']][3]" | tr -d "(),'")"
 
 # Errors: a missing file is a usage error, a broken one an input error.
 "$rb" diff "$g" variants/none.rules >/dev/null 2>&1
