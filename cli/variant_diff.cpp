@@ -196,7 +196,7 @@ json proofs_diff(const json& a, const json& b) {
   json out = json::array();
   std::vector<std::string> names;
   std::map<std::string, json> left, right;
-  for (const json& p : a) left[p["property"].get<std::string>()] = p, names.push_back(p["property"]);
+  for (const json& p : a) left[p["property"].get<std::string>()] = p, names.push_back(p["property"].get<std::string>());
   for (const json& p : b) {
     const std::string n = p["property"].get<std::string>();
     right[n] = p;
