@@ -27,7 +27,12 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
       {"play",
        "  rulebook play game.rules --seed 7      a random game, move by move\n"
        "  rulebook play game.rules --engine interp\n"
+       "  rulebook play game.rules --moves \"place(r0c1), place(r2c2)\" --then-random\n"
+       "  rulebook play game.rules --seed 7 --save-moves game.txt; rulebook play game.rules --moves-file game.txt\n"
        "  rulebook play game.rules --coverage --games 100"},
+      {"diff",
+       "  rulebook diff base.rules variant.rules   what the variant changes, with playouts compared\n"
+       "  rulebook diff base.rules variant.rules --rules-only --json"},
       {"perft", "  rulebook perft game.rules --depth 5 --divide"},
       {"bench", "  rulebook bench game.rules --games 1000 --depth 4 --runs 3"},
       {"explore", "  rulebook explore game.rules --depth 5 --max-memory 4G"},

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   add_compile(app, result);
   add_plan(app, result);
   add_play(app, result);
+  add_diff(app, result);
   add_draw(app, result);
   add_tree(app, result);
   add_explore(app, result);

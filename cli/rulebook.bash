@@ -20,7 +20,7 @@ _rulebook() {
     mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
     return
   fi
-  # Files: the .rules files and directories (report takes a directory).
+  # Files: the .rules files and directories (report takes either).
   mapfile -t COMPREPLY < <(compgen -f -X '!*.rules' -- "$cur"; compgen -d -- "$cur")
 }
 

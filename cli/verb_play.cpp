@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/coverage_out.h"
@@ -14,6 +15,7 @@
 #include "cli/interrupt.h"
 #include "cli/json_errors.h"
 #include "cli/open_game.h"
+#include "cli/play_moves.h"
 #include "cli/run_error_out.h"
 #include "cli/verbs.h"
 #include "compiler/runtime/random.h"
@@ -47,6 +49,11 @@ struct RunOptions {
   uint64_t blocked_budget = 0;
   int examine = 3;                  ///< play --coverage: cut-off games examined
   uint64_t search_states = 20000;   ///< play --coverage: the directed search's budget
+  std::string moves;       ///< play --moves: chosen moves, comma-separated
+  std::string moves_file;  ///< play --moves-file: one move per line
+  bool then_random = false;  ///< after the chosen moves, random ones as without them
+  std::string save_moves;  ///< play --save-moves: the moves played, as --moves-file reads them
+  bool seed_given = false;
 };
 
 /// Cells of Cell-keyed state that a move changed other than those it names: what a
@@ -180,8 +187,100 @@ class AgainTurn {
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> states_;
 };
 
-int run_play(const RunOptions& opt) {
+/// A chosen move that cannot be played: where it was written, why (the rules that forbid
+/// it, read by the interpreter whatever the engine), the board and the legal moves.
+int refused_move(const RunOptions& opt, const OpenedGame& game, const WrittenMove& written, int ply,
+                 const uint8_t* state, const std::vector<engine::Move>& legal, const std::string& why,
+                 const Refusal* refusal) {
+  const engine::Engine& e = *game.engine;
+  const std::string where = written.line > 0 ? fmt::format("{}:{}:1", opt.moves_file, written.line) : opt.file;
+  const std::string of = written.line > 0 ? "" : " of --moves";
+  const size_t shown_moves = std::min<size_t>(legal.size(), 20);
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < shown_moves; ++i) texts.push_back(e.move_text(legal[i]));
+  const std::string player = e.info().player_names[size_t(e.to_move(state))];
+  const std::string phase = e.info().phase_names[size_t(e.phase(state))];
+  fmt::print(stderr, "{}: error: move {}{}, '{}': {}\n", shown(where), ply, of, shown(written.text), shown(why));
+  if (refusal) fmt::print(stderr, "{}", shown(blockers_text(*refusal)));
+  fmt::print(stderr, "{}: note: the board before move {} ({} to move, phase {}):\n{}\n", shown(opt.file), ply,
+             shown(player), shown(phase), shown(e.board_text(state)));
+  fmt::print(stderr, "{}: note: the legal moves ({}): {}{}\n", shown(opt.file), legal.size(),
+             shown(fmt::format("{}", fmt::join(texts, ", "))),
+             legal.size() > shown_moves ? fmt::format(" and {} more", legal.size() - shown_moves) : "");
+  if (opt.json) {
+    nlohmann::json j = error_json(kExitInputError, fmt::format("{}: error: move {}{}, '{}': {}", where, ply, of,
+                                                                written.text, why));
+    j["error"]["ply"] = ply;
+    j["error"]["move"] = written.text;
+    j["error"]["player"] = player;
+    j["error"]["phase"] = phase;
+    j["error"]["board"] = e.board_text(state);
+    if (refusal) j["error"]["refusal"] = refusal_json(*refusal);
+    nlohmann::json all = nlohmann::json::array();
+    for (const engine::Move& m : legal) all.push_back(e.move_text(m));
+    j["error"]["legal_moves"] = all;
+    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return kExitInputError;
+}
+
+/// The chosen move `written` among `legal`: its index, or -1 after printing why not.
+int chosen_index(const RunOptions& opt, const OpenedGame& game, const WrittenMove& written, int ply,
+                 const uint8_t* state, const std::vector<engine::Move>& legal, int& code) {
+  const engine::Engine& e = *game.engine;
+  engine::Move m;
+  int player = -1;
+  std::string error;
+  code = kExitInputError;
+  if (!parse_move(*game.program, written.text, m, player, error)) {
+    refused_move(opt, game, written, ply, state, legal, error, nullptr);
+    return -1;
+  }
+  if (player >= 0 && player != e.to_move(state)) {
+    refused_move(opt, game, written, ply, state, legal,
+                 fmt::format("it is {}'s turn, not {}'s", e.info().player_names[size_t(e.to_move(state))],
+                             e.info().player_names[size_t(player)]),
+                 nullptr);
+    return -1;
+  }
+  for (size_t i = 0; i < legal.size(); ++i)
+    if (legal[i] == m) return int(i);
+  const compiler::Interpreter interpreter(*game.program, game.sources);
+  const Refusal refusal = why_not_legal(interpreter, game.sources, state, m);
+  refused_move(opt, game, written, ply, state, legal, refusal.reason, &refusal);
+  return -1;
+}
+
+/// The moves `--moves` and `--moves-file` chose (with the seed and setups a moves file
+/// names, where the command line does not); false after printing why not.
+bool chosen_moves(RunOptions& opt, MoveScript& script) {
+  if (!opt.moves_file.empty()) {
+    std::string error;
+    if (!read_moves_file(opt.moves_file, script, error)) {
+      fmt::print(stderr, "{}\n", shown(error));
+      return false;
+    }
+    if (script.seed && !opt.seed_given) opt.seed = *script.seed;
+    if (opt.setups.empty()) opt.setups = script.setups;
+  }
+  for (WrittenMove& m : split_moves(opt.moves)) script.moves.push_back(m);
+  return true;
+}
+
+/// `--save-moves`: the game's moves one per line, with the seed and setups that replay it.
+int save_moves(const RunOptions& opt, const engine::Engine& e, const std::vector<std::string>& played) {
+  std::string text = fmt::format("# {}\n# moves of `rulebook play`, read back by --moves-file\n# seed {}\n",
+                                 e.info().title, opt.seed);
+  for (const std::string& s : opt.setups) text += "# setup " + s + "\n";
+  for (const std::string& m : played) text += m + "\n";
+  return write_output(opt.save_moves, text);
+}
+
+int run_play(RunOptions opt) {
   if (opt.coverage) return run_coverage(opt);
+  MoveScript script;
+  if (!chosen_moves(opt, script)) return kExitInputError;
+  const bool chosen = !opt.moves.empty() || !opt.moves_file.empty();
   OpenedGame game;
   compiler::plan::PassSwitches passes;
   if (int code = parse_no_pass(opt.no_pass, passes); code != kExitOk) return code;
@@ -204,12 +303,25 @@ int run_play(const RunOptions& opt) {
   int ply = 0;
   AgainTurn turn(*game.program);
   StopOnInterrupt interrupt;
+  std::vector<std::string> played;
   for (; ply < opt.max_plies && !e.terminal(state.data()) && !interrupt.stopped(); ++ply) {
+    // Chosen moves run out: the game stops there unless random moves follow.
+    if (chosen && size_t(ply) >= script.moves.size() && !opt.then_random) break;
     moves.clear();
     engine::Status st = e.legal_moves(state.data(), moves);
     if (st.ok && moves.empty()) st = engine::Status::Error("a live state has no legal move");
     if (!st.ok) return play_error(opt, game, st.message, {&e, state.data(), e.to_move(state.data()), nullptr, ply + 1});
-    const engine::Move m = moves[rng.below(moves.size())];
+    size_t pick = 0;
+    if (size_t(ply) < script.moves.size()) {
+      int code = kExitOk;
+      const int i = chosen_index(opt, game, script.moves[size_t(ply)], ply + 1, state.data(), moves, code);
+      if (i < 0) return code;
+      pick = size_t(i);
+    } else {
+      pick = rng.below(moves.size());
+    }
+    const engine::Move m = moves[pick];
+    played.push_back(e.move_text(m));
     const int mover = e.to_move(state.data());
     const int phase = e.phase(state.data());
     before = state;
@@ -249,16 +361,30 @@ int run_play(const RunOptions& opt) {
   const bool over = e.terminal(state.data());
   // Stopped by Ctrl-C: the moves so far and the score where it stopped, marked as such.
   const bool stopped = !over && interrupt.stopped();
+  // A game whose chosen moves ran out before its end (and before --max-plies).
+  const bool moves_ran_out = !over && !stopped && chosen && !opt.then_random && ply < opt.max_plies;
+  if (chosen && size_t(ply) < script.moves.size() && !stopped) {
+    fmt::print(stderr, "{}: error: {} chosen move{} left after {}\n", shown(opt.file),
+               script.moves.size() - size_t(ply), script.moves.size() - size_t(ply) == 1 ? "" : "s",
+               over ? fmt::format("the game ended at move {}", ply) : fmt::format("--max-plies {}", opt.max_plies));
+    if (opt.json)
+      fmt::print("{}\n", error_json(kExitInputError, fmt::format("{}: error: chosen moves left after the game's end",
+                                                                  opt.file)).dump(2));
+    return kExitInputError;
+  }
+  if (!opt.save_moves.empty())
+    if (int code = save_moves(opt, e, played); code != kExitOk) return code;
   if (opt.json) {
     nlohmann::json j{{"title", info.title}, {"seed", opt.seed}, {"engine", opt.engine},
                      {"engine_origin", game.engine_origin}, {"moves", moves_json}, {"finished", over}, {"plies", ply},
                      {"scores", scores}};
     if (stopped) j["interrupted"] = true;
+    if (chosen) j["chosen_moves"] = script.moves.size();
     fmt::print("{}\n", j.dump(2));
   } else {
     if (opt.boards == "end") fmt::print("{}\n", shown(e.board_text(state.data())));
     fmt::print("\n{} after {} moves; score ({} wins):\n{}",
-               over ? "game over" : stopped ? "interrupted" : "cut off", ply,
+               over ? "game over" : stopped ? "interrupted" : moves_ran_out ? "stopped after the chosen moves" : "cut off", ply,
                info.highest_wins ? "highest" : "lowest", shown(scores_text(*game.program, e, scores)));
   }
   if (stopped) {
@@ -416,7 +542,19 @@ void add_play(CLI::App& app, int& result) {
   cmd->add_option("--search-states", opt->search_states,
                   "With --coverage: positions searched breadth-first for what never happened, and enumerated to "
                   "settle whether every game ends (0: neither)");
-  cmd->callback([opt, &result] { result = run_play(*opt); });
+  cmd->add_option("--moves", opt->moves,
+                  "Play these moves first, comma-separated, as play prints them: \"place(r0c1), jump(r0c1, r2c1)\"");
+  cmd->add_option("--moves-file", opt->moves_file,
+                  "Play the moves of this file first: one per line, # comments, `# seed N`; a transcript of play "
+                  "replays its game")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--then-random", opt->then_random, "After the chosen moves, go on with random moves (default: stop)");
+  cmd->add_option("--save-moves", opt->save_moves, "Write the moves played to this file, as --moves-file reads them");
+  CLI::Option* seed = cmd->get_option("--seed");
+  cmd->callback([opt, seed, &result] {
+    opt->seed_given = seed->count() > 0;
+    result = run_play(*opt);
+  });
 
   auto perft = std::make_shared<RunOptions>();
   CLI::App* pc = app.add_subcommand("perft", "Count move paths and complete games by depth (like chess perft)");

@@ -17,9 +17,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/interrupt.h"
+#include "cli/diff_out.h"
 #include "cli/json_out.h"
 #include "cli/output_file.h"
 #include "cli/report.h"
+#include "cli/variant_diff.h"
 #include "cli/verbs.h"
 #include "compiler/load/sha256.h"
 #include "dsl/check.h"
@@ -127,13 +129,60 @@ std::string write_file(const fs::path& path, const std::string& text) {
   return write_file_atomically(path.string(), text);
 }
 
+/// The game a rules file belongs to: the folder holding it (`game.rules` alone: the current
+/// folder's name), which names its folder in the report and its configuration entry.
+std::string game_folder(const fs::path& file) {
+  std::error_code ec;
+  const fs::path folder = fs::absolute(file, ec).parent_path();
+  return ec ? file.parent_path().filename().string() : folder.filename().string();
+}
+
 struct Entry {
   std::string game;     ///< folder name under the input directory
   std::string stem;     ///< file name without .rules
   std::string title;
   bool ok = false;
   std::vector<std::pair<std::string, std::string>> figures;
+  int base = -1;             ///< the file this one extends, when it is reported too
+  std::string base_title;
+  nlohmann::json analysis;  ///< kept for the diff pages of the variants extending this one
 };
+
+/// The files each file extends directly, as indices into `files` (-1: a game, or a base
+/// outside the report), read from the extends-chains.
+int base_index(const dsl::Game& game, const std::vector<fs::path>& files) {
+  if (game.files.size() < 2) return -1;
+  std::error_code ec;
+  const fs::path base = fs::weakly_canonical(game.files[game.files.size() - 2].path, ec);
+  for (size_t i = 0; i < files.size() && !ec; ++i)
+    if (fs::weakly_canonical(files[i], ec) == base) return int(i);
+  return -1;
+}
+
+/// `VARIANT-diff.html` beside the variant's page: what it changes against its base, from
+/// the two analyses already made (so it costs only the parsing of the two files).
+std::string write_diff_page(const fs::path& out, const std::vector<fs::path>& files, const std::vector<Entry>& entries,
+                            size_t i) {
+  const Entry& e = entries[i];
+  const Entry& b = entries[size_t(e.base)];
+  nlohmann::json decls;
+  std::string error;
+  if (!declarations_diff(files[size_t(e.base)].generic_string(), files[i].generic_string(), decls, error))
+    return fmt::format("{}: error: {}", files[i].generic_string(), error);
+  const nlohmann::json analysis = analysis_diff(b.analysis, e.analysis);
+  const std::string title = "What " + e.title + " changes";
+  const std::string body =
+      fmt::format("<p><a href=\"../index.html\">all variants</a> · <a href=\"{}.html\">{}</a> · <a href=\"../{}/{}.html\">"
+                  "{}</a> · <a href=\"{}-diff.json\">the data of this page (JSON)</a></p>\n<h1>{}</h1>\n",
+                  html_escape(e.stem), html_escape(e.title), html_escape(b.game), html_escape(b.stem),
+                  html_escape(b.title), html_escape(e.stem), html_escape(title)) +
+      diff_html(decls, analysis);
+  const fs::path base = out / e.game / (e.stem + "-diff");
+  nlohmann::json j{{"declarations", decls}, {"analysis", analysis}};
+  error = write_file(base.string() + ".html", page(title, body));
+  if (error.empty()) error = write_file(base.string() + ".json", j.dump(2) + "\n");
+  return error;
+}
 
 int run_report(const ReportOptions& opt) {
   nlohmann::json config = nlohmann::json::object();
@@ -149,9 +198,15 @@ int run_report(const ReportOptions& opt) {
   StopOnInterrupt interrupt;
   std::vector<fs::path> files;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(opt.input, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".rules") files.push_back(it->path());
+  // One rules file is a report of its own: its page (its bases read as `check` reads them)
+  // and an index listing it.
+  if (fs::is_regular_file(opt.input, ec)) {
+    files.push_back(fs::path(opt.input));
+  } else {
+    for (auto it = fs::recursive_directory_iterator(opt.input, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".rules") files.push_back(it->path());
+    }
   }
   if (ec) {
     fmt::print(stderr, "{}: error: cannot read the folder: {}\n", opt.input, ec.message());
@@ -163,7 +218,7 @@ int run_report(const ReportOptions& opt) {
   std::vector<ReportPlan> plans(n);
   for (size_t i = 0; i < n; ++i) {
     std::string error;
-    if (!plan_for(config, files[i].parent_path().filename().string(), files[i].stem().string(), plans[i], error)) {
+    if (!plan_for(config, game_folder(files[i]), files[i].stem().string(), plans[i], error)) {
       fmt::print(stderr, "{}: error: {}\n", opt.config, error);
       return kExitInputError;
     }
@@ -183,12 +238,14 @@ int run_report(const ReportOptions& opt) {
     const fs::path& file = files[i];
     fmt::print(stderr, "report: {} {}\n", plans[i].label, file.generic_string());
     Entry& e = entries[i];
-    e.game = file.parent_path().filename().string();
+    e.game = game_folder(file);
     e.stem = file.stem().string();
     dsl::SourceSet sources;
     dsl::Diagnostics diags;
     dsl::Game game = dsl::check_file(file.generic_string(), sources, diags);
     e.ok = !diags.has_errors();
+    e.base = e.ok ? base_index(game, files) : -1;
+    if (e.base >= 0) e.base_title = game.files[game.files.size() - 2].title;
     if (!e.ok) {
       // The page shows them too, but a run that exits 1 says why where it runs.
       fmt::print(stderr, "{}", diags.render(sources));
@@ -208,6 +265,9 @@ int run_report(const ReportOptions& opt) {
     std::string body = fmt::format("<p><a href=\"../index.html\">all variants</a> · <a href=\"{}.json\">the "
                                    "data of this page (JSON)</a></p>\n<h1>{}</h1>\n<p><code>{}</code></p>\n",
                                    html_escape(e.stem), html_escape(e.title), html_escape(file.generic_string()));
+    if (e.base >= 0)
+      body += fmt::format("<p>A variant of {}: <a href=\"{}-diff.html\">what it changes</a>.</p>\n",
+                          html_escape(e.base_title), html_escape(e.stem));
     std::optional<VariantAnalysis> analysis;
     if (e.ok && !opt.rules_only) {
       analysis = analyse_variant(file.generic_string(), plans[i], interrupt.flag());
@@ -216,6 +276,7 @@ int run_report(const ReportOptions& opt) {
         codes[i] = kExitInputError;
       }
       e.figures = analysis->key_figures;
+      e.analysis = analysis->json;
     }
     if (analysis) body += analysis->alerts_html;
     if (!e.ok) {
@@ -278,6 +339,16 @@ int run_report(const ReportOptions& opt) {
   }
   int result = kExitOk;
   for (int c : codes) result = c != kExitOk ? c : result;
+  for (size_t i = 0; i < n; ++i) {
+    if (entries[i].base < 0 || !entries[i].ok || !entries[size_t(entries[i].base)].ok) {
+      entries[i].base = -1;
+      continue;
+    }
+    if (const std::string error = write_diff_page(opt.output, files, entries, i); !error.empty()) {
+      fmt::print(stderr, "{}\n", error);
+      return kExitInputError;
+    }
+  }
 
   // Key figures: the columns are the union of the variants' figure names, in first-seen order.
   std::vector<std::string> columns;
@@ -287,8 +358,10 @@ int run_report(const ReportOptions& opt) {
   std::string rows;
   for (const Entry& e : entries) {
     rows += fmt::format(
-        "<tr><td>{}</td><td><a href=\"{}/{}.html\">{}</a></td><td class=\"{}\">{}</td>",
+        "<tr><td>{}</td><td><a href=\"{}/{}.html\">{}</a>{}</td><td class=\"{}\">{}</td>",
         html_escape(e.game), html_escape(e.game), html_escape(e.stem), html_escape(e.title),
+        e.base < 0 ? std::string()
+                   : fmt::format(" · <a href=\"{}/{}-diff.html\">changes</a>", html_escape(e.game), html_escape(e.stem)),
         e.ok ? "ok" : "bad", e.ok ? "checked" : "errors");
     for (const std::string& c : columns) {
       auto it = std::find_if(e.figures.begin(), e.figures.end(), [&](const auto& f) { return f.first == c; });
@@ -299,10 +372,11 @@ int run_report(const ReportOptions& opt) {
   std::string heads;
   for (const std::string& c : columns) heads += "<th>" + html_escape(c) + "</th>";
   std::string index = fmt::format(
-      "<h1>rulebook report</h1>\n<p>{} rule files under <code>{}</code>. Figures come from the random "
+      "<h1>rulebook report</h1>\n<p>{} <code>{}</code>. Figures come from the random "
       "playouts of each page (their number and seeds are stated there).</p>\n"
       "<table>\n<tr><th>game</th><th>variant</th><th>status</th>{}</tr>\n{}</table>\n",
-      entries.size(), html_escape(opt.input), heads, rows);
+      fs::is_directory(opt.input, ec) ? fmt::format("{} rule files under", entries.size()) : std::string("The rule file"),
+      html_escape(opt.input), heads, rows);
   if (const std::string error = write_file(fs::path(opt.output) / "index.html", page("rulebook report", index));
       !error.empty()) {
     fmt::print(stderr, "{}\n", error);
@@ -317,8 +391,8 @@ int run_report(const ReportOptions& opt) {
 void add_report(CLI::App& app, int& result) {
   auto opt = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand("report", "Analyse every variant and write an HTML report");
-  cmd->add_option("input", opt->input, "Folder of variants (one sub-folder per game)")
-      ->check(CLI::ExistingDirectory);
+  cmd->add_option("input", opt->input, "Folder of variants (one sub-folder per game), or one rules file")
+      ->check(CLI::ExistingPath);
   cmd->add_option("-o,--output", opt->output, "Folder to write the report into");
   cmd->add_option("--config", opt->config, "JSON configuration: playout counts, annotations per game")
       ->check(CLI::ExistingFile);

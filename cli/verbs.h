@@ -24,6 +24,7 @@ void add_report(CLI::App& app, int& result);
 void add_compile(CLI::App& app, int& result);
 void add_plan(CLI::App& app, int& result);
 void add_play(CLI::App& app, int& result);
+void add_diff(CLI::App& app, int& result);
 void add_draw(CLI::App& app, int& result);
 void add_tree(CLI::App& app, int& result);
 void add_explore(CLI::App& app, int& result);

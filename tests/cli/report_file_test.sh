@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `rulebook report FILE.rules -o DIR`: one file's page, its base read, is the page a report
+# of its folder writes, and the index lists it alone; the folder's report adds the page of
+# what the variant changes against its base.
+# Usage: report_file_test.sh RULEBOOK_BINARY SOURCE_DIR
+set -u
+rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+src=$2
+cd "$src"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" == "$3" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: expected [$2], got [$3]"
+  fi
+}
+
+json() {
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
+}
+
+# fill-6x6 extends fill-4x4: a small game, seconds for both reports.
+"$rb" report variants/sudoku-fill/fill-6x6.rules -o "$work/one" --config variants/report.json 2>/dev/null
+check "report of one file: exit" 0 $?
+check "report of one file: its files" "index.html sudoku-fill/fill-6x6.html sudoku-fill/fill-6x6.json" \
+  "$(cd "$work/one" && find . -type f | sed 's|^\./||' | sort | paste -sd' ')"
+check "report of one file: its base read" \
+  "variants/sudoku-fill/fill-6x6.rules variants/sudoku-fill/fill-4x4.rules" \
+  "$(json "$work/one/sudoku-fill/fill-6x6.json" "' '.join(s['file'] for s in j['sources'])")"
+check "report of one file: the index lists it alone" 1 \
+  "$(grep -c 'href="sudoku-fill/fill-6x6.html"' "$work/one/index.html")"
+grep -q '<p>The rule file <code>variants/sudoku-fill/fill-6x6.rules</code>\.' "$work/one/index.html"
+check "report of one file: the index names it" 0 $?
+"$rb" report variants/sudoku-fill -o "$work/folder" --config variants/report.json 2>/dev/null
+check "report of its folder: exit" 0 $?
+cmp -s "$work/one/sudoku-fill/fill-6x6.json" "$work/folder/sudoku-fill/fill-6x6.json"
+check "the file's JSON is the folder report's" 0 $?
+# The page too, but for the link to the diff page, which needs the base reported.
+cmp -s "$work/one/sudoku-fill/fill-6x6.html" <(grep -v '^<p>A variant of ' "$work/folder/sudoku-fill/fill-6x6.html")
+check "the file's page is the folder report's" 0 $?
+# fill-6x6 extends fill-4x4: its diff page, linked from its page and from the index.
+test -f "$work/folder/sudoku-fill/fill-6x6-diff.html" && test ! -e "$work/folder/sudoku-fill/fill-4x4-diff.html"
+check "the folder report: a diff page for the variant only" 0 $?
+grep -q '<a href="fill-6x6-diff.html">what it changes</a>' "$work/folder/sudoku-fill/fill-6x6.html"
+check "the variant's page links its diff page" 0 $?
+grep -q '<a href="sudoku-fill/fill-6x6-diff.html">changes</a>' "$work/folder/index.html"
+check "the index links the diff page" 0 $?
+check "the diff page: the overridden params" "param N|param box_columns" \
+  "$(json "$work/folder/sudoku-fill/fill-6x6-diff.json" "'|'.join(o['kind']+' '+o['name'] for o in j['declarations']['overridden'])")"
+check "the diff page: the two analyses' playouts and states compared" "500 500 6 True" \
+  "$(json "$work/folder/sudoku-fill/fill-6x6-diff.json" "j['analysis']['playouts']['a_games'], j['analysis']['playouts']['b_games'], j['analysis']['state_space'][1]['b_distinct'], j['analysis']['playouts']['means'][0]['p_value'] < 1e-6" | tr -d '(),')"
+grep -q '<tr><th>overridden param N</th><td><code>variants/sudoku-fill/fill-4x4.rules:[0-9]*:1</code><pre>param N = 4;</pre></td><td><code>variants/sudoku-fill/fill-6x6.rules:[0-9]*:1</code><pre>override param N = 6;</pre></td></tr>' \
+  "$work/folder/sudoku-fill/fill-6x6-diff.html"
+check "the diff page: an override side by side in the files' words" 0 $?
+# Its base not reported: no diff page.
+test ! -e "$work/one/sudoku-fill/fill-6x6-diff.html"
+check "one file: no diff page without its base" 0 $?
+
+# A file in the current folder: its game is the folder's name.
+(cd variants/sudoku-fill && "$rb" report fill-4x4.rules -o "$work/here" --rules-only 2>/dev/null)
+check "a file of the current folder: its page under the folder's name" 0 $?
+test -f "$work/here/sudoku-fill/fill-4x4.html"
+check "a file of the current folder: the page" 0 $?
+"$rb" report variants/no-such.rules -o "$work/none" >/dev/null 2>&1
+check "a missing file: usage error" 2 $?
+
+echo "report FILE: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
