@@ -169,3 +169,21 @@ TEST_CASE("game value: two sides are two players or two scored teams", "[explore
   CHECK(s.name[1] == "red");
   CHECK(s.side_of_player == std::vector<int>{1, 0, 1, 0, 1, 0});
 }
+
+TEST_CASE("game value: a game that can go on forever stops with its bounds apart", "[explore][value]") {
+  testing::OpenedEngine g;
+  testing::open_engine(kRules + "shuttle.rules", false, g);
+  const explorer::Sides sides = sides_of(g);
+  const explorer::GameValueResult r = explorer::game_value(*g.program, *g.engine, g.start.data(), sides);
+  REQUIRE(r.status.ok);
+  CHECK_FALSE(r.solved);
+  CHECK(r.stopped == "stale");
+  // Neither side can be made to lose: nothing is forced either way.
+  CHECK(r.lo == -1);
+  CHECK(r.hi == 1);
+  CHECK(r.states <= 10);
+  // Plain minimax has no end to reach: it says so at its bound on a line's length.
+  int64_t v = 0;
+  uint64_t nodes = 0;
+  CHECK_FALSE(explorer::exhaustive_value(*g.engine, sides, explorer::Objective::Outcome, g.start.data(), v, nodes, 12).ok);
+}
