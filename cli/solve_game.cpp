@@ -13,6 +13,7 @@
 #include "cli/verbs.h"
 #include "dsl/diagnostics.h"
 #include "explorer/game_value.h"
+#include "explorer/symmetry.h"
 
 namespace rulebook::cli {
 namespace {
@@ -58,6 +59,7 @@ void add_solve_game_options(CLI::App* cmd, SolveGameOptions& opt) {
       ->check(CLI::IsMember({"outcome", "margin"}));
   cmd->add_option("--max-states", opt.max_states, "Most states the search table holds (about 100 bytes each)");
   cmd->add_option("--max-depth", opt.max_depth, "Deepest pass (0: no bound)")->check(CLI::Range(0, 1000000));
+  cmd->add_flag("--no-symmetry", opt.no_symmetry, "Store every state apart, not by its class under the game's symmetries");
   cmd->add_option("--setup", opt.setups, "Setup value name=value (repeatable)");
   cmd->add_option("--seed", opt.seed, "Seed of the setup");
   cmd->add_option("--engine", opt.engine, "compiled (generated C++) or interp (interpreter)")
@@ -90,6 +92,7 @@ int run_solve_game(const SolveGameOptions& opt) {
   o.objective = objective;
   o.max_states = opt.max_states;
   o.max_depth = opt.max_depth;
+  if (!opt.no_symmetry) o.symmetry = explorer::find_symmetries(p, game.sources, e, root.data()).elements;
   StopOnInterrupt interrupt;
   o.interrupt = interrupt.flag();
   if (!opt.quiet)
@@ -116,6 +119,7 @@ int run_solve_game(const SolveGameOptions& opt) {
     j["lower"] = r.lo > floor ? bound_json(objective, r.lo) : nlohmann::json(nullptr);
     j["upper"] = r.hi < -floor ? bound_json(objective, r.hi) : nlohmann::json(nullptr);
     j["line"] = r.line_text;
+    j["symmetry"] = r.symmetry;
     j["nodes"] = r.nodes;
     j["states"] = r.states;
     j["depth"] = r.depth;
@@ -135,7 +139,12 @@ int run_solve_game(const SolveGameOptions& opt) {
       fmt::print("not solved: {}; bounds so far: value for {} {}\n", stop_reason(r.stopped, opt), first,
                  bounds_text(objective, r.lo, r.hi, floor, -floor));
     }
-    fmt::print("positions searched: {}; states in the table: {}; deepest pass: {}\n", r.nodes, r.states, r.depth);
+    std::string group;
+    for (const std::string& t : r.symmetry) group += (group.empty() ? "" : ", ") + t;
+    fmt::print("positions searched: {}; states in the table: {}{}; deepest pass: {}\n", r.nodes, r.states,
+               r.symmetry.size() > 1 ? fmt::format(" (classes under {} symmetries: {})", r.symmetry.size(), group)
+                                     : "",
+               r.depth);
   }
   if (!opt.quiet) fmt::print(stderr, "solve: {:.2f} s\n", seconds);
   if (!r.status.ok) {

@@ -18,6 +18,7 @@ struct SolveGameOptions {
   std::string objective = "outcome";
   uint64_t max_states = 1000000;
   int max_depth = 0;
+  bool no_symmetry = false;
   bool json = false;
   bool quiet = false;
 };

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include <memory>
+
 #include <fmt/core.h>
 
 #include "explorer/pack.h"
@@ -47,6 +49,13 @@ class Search {
       : engine_(engine), sides_(sides), options_(options), packer_(program, root),
         scratch_(packer_.elements().size() + 1), bytes_(engine.info().state_bytes),
         start_(std::chrono::steady_clock::now()) {
+    for (const Transform& t : options.symmetry)
+      if (keeps_sides(t)) group_.push_back(t);
+    if (group_.size() > 1) {
+      action_ = std::make_unique<KeyAction>(program, packer_, group_);
+      best_.resize(scratch_.size());
+      image_.resize(scratch_.size());
+    }
     floor_ = options.objective == Objective::Outcome ? -1 : -kNoBound;
     ceiling_ = -floor_;
     progress_.lo = floor_, progress_.hi = ceiling_;
@@ -56,9 +65,31 @@ class Search {
   GameValueResult run(const uint8_t* root);
 
  private:
+  /// Whether `t` maps every player to one of the same side (a map exchanging the sides
+  /// would store a state under a class whose value is the other side's).
+  bool keeps_sides(const Transform& t) const {
+    const size_t d = size_t(ir::kPlayerDomain);
+    if (d >= t.index_map.size() || t.index_map[d].empty()) return true;
+    for (size_t p = 0; p < t.index_map[d].size() && p < sides_.side_of_player.size(); ++p)
+      if (t.index_map[d][p] >= sides_.side_of_player.size() ||
+          sides_.side_of_player[t.index_map[d][p]] != sides_.side_of_player[p])
+        return false;
+    return true;
+  }
+  /// The packed key of the state's class: the least key among its images.
   std::string key_of(const uint8_t* state) {
     std::string key(packer_.key_bytes(), '\0');
-    packer_.pack(state, reinterpret_cast<uint8_t*>(key.data()), scratch_.data());
+    packer_.gather(state, scratch_.data());
+    const uint32_t* digits = scratch_.data();
+    if (action_) {
+      best_ = scratch_;
+      for (size_t g = 1; g < action_->size(); ++g) {
+        action_->apply(g, scratch_.data(), image_.data());
+        if (packer_.compare_digits(image_.data(), best_.data()) < 0) best_.swap(image_);
+      }
+      digits = best_.data();
+    }
+    packer_.encode(digits, reinterpret_cast<uint8_t*>(key.data()));
     return key;
   }
   /// The entry of `key`, made when new (-1 when the table is full: the search stops).
@@ -81,7 +112,9 @@ class Search {
   const Sides& sides_;
   const GameValueOptions& options_;
   Packer packer_;
-  std::vector<uint32_t> scratch_;
+  std::vector<uint32_t> scratch_, best_, image_;
+  std::vector<Transform> group_;
+  std::unique_ptr<KeyAction> action_;
   size_t bytes_;
   int64_t floor_ = -1, ceiling_ = 1;
   std::unordered_map<std::string, uint32_t> index_;
@@ -311,6 +344,8 @@ GameValueResult Search::run(const uint8_t* root) {
     stopped_.clear();
     principal_line(root, out.lo, out);
   }
+  for (const Transform& t : group_) out.symmetry.push_back(t.name);
+  if (out.symmetry.empty()) out.symmetry.push_back("identity");
   out.nodes = nodes_;
   out.states = entries_.size();
   out.stopped = stopped_;

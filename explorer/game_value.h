@@ -11,6 +11,7 @@
 
 #include "compiler/ir/ir.h"
 #include "compiler/runtime/engine.h"
+#include "explorer/symmetry.h"
 
 namespace rulebook::explorer {
 
@@ -58,6 +59,10 @@ struct GameValueOptions {
   /// Passes in a row that neither meet a new state nor narrow a bound before the search gives
   /// up (the moves cycle and the forced part of the game is found).
   int stale_passes = 8;
+  /// A symmetry group of the game (explorer's find_symmetries: identity first, every element
+  /// fixing the initial state): states are stored by the least key of their class. Elements
+  /// that would exchange the sides are left out.
+  std::vector<Transform> symmetry;
   const std::atomic<bool>* interrupt = nullptr;
   /// Called about once a second.
   std::function<void(const GameValueProgress&)> progress;
@@ -73,6 +78,7 @@ struct GameValueResult {
   uint64_t nodes = 0;      ///< positions expanded
   size_t states = 0;       ///< states in the table
   int depth = 0;           ///< the deepest pass made
+  std::vector<std::string> symmetry;  ///< the group's elements the table used (identity first)
   /// Why it stopped unsolved: "states" (the table is full), "depth", "stale" (passes made no
   /// progress), "interrupted", "error"; empty when solved.
   std::string stopped;

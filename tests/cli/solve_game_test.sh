@@ -41,6 +41,11 @@ check "JSON: value, bounds" "draw draw draw" "$(field "$work/ttt.json" 'j["value
 check "JSON: the line starts as the text's" "$(grep '^principal' "$work/ttt" | cut -d' ' -f5)" \
   "$(field "$work/ttt.json" 'j["line"][0]')"
 check "JSON: nine moves" 9 "$(field "$work/ttt.json" 'len(j["line"])')"
+check "JSON: states by their class under the square's 8 symmetries" 8 \
+  "$(field "$work/ttt.json" 'len(j["symmetry"])')"
+"$rb" solve-game "$ttt" --quiet --json --no-symmetry >"$work/plain.json" 2>/dev/null
+check "JSON: --no-symmetry, the same value, states apart" "draw ['identity']" \
+  "$(field "$work/plain.json" 'j["value"], j["symmetry"]' | tr -d "(),")"
 
 # A budget too small: bounds, said as such, exit 0.
 "$rb" solve-game "$ttt" --quiet --max-states 50 >"$work/small" 2>/dev/null

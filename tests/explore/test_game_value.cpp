@@ -63,6 +63,14 @@ int64_t checked_value(const std::string& path, bool interpreter, explorer::Objec
   replay_line(g, sides, objective, r.line, r.lo);
   CHECK(r.line_text.size() == r.line.size());
   search_nodes = r.nodes;
+  // States stored by their class under the game's symmetries: the same value, fewer states.
+  o.symmetry = explorer::find_symmetries(*g.program, g.sources, *g.engine, g.start.data()).elements;
+  const explorer::GameValueResult sym = explorer::game_value(*g.program, *g.engine, g.start.data(), sides, o);
+  REQUIRE(sym.solved);
+  CHECK(sym.lo == r.lo);
+  CHECK(sym.symmetry.size() == std::max<size_t>(1, o.symmetry.size()));
+  CHECK(sym.states <= r.states);
+  replay_line(g, sides, objective, sym.line, sym.lo);
   return r.lo;
 }
 
@@ -74,6 +82,27 @@ TEST_CASE("game value: tic-tac-toe is a draw, by the search and by plain minimax
   // Plain minimax visits the whole game tree: 549,946 positions, the start included.
   CHECK(plain_nodes == 549946);
   CHECK(nodes < 20000);
+  // The square's eight symmetries keep the sides: the group is used whole.
+  testing::OpenedEngine g8;
+  testing::open_engine(kTicTacToe, false, g8);
+  explorer::GameValueOptions o;
+  o.symmetry = explorer::find_symmetries(*g8.program, g8.sources, *g8.engine, g8.start.data()).elements;
+  REQUIRE(o.symmetry.size() == 8);
+  const explorer::GameValueResult sym = explorer::game_value(*g8.program, *g8.engine, g8.start.data(), sides_of(g8), o);
+  CHECK(sym.solved);
+  CHECK(sym.lo == 0);
+  CHECK(sym.symmetry.size() == 8);
+  // 765 classes of legal positions at most.
+  CHECK(sym.states <= 765);
+  // A map exchanging the players would store a state under the other side's value: left out.
+  explorer::Transform swap = o.symmetry.front();
+  swap.name = "swap players";
+  swap.index_map.resize(g8.program->domains.size());
+  swap.index_map[ir::kPlayerDomain] = {1, 0};
+  o.symmetry = {o.symmetry.front(), swap};
+  const explorer::GameValueResult kept = explorer::game_value(*g8.program, *g8.engine, g8.start.data(), sides_of(g8), o);
+  CHECK(kept.symmetry == std::vector<std::string>{o.symmetry.front().name});
+  CHECK(kept.lo == 0);
   // A draw is a full board: the principal line has all nine moves.
   testing::OpenedEngine g;
   testing::open_engine(kTicTacToe, false, g);
