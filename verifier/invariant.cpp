@@ -299,11 +299,15 @@ void Verifier::invariant(const ir::Property& prop, Result& r) {
       return;
     }
   }
-  // Every move and every stuck block keeps it.
+  // Every move and every stuck block keeps it. Counts after the step are the counts
+  // before (which the invariant constrains) plus their changes.
   size_t steps = 0;
   auto step = [&](int move, int phase) {
     Scope sc = step_scope(prop, move, phase);
-    const Answer a = ask(sc, violated(sc));
+    enc_.all_counts_as_changes = true;
+    const z3::expr bad = violated(sc);
+    enc_.all_counts_as_changes = false;
+    const Answer a = ask(sc, bad);
     const std::string what = move >= 0 ? "move " + p_.moves[size_t(move)].name
                                        : "the stuck block of phase " + p_.phases[size_t(phase)].name;
     if (opt_.progress)
