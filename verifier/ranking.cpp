@@ -261,7 +261,11 @@ bool Verifier::ranking_decreases(const std::vector<const Measure*>& order, std::
     const std::string what = move >= 0 ? "move " + p_.moves[size_t(move)].name
                                        : "the stuck block of phase " + p_.phases[size_t(phase)].name;
     if (a.result == z3::unsat) return true;
-    why = a.result == z3::sat ? what + " does not lower it from some reachable-looking state" : what + ": " + unknown_;
+    // The messages name the options' limit; this search has a budget of its own.
+    const std::string unknown = unknown_.rfind("resource limit", 0) == 0
+                                    ? fmt::format("resource limit (the search's {} units spent)", opt_.ranking_rlimit)
+                                    : unknown_;
+    why = a.result == z3::sat ? what + " does not lower it from some reachable-looking state" : what + ": " + unknown;
     return false;
   };
   for (size_t m = 0; m < p_.moves.size(); ++m)
