@@ -220,7 +220,7 @@ nlohmann::json coverage_section(const OpenedGame& game, const ReportPlan& plan, 
   const explorer::CoverageGames games = explorer::cover_games(interpreter, cp);
   nlohmann::json j = coverage_json(games, game.sources);
   examine_coverage(interpreter, games,
-                   {plan.coverage_examine, plan.coverage_search_states, plan.coverage_search_states}, j);
+                   {plan.coverage_examine, plan.coverage_search_states, plan.coverage_search_states, &game.sources}, j);
   html += coverage_html(j);
   if (alerts) {
     explorer::AlertPlan ap;

@@ -9,6 +9,7 @@
 #include "explorer/directed.h"
 #include "explorer/endless.h"
 #include "explorer/termination.h"
+#include "verifier/verify.h"
 
 namespace rulebook::cli {
 namespace {
@@ -113,7 +114,40 @@ nlohmann::json termination_json(const explorer::Termination& t, uint64_t seed) {
   return j;
 }
 
+std::string termination_verdict_sentence(const nlohmann::json& t);
+
+/// The ranking's part of `termination`: proved (the quantities, most significant first,
+/// and the plies every game ends within) or how many candidates were tried.
+nlohmann::json ranking_json(const verifier::Ranking& r) {
+  nlohmann::json j{{"proved", r.proved}, {"candidates", r.candidates}, {"sampled_out", r.sampled_out},
+                   {"checked", r.checked}, {"rlimit", r.rlimit}, {"invariants", r.invariants}};
+  if (r.proved) j["order"] = r.order, j["plies"] = r.plies;
+  if (!r.detail.empty()) j["detail"] = r.detail;
+  return j;
+}
+
+std::string ranking_sentence(const nlohmann::json& r) {
+  if (r.contains("error")) return "no ranking checked: " + r["error"].get<std::string>();
+  if (r["proved"].get<bool>())
+    return fmt::format("termination proved: ranking ({}) decreases on every move; every game ends within {} plies",
+                       joined(r["order"]), r["plies"].get<int64_t>());
+  return fmt::format("no ranking found among {} candidates ({} ruled out by sampled games, {} checked with Z3)",
+                     r["candidates"].get<size_t>(), r["sampled_out"].get<size_t>(), r["checked"].get<size_t>());
+}
+
 std::string termination_sentence(const nlohmann::json& t) {
+  if (t.value("by", "") == "ranking") return ranking_sentence(t["ranking"]);
+  return termination_verdict_sentence(t);
+}
+
+/// What the ranking search found when it did not give the verdict (a line of its own;
+/// empty when it did or did not run).
+std::string ranking_line(const nlohmann::json& t) {
+  if (t.value("by", "") == "ranking" || !t.contains("ranking")) return "";
+  return ranking_sentence(t["ranking"]);
+}
+
+std::string termination_verdict_sentence(const nlohmann::json& t) {
   const std::string verdict = t["verdict"].get<std::string>();
   const std::string from = t["setup_random"].get<bool>()
                                ? fmt::format("from the setup of seed {} (the setup is random)", t["seed"].get<uint64_t>())
@@ -143,9 +177,24 @@ void examine_coverage(const compiler::Interpreter& interpreter, const explorer::
   if (budget.termination_states > 0) {
     engine::Setup setup = games.plan.setup;
     setup.seed = games.plan.seed;
-    coverage["termination"] =
+    nlohmann::json& t = coverage["termination"] =
         termination_json(explorer::settle_termination(interpreter, setup, budget.termination_states, games.plan.stop),
                          setup.seed);
+    if (t["verdict"] == "bounded") {
+      t["by"] = "enumeration";
+    } else if (budget.sources) {
+      verifier::Options o;
+      o.setup = games.plan.setup.values;
+      o.stop = games.plan.stop;
+      try {
+        const verifier::Ranking r = verifier::prove_ranking(interpreter.program(), *budget.sources, o);
+        t["ranking"] = ranking_json(r);
+        // An enumeration that found a cycle stays the verdict (no ranking can exist then).
+        if (r.proved && t["verdict"] == "unsettled") t["verdict"] = "bounded", t["by"] = "ranking";
+      } catch (const std::exception& e) {
+        t["ranking"] = {{"proved", false}, {"error", e.what()}};
+      }
+    }
   }
   const std::vector<explorer::SearchTarget> targets = explorer::never_seen(games);
   if (targets.empty() || budget.search_states == 0) return;
@@ -190,7 +239,10 @@ std::string endless_text(const nlohmann::json& j) {
     for (const auto& g : e["examined"]) out += "  " + dsl::escape_for_terminal(game_sentence(g)) + "\n";
   }
   if (j.contains("search")) out += "\n" + dsl::escape_for_terminal(search_head(j["search"])) + "\n";
-  if (j.contains("termination")) out += "\n" + dsl::escape_for_terminal(termination_sentence(j["termination"])) + "\n";
+  if (j.contains("termination")) {
+    out += "\n" + dsl::escape_for_terminal(termination_sentence(j["termination"])) + "\n";
+    if (const std::string r = ranking_line(j["termination"]); !r.empty()) out += dsl::escape_for_terminal(r) + "\n";
+  }
   return out;
 }
 
@@ -203,7 +255,10 @@ std::string endless_html(const nlohmann::json& j) {
     h += "</ul>\n";
   }
   if (j.contains("search")) h += "<p>" + html_escape(search_head(j["search"])) + ".</p>\n";
-  if (j.contains("termination")) h += "<p>" + html_escape(termination_sentence(j["termination"])) + ".</p>\n";
+  if (j.contains("termination")) {
+    h += "<p>" + html_escape(termination_sentence(j["termination"])) + ".</p>\n";
+    if (const std::string r = ranking_line(j["termination"]); !r.empty()) h += "<p>" + html_escape(r) + ".</p>\n";
+  }
   return h;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/interp/interpret.h"
+#include "dsl/source.h"
 #include "explorer/coverage_games.h"
 
 namespace rulebook::cli {
@@ -19,6 +20,9 @@ struct ExamineBudget {
   int cut_off_games = 3;        ///< cut-off games replayed and examined
   uint64_t search_states = 20000;  ///< positions the directed search stores (0: no search)
   uint64_t termination_states = 20000;  ///< positions enumerated to settle termination (0: none)
+  /// When set (and termination is examined), a termination the enumeration does not settle
+  /// is looked for as a ranking proved by the verifier (verifier::prove_ranking).
+  const dsl::SourceSet* sources = nullptr;
 };
 
 /// Adds `endless` (the examined cut-off games) and `termination` (settled by enumerating

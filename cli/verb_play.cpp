@@ -120,7 +120,7 @@ int run_coverage(const RunOptions& opt) {
   const compiler::Interpreter interpreter(*game.program, game.sources);
   const explorer::CoverageGames games = explorer::cover_games(interpreter, plan);
   nlohmann::json j = coverage_json(games, game.sources);
-  examine_coverage(interpreter, games, {opt.examine, opt.search_states, opt.search_states}, j);
+  examine_coverage(interpreter, games, {opt.examine, opt.search_states, opt.search_states, &game.sources}, j);
   if (opt.json) fmt::print("{}\n", j.dump(2));
   else fmt::print("{}", coverage_text(j));
   if (games.errors) {

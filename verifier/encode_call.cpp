@@ -820,11 +820,7 @@ SymP Encoder::sum_items(const std::vector<SymP>& items, const ir::Expr& e) {
 }
 
 SymP Encoder::size_as_change(const ir::Expr& e, Frame& f) {
-  // size(S) on the state after a move, as size(S) on the state before (the same term the
-  // move's set assumes of that state) plus, at each element whose membership changed, the
-  // change: what a count conserved by the move needs is then linear in a few terms. Exact
-  // for any terms: the sum before is built from the very items it is compared with. Not
-  // used when nearly every membership changed (the plain sum is smaller).
+  // size(S) on the state after a move: the membership of each element after and before.
   const int domain = e.args[0]->type->domain;
   SymP after = set_elements(resolve(eval(*e.args[0], f)), domain);
   const int o = overlay_;
@@ -832,18 +828,35 @@ SymP Encoder::size_as_change(const ir::Expr& e, Frame& f) {
   SymP base = set_elements(resolve(eval(*e.args[0], f)), domain);
   overlay_ = o;
   if (after->items.size() != base->items.size()) return nullptr;
+  return count_as_change(after->items, base->items, e, err_of(after));
+}
+
+SymP Encoder::count_as_change(const std::vector<SymP>& after, const std::vector<SymP>& base, const ir::Expr& e,
+                              const z3::expr& err) {
+  // A count on the state after a move, as the count on the state before (the same term
+  // the move's set assumes of that state) plus one indicator per element that joined and
+  // minus one per element that left: what a count kept or lowered by the move needs is
+  // then linear in terms that are never negative, however many elements a loop of
+  // writes touches. Exact for any terms: the count before is built from the very items
+  // it is compared with.
   z3::expr_vector changes(z3_);
-  for (size_t i = 0; i < after->items.size(); ++i) {
-    SymP x = resolve(after->items[i]), y = resolve(base->items[i]);
+  for (size_t i = 0; i < after.size(); ++i) {
+    SymP x = resolve(after[i]), y = resolve(base[i]);
     if (x == y) continue;
-    z3::expr tx = to_int(x), ty = to_int(y);
-    if (z3::eq(tx, ty)) continue;
-    changes.push_back(tx - ty);
+    const z3::expr bx = to_bool(x), by = to_bool(y);
+    if (z3::eq(bx, by)) continue;
+    if (!all_counts_as_changes) {
+      changes.push_back(to_int(x) - to_int(y));
+      continue;
+    }
+    const z3::expr gain = (bx && !by).simplify(), loss = (by && !bx).simplify();
+    if (!gain.is_false()) changes.push_back(z3::ite(gain, z3_.int_val(1), z3_.int_val(0)));
+    if (!loss.is_false()) changes.push_back(-z3::ite(loss, z3_.int_val(1), z3_.int_val(0)));
   }
-  if (changes.size() * 2 > after->items.size()) return nullptr;
-  SymP before = sum_items(base->items, e);
-  if (changes.empty()) return with_err(before, err_of(after));
-  // The sum before is named by a constant (defined once, among the facts): Z3's
+  if (!all_counts_as_changes && changes.size() * 2 > after.size()) return nullptr;
+  SymP before = sum_items(base, e);
+  if (changes.empty()) return with_err(before, err);
+  // The count before is named by a constant (defined once, among the facts): Z3's
   // simplifier would otherwise merge it with the changes into the plain sum again.
   z3::expr t = to_int(before);
   if (!t.is_numeral()) {
@@ -856,7 +869,7 @@ SymP Encoder::size_as_change(const ir::Expr& e, Frame& f) {
     t = it->second.second;
   }
   changes.push_back(t);
-  return with_err(integer(z3::sum(changes)), err_of(after));
+  return with_err(integer(z3::sum(changes)), err);
 }
 
 }  // namespace rulebook::verifier

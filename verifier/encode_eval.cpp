@@ -341,6 +341,8 @@ SymP Encoder::quantify_one_selector(Op op, const std::vector<SymP>& conds, const
 SymP Encoder::aggregate(const ir::Expr& e, Frame& f) {
   const auto& a = e.args;
   SymP dom = resolve(eval(*a[0], f));
+  if (e.op == Op::Count && all_counts_as_changes && overlay_ >= 0 && dom->k == K::Bits && !dom->err)
+    if (SymP r = count_change(e, f, dom)) return r;
   // A domain that depends on one selector is expanded over its values (Shannon), so the
   // body sees concrete elements; nested deeper, it is unrolled over the whole domain.
   const int depth_limit = (e.op == Op::Max || e.op == Op::Min) ? 2 : 1;
@@ -350,6 +352,31 @@ SymP Encoder::aggregate(const ir::Expr& e, Frame& f) {
       return aggregate_over(e, f, d);
     });
   return aggregate_over(e, f, dom);
+}
+
+SymP Encoder::count_change(const ir::Expr& e, Frame& f, const SymP& dom) {
+  // Each element's condition after and before (the same concrete elements both times).
+  const int o = overlay_;
+  overlay_ = -1;
+  SymP dom_before = resolve(eval(*e.args[0], f));
+  overlay_ = o;
+  if (dom_before->k != K::Bits || dom_before->bits != dom->bits || dom_before->err) return nullptr;
+  const int d = e.args[0]->type->domain;
+  const bool plain = plain_domain(p_, d);
+  std::vector<SymP> after, before;
+  z3::expr err = z3_.bool_val(false);
+  for (uint32_t i = 0; i < p_.domains[size_t(d)].size; ++i) {
+    if (!ir::test(dom->bits, i)) continue;
+    f[size_t(e.slot)] = val(plain ? int64_t(i) : ir::domain_value(p_.domains, d, i));
+    SymP x = e.args[1] ? resolve(eval(*e.args[1], f)) : true_;
+    overlay_ = -1;
+    SymP y = e.args[1] ? resolve(eval(*e.args[1], f)) : true_;
+    overlay_ = o;
+    err = err || err_of(x);
+    after.push_back(x);
+    before.push_back(y);
+  }
+  return count_as_change(after, before, e, err.simplify());
 }
 
 SymP Encoder::aggregate_over(const ir::Expr& e, Frame& f, const SymP& dom0) {

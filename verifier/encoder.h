@@ -233,8 +233,14 @@ class Encoder {
   int cells() const { return m_.cells; }
 
   /// When on, size(S) read on an overlay (the state after a move) is the size on the state
-  /// before plus the change at the elements whose membership differs (size_as_change).
+  /// before plus the change at the elements whose membership differs (size_as_change),
+  /// unless most memberships changed (the plain sum is then smaller).
   bool count_changes = true;
+  /// When on (an invariant's or a ranking's step), every count on an overlay is read as a
+  /// change, `count c in S where w` over a concrete S too, however many memberships
+  /// changed: a loop of writes over the board then lowers a count by terms that are never
+  /// negative, where two plain sums over the board would have to be compared cell by cell.
+  bool all_counts_as_changes = false;
 
   /// The player `mover` denotes while evaluating `can(m, p)` (null: the state's mover).
   SymP mover_override;
@@ -272,6 +278,11 @@ class Encoder {
   /// The sum of a set's membership items (same-selector tables added pointwise).
   SymP sum_items(const std::vector<SymP>& items, const ir::Expr& e);
   SymP size_as_change(const ir::Expr& e, Frame& f);
+  /// `count c in S where w` over a concrete S on an overlay, read as a change (nullptr
+  /// when S is not the same concrete set before and after).
+  SymP count_change(const ir::Expr& e, Frame& f, const SymP& dom);
+  SymP count_as_change(const std::vector<SymP>& after, const std::vector<SymP>& base, const ir::Expr& e,
+                       const z3::expr& err);
   // Atoms of a table of a state element's selector (see `abstract`): its truth (a bool,
   // the same for every table true at the same indices), its value as a number (a table of
   // at most two values reads its truth atom), and its cases.

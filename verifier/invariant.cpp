@@ -265,14 +265,17 @@ std::string Verifier::step_after_text(const Board& before, const z3::model& m, c
   return compiler::board_text(p_, s.data());
 }
 
+void Verifier::ensure_steps() {
+  if (!steps_.empty() || !steps_reads_.empty()) return;
+  steps_ = engine_steps(p_);
+  steps_reads_ = {ir::kVarPhase, ir::kVarOver};
+  if (p_.end_when) reads_of(p_, *p_.end_when, steps_reads_);
+  for (const ir::Phase& ph : p_.phases)
+    for (const ir::Transition& t : ph.transitions) reads_of(p_, *t.condition, steps_reads_);
+}
+
 void Verifier::invariant(const ir::Property& prop, Result& r) {
-  if (steps_.empty() && steps_reads_.empty()) {
-    steps_ = engine_steps(p_);
-    steps_reads_ = {ir::kVarPhase, ir::kVarOver};
-    if (p_.end_when) reads_of(p_, *p_.end_when, steps_reads_);
-    for (const ir::Phase& ph : p_.phases)
-      for (const ir::Transition& t : ph.transitions) reads_of(p_, *t.condition, steps_reads_);
-  }
+  ensure_steps();
   // The engine's steps write only the phase and whether the game is over: an invariant
   // that reads neither is the same after them (and leaving out the states where they err
   // would only narrow the set), so they are run only for one that does.
@@ -299,11 +302,15 @@ void Verifier::invariant(const ir::Property& prop, Result& r) {
       return;
     }
   }
-  // Every move and every stuck block keeps it.
+  // Every move and every stuck block keeps it. Counts after the step are the counts
+  // before (which the invariant constrains) plus their changes.
   size_t steps = 0;
   auto step = [&](int move, int phase) {
     Scope sc = step_scope(prop, move, phase);
-    const Answer a = ask(sc, violated(sc));
+    enc_.all_counts_as_changes = true;
+    const z3::expr bad = violated(sc);
+    enc_.all_counts_as_changes = false;
+    const Answer a = ask(sc, bad);
     const std::string what = move >= 0 ? "move " + p_.moves[size_t(move)].name
                                        : "the stuck block of phase " + p_.phases[size_t(phase)].name;
     if (opt_.progress)

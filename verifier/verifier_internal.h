@@ -109,6 +109,9 @@ ir::Block engine_steps(const ir::Program& p);
 /// subject's.
 const std::vector<std::pair<std::string, std::string>>& fixed_setup(const ir::Program& p, const ir::Property& prop);
 
+/// One quantity a termination ranking is made of (ranking.cpp).
+struct Measure;
+
 class Verifier {
  public:
   Verifier(const ir::Program& p, const dsl::SourceSet& s, const Options& o)
@@ -119,6 +122,8 @@ class Verifier {
   /// (and, as facts, the lemmas that fix none): verify() runs one verifier per such group,
   /// since the encoder's tables, board rules and lemmas hold for one setup each.
   void only_group(const std::vector<std::pair<std::string, std::string>>* g) { group_ = g; }
+  /// Termination by a ranking (ranking.cpp).
+  Ranking ranking();
   /// The property of each result of run(), in order.
   const std::vector<const ir::Property*>& ran() const { return ran_; }
 
@@ -227,6 +232,17 @@ class Verifier {
   std::string step_after_text(const Board& before, const z3::model& m, const Scope& sc, int stuck_phase);
   /// The proved invariants false on the board (by the interpreter).
   std::vector<std::string> violated_invariants(const Board& b);
+
+  /// Builds steps_ and steps_reads_ on first use.
+  void ensure_steps();
+
+  // ---- termination by a ranking (ranking.cpp)
+  /// Whether every move and stuck block lowers the ranking `order` (lexicographically)
+  /// or ends the game; `why` says what broke it otherwise.
+  bool ranking_decreases(const std::vector<const Measure*>& order, std::string& why);
+  /// The largest value of `m` in a start state: `seen` when Z3 shows no start exceeds it,
+  /// else the type's bound.
+  int64_t start_most(const Measure& m, int64_t seen);
 
   // ---- invariants found from playouts (candidates.cpp)
   struct Candidate {

@@ -94,12 +94,40 @@ struct Options {
   int candidate_plies = 300;
   uint64_t candidate_rlimit = 3000000;
   double candidate_seconds = 10;
+  /// Termination by a ranking (prove_ranking): sampled games, Z3's units for the whole
+  /// search (the invariants proved first and every ranking checked; deterministic) and
+  /// how many rankings are checked at most.
+  int ranking_games = 8;
+  uint64_t ranking_rlimit = 1000000;
+  int ranking_checks = 4;
   /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
   /// milliseconds, the property being checked and those not reached are "interrupted",
   /// the verdicts already given stay.
   const std::atomic<bool>* stop = nullptr;
   bool stopped() const { return stop && stop->load(); }
 };
+
+/// Termination proved by a ranking: quantities of the state (most significant first) that
+/// every move and stuck block, with the engine's steps after it, lowers lexicographically
+/// unless it ends the game, from every state of `over reachable` (the declared invariants
+/// are proved first and assumed); each is bounded below by its type.
+struct Ranking {
+  bool proved = false;
+  std::vector<std::string> order;  ///< proved: the ranking's quantities
+  int64_t plies = 0;               ///< proved: every game ends within this many plies
+  size_t candidates = 0;           ///< rankings considered
+  size_t sampled_out = 0;          ///< ruled out by a sampled game where one did not decrease
+  size_t checked = 0;              ///< checked with Z3
+  std::vector<std::string> invariants;  ///< invariants proved and assumed
+  std::string detail;              ///< not proved: what broke the last ranking checked
+  uint64_t rlimit = 0;             ///< Z3's units spent
+};
+
+/// Looks for a ranking among the quantities the state's types give (the sum of each
+/// number kept per player, each number, the cells of a cell map holding or not holding
+/// each value, the phase, and lexicographic pairs of these): those that decrease on every
+/// ply of Options::ranking_games seeded random games are checked with Z3, simplest first.
+Ranking prove_ranking(const ir::Program& program, const dsl::SourceSet& sources, const Options& options);
 
 /// Checks the properties of `program` in file order (lemmas first proved, then used).
 std::vector<Result> verify(const ir::Program& program, const dsl::SourceSet& sources,

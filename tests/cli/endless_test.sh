@@ -2,7 +2,8 @@
 # `rulebook play --coverage`, what it did not settle examined: a counter game's never-seen
 # items searched (one line found, one move proved unreachable), its loop shown; the 6x6
 # Garnsi game with the literal four-move end (the capture searched for within a budget);
-# the 9-player Garnsi games, all cut off, each given its explanation.
+# the 9-player Garnsi games, all cut off, each given its explanation; termination by a
+# ranking where the enumeration does not settle it.
 # Usage: endless_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$1
@@ -121,6 +122,24 @@ grep -q '^endless games: 4 of 4 games cut off at 400 plies; 3 examined$' "$work/
 check "the text says how many games were cut off" 0 $?
 grep -q '^  game 0 (seed 1): .*unchanged since ply .*phase = battle' "$work/nine.txt"
 check "the text names the steady phase" 0 $?
+
+# Termination by a ranking where the enumeration's budget is too small: tic-tac-toe's
+# empty cells, the placement game's pieces in hand; the cycling game gets none and the
+# enumeration still shows its cycle; the 9-player game gets none without a Z3 call.
+"$rb" play bench/plain/tictactoe.rules --coverage --games 2 --search-states 100 --json >"$work/ttt.json" 2>/dev/null
+check "tic-tac-toe bounded by a ranking" "bounded ranking ['cells where owner[c] == none'] 10" \
+  "$(json "$work/ttt.json" "j['termination']['verdict'], j['termination']['by'], j['termination']['ranking']['order'], j['termination']['ranking']['plies']")"
+"$rb" play bench/plain/tictactoe.rules --coverage --games 2 --search-states 100 >"$work/ttt.txt" 2>/dev/null
+grep -q '^termination proved: ranking (cells where owner\[c\] == none) decreases on every move; every game ends within 10 plies$' "$work/ttt.txt"
+check "the ranking's sentence" 0 $?
+"$rb" play tests/verify/rank_placement.rules --coverage --games 2 --search-states 50 --json >"$work/place.json" 2>/dev/null
+check "the placement game bounded by its pieces in hand" "bounded ['sum of in_hand[p]'] 7" \
+  "$(json "$work/place.json" "j['termination']['verdict'], j['termination']['ranking']['order'], j['termination']['ranking']['plies']")"
+"$rb" play tests/verify/rank_cycle.rules --coverage --games 2 --max-plies 20 >"$work/cycle.txt" 2>/dev/null
+grep -A1 '^a game from the setup need not end: ' "$work/cycle.txt" | grep -q '^no ranking found among [0-9]* candidates'
+check "a cycle: endless, and no ranking" 0 $?
+check "the 9-player game: no ranking, nothing checked with Z3" "False 0" \
+  "$(json "$work/nine.json" "j['termination']['ranking']['proved'], j['termination']['ranking']['checked']")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
