@@ -130,7 +130,7 @@ TEST_CASE("a counterexample violating a proved invariant is not searched for, an
   CHECK(alert(p.alerts, "unreachable-witness", "hands_empty") == nullptr);
 }
 
-TEST_CASE("a depends whose core is empty is an alert; an allow acknowledges it") {
+TEST_CASE("a depends whose core is empty is an alert; an allow acknowledges it, one matching nothing is noted") {
   Proved p;
   prove("golden/lint/empty_depends_core.rules", 2000, p);
   const auto& d = named(p.results, "stone_placed");
@@ -150,6 +150,8 @@ TEST_CASE("a depends whose core is empty is an alert; an allow acknowledges it")
 
   std::string text = verify_testing::slurp(kDir + "golden/lint/empty_depends_core.rules");
   text += "allow empty-depends-core stone_placed \"kept to show the alert\";\n";
+  // An acknowledgment of a property alert that the verdicts do not raise: a note.
+  text += "allow unreachable-witness stone_placed \"stale\";\n";
   dsl::SourceSet sources;
   dsl::Diagnostics diags;
   auto prog = compiler::load_program_text(kDir + "golden/lint/empty_depends_core.rules", text, sources, diags);
@@ -162,4 +164,7 @@ TEST_CASE("a depends whose core is empty is an alert; an allow acknowledges it")
   REQUIRE(b);
   CHECK(b->acknowledged);
   CHECK(explorer::unacknowledged(as) == 0);
+  const explorer::Alert* stale = alert(as, "unused-allow", "unreachable-witness stone_placed");
+  REQUIRE(stale);
+  CHECK(stale->severity == explorer::Alert::Severity::Note);
 }
