@@ -29,8 +29,9 @@ std::string counted(size_t n, const char* word) { return fmt::format("{} {}{}", 
 
 }  // namespace
 
-nlohmann::json alerts_json(const std::vector<explorer::Alert>& alerts, const explorer::CoverageGames& games,
-                           const dsl::SourceSet& sources) {
+namespace {
+
+nlohmann::json alert_rows(const std::vector<explorer::Alert>& alerts, const dsl::SourceSet& sources) {
   nlohmann::json list = nlohmann::json::array();
   for (const explorer::Alert& a : alerts) {
     const bool located = a.span.file < sources.size();
@@ -45,9 +46,21 @@ nlohmann::json alerts_json(const std::vector<explorer::Alert>& alerts, const exp
     if (a.acknowledged) row["reason"] = a.reason;
     list.push_back(std::move(row));
   }
+  return list;
+}
+
+}  // namespace
+
+nlohmann::json alerts_json(const std::vector<explorer::Alert>& alerts, const explorer::CoverageGames& games,
+                           const dsl::SourceSet& sources) {
   return {{"games", games.played},       {"first_seed", games.plan.seed}, {"max_plies", games.plan.max_plies},
-          {"finished", games.finished},  {"cut_off", games.cut_off},      {"alerts", list},
+          {"finished", games.finished},  {"cut_off", games.cut_off},      {"alerts", alert_rows(alerts, sources)},
           {"unacknowledged", explorer::unacknowledged(alerts)}};
+}
+
+void add_alerts_json(nlohmann::json& j, const std::vector<explorer::Alert>& alerts, const dsl::SourceSet& sources) {
+  for (nlohmann::json& row : alert_rows(alerts, sources)) j["alerts"].push_back(std::move(row));
+  j["unacknowledged"] = j["unacknowledged"].get<int>() + explorer::unacknowledged(alerts);
 }
 
 std::string alerts_text(const nlohmann::json& j) {

@@ -18,6 +18,11 @@ namespace rulebook::cli {
 nlohmann::json alerts_json(const std::vector<explorer::Alert>& alerts, const explorer::CoverageGames& games,
                            const dsl::SourceSet& sources);
 
+/// Appends `alerts` (those of the file's properties, verifier/proof_alerts.h) to an
+/// alerts_json object, counting the warnings among them not acknowledged.
+void add_alerts_json(nlohmann::json& alerts_json, const std::vector<explorer::Alert>& alerts,
+                     const dsl::SourceSet& sources);
+
 /// `file:line:col: warning[code]: message`, the source line, then the evidence; the
 /// acknowledged ones after, with their reasons; then a count.
 std::string alerts_text(const nlohmann::json& alerts);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/open_game.h"
+#include "explorer/alerts.h"
 #include "render/annotate.h"
 
 namespace rulebook::cli {
@@ -43,6 +44,10 @@ struct ReportPlan {
   /// within `invariant_rlimit` resource units.
   int invariant_games = 0;
   uint64_t invariant_rlimit = 3000000;
+  /// Positions searched for a line of play reaching each board a property shows (0: none):
+  /// a count, so pages are the same on every machine; small, since the main job has no time
+  /// to spare (2000 states cost about 5 s on SMYOZ, 200 about 0.5 s).
+  uint64_t prove_reach_states = 200;
   /// Seconds per property, a safety net only: a property that hits it is "unknown
   /// (timeout)", and the page then depends on the machine; keep it above the rlimit's time.
   double prove_timeout = 120;
@@ -69,9 +74,10 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
                             const std::atomic<bool>* stop);
 
 /// The verifier's verdicts on the rule file's properties, with witness and counterexample
-/// boards drawn (with `layers` when given).
+/// boards drawn (with `layers` when given); the alerts they raise go to `alerts`.
 Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::Annotator* annotator,
-                       const std::vector<render::Layer>& layers, const std::atomic<bool>* stop);
+                       const std::vector<render::Layer>& layers, const std::atomic<bool>* stop,
+                       std::vector<explorer::Alert>* alerts = nullptr);
 
 /// Everything computed for one variant: `json` is the object written to VARIANT.json
 /// (`analysis`), `html` the page's sections between the summary and the rules.

@@ -12,6 +12,8 @@
 #include "explorer/enumerate.h"
 #include "explorer/symmetry.h"
 #include "render/board.h"
+#include "verifier/proof_alerts.h"
+#include "verifier/reach_boards.h"
 #include "verifier/verify.h"
 
 namespace rulebook::cli {
@@ -150,7 +152,8 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
 }
 
 Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::Annotator* annotator,
-                       const std::vector<render::Layer>& layers, const std::atomic<bool>* stop) {
+                       const std::vector<render::Layer>& layers, const std::atomic<bool>* stop,
+                       std::vector<explorer::Alert>* alerts) {
   Section s;
   const ir::Program& p = *game.program;
   if (!plan.prove || p.properties.empty()) {
@@ -169,6 +172,11 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   vo.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   vo.stop = stop;
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
+  if (!(stop && stop->load())) {
+    const compiler::Interpreter interpreter(p, game.sources);
+    verifier::reach_boards(interpreter, results, {plan.prove_reach_states, stop});
+  }
+  if (alerts) *alerts = verifier::proof_alerts(results, p);
 
   auto draw = [&](const verifier::Board& b, const std::string& title) {
     render::Annotations notes;
@@ -194,6 +202,11 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
         d["board"]["violates"] = *r.violates;
         d["board"]["reachability"] = verifier::reachability_text(*r.violates);
       }
+      if (r.reach) {
+        if (r.reach->reached) d["board"]["reached_by"] = r.reach->line;
+        d["board"]["searched_states"] = r.reach->states;
+        d["board"]["search"] = verifier::board_reach_text(r);
+      }
       boards += draw(*r.board, r.board->move.empty() ? verdict : verdict + ": " + r.board->move);
     }
     nlohmann::json drops = nlohmann::json::array();
@@ -209,6 +222,8 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     data.push_back(d);
     std::string result = r.detail;
     if (!r.needs.empty()) result += (result.empty() ? "" : "; ") + fmt::format("needs {}", fmt::join(r.needs, ", "));
+    if (const std::string reach = r.board ? verifier::board_reach_text(r) : ""; !reach.empty())
+      result += (result.empty() ? "" : "; ") + reach;
     view.push_back({{"property", r.name},
                     {"kind", kind},
                     {"verdict", verdict},

@@ -336,7 +336,15 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   }
   // Stopped by Ctrl-C: the caller drops this page, so nothing more is computed for it.
   if (stop && stop->load()) return a;
-  Section proofs = proofs_section(game, plan, plan.layers.empty() ? nullptr : &annotator, plan.layers, stop);
+  std::vector<explorer::Alert> proof_alerts;
+  Section proofs =
+      proofs_section(game, plan, plan.layers.empty() ? nullptr : &annotator, plan.layers, stop, &proof_alerts);
+  // The alerts of the properties join those of the games (docs/lint.md).
+  if (!alerts.is_null() && !proof_alerts.empty()) {
+    add_alerts_json(alerts, proof_alerts, game.sources);
+    a.json["alerts"] = alerts;
+    a.alerts_html = "<h2 id=\"alerts\">Alerts</h2>\n" + alerts_html(alerts);
+  }
   a.html += section_html("proofs", "Properties and verdicts", proofs, "left out by the report's settings");
   a.json["proofs"] = proofs.json;
   if (stop && stop->load()) return a;

@@ -2,7 +2,9 @@
 // by the interpreter (explorer/alerts.h); exit 1 while some are not acknowledged.
 #include <unistd.h>
 
+#include <atomic>
 #include <memory>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -13,6 +15,8 @@
 #include "compiler/interp/interpret.h"
 #include "explorer/alerts.h"
 #include "explorer/coverage_games.h"
+#include "verifier/proof_alerts.h"
+#include "verifier/reach_boards.h"
 
 namespace rulebook::cli {
 namespace {
@@ -24,7 +28,24 @@ struct LintOptions {
   int max_plies = 2000;
   std::vector<std::string> setups;
   bool json = false;
+  bool prove = false;
+  uint64_t rlimit = 20000000;
+  uint64_t reach_budget = 2000;
 };
+
+/// The alerts of the file's properties (verifier/proof_alerts.h): each checked on `rlimit`
+/// resource units, with the given setup values, and its board searched for in play.
+std::vector<explorer::Alert> lint_proofs(const LintOptions& opt, const OpenedGame& game, const engine::Setup& setup,
+                                         const compiler::Interpreter& interpreter, const std::atomic<bool>* stop) {
+  verifier::Options vo;
+  vo.setup = setup.values;
+  vo.rlimit = opt.rlimit;
+  vo.timeout_seconds = 600;  // a safety net: the resource limit decides
+  vo.stop = stop;
+  std::vector<verifier::Result> results = verifier::verify(*game.program, game.sources, vo);
+  verifier::reach_boards(interpreter, results, {opt.reach_budget, stop});
+  return verifier::proof_alerts(results, *game.program);
+}
 
 int run_lint(const LintOptions& opt) {
   OpenedGame game;
@@ -50,7 +71,16 @@ int run_lint(const LintOptions& opt) {
   explorer::AlertPlan ap;
   ap.replay = "rulebook play " + opt.file;
   for (const std::string& s : opt.setups) ap.replay += " --setup " + s;
-  const std::vector<explorer::Alert> alerts = explorer::find_alerts(games, *game.program, ap);
+  std::vector<explorer::Alert> alerts = explorer::find_alerts(games, *game.program, ap);
+  if (opt.prove && !interrupt.stopped()) {
+    try {
+      for (explorer::Alert& a : lint_proofs(opt, game, plan.setup, interpreter, interrupt.flag()))
+        alerts.push_back(std::move(a));
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "{}: error: {}\n", opt.file, e.what());
+      return kExitInputError;
+    }
+  }
   const nlohmann::json j = alerts_json(alerts, games, game.sources);
   if (opt.json) fmt::print("{}\n", j.dump(2));
   else fmt::print("{}", alerts_text(j));
@@ -73,6 +103,11 @@ void add_lint(CLI::App& app, int& result) {
   cmd->add_option("--seed", opt->seed, "Seed of the first game");
   cmd->add_option("--max-plies", opt->max_plies, "Cut a game off after this many moves")->check(CLI::Range(1, 100000000));
   cmd->add_option("--setup", opt->setups, "Setup value name=value (repeatable)");
+  cmd->add_flag("--prove", opt->prove,
+                "Also check the file's properties and alert on witnesses not shown reachable and empty depends cores");
+  cmd->add_option("--rlimit", opt->rlimit, "With --prove: Z3 resource units per property");
+  cmd->add_option("--reach-budget", opt->reach_budget,
+                  "With --prove: positions searched for a line of play reaching each board shown (0: no search)");
   cmd->add_flag("--json", opt->json, "Print the alerts as JSON");
   cmd->callback([opt, &result] { result = run_lint(*opt); });
 }

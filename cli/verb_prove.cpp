@@ -10,6 +10,7 @@
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "compiler/ir/text.h"
+#include "verifier/reach_boards.h"
 #include "verifier/verify.h"
 
 namespace rulebook::cli {
@@ -24,6 +25,7 @@ struct ProveOptions {
   bool no_times = false;
   std::vector<std::string> setups;
   int invariant_games = 0;
+  uint64_t reach_budget = 2000;
 };
 
 nlohmann::json board_json(const verifier::Board& b) {
@@ -64,6 +66,10 @@ int run_prove(const ProveOptions& opt) {
   StopOnInterrupt interrupt;
   vo.stop = interrupt.flag();
   std::vector<verifier::Result> results = verifier::verify(*game.program, game.sources, vo);
+  if (!interrupt.stopped()) {
+    const compiler::Interpreter interpreter(*game.program, game.sources);
+    verifier::reach_boards(interpreter, results, {opt.reach_budget, interrupt.flag()});
+  }
   int code = kExitOk;
   int unknown = 0, vacuous = 0, cut = 0;
   int found = 0, found_proved = 0, found_not = 0;
@@ -98,6 +104,11 @@ int run_prove(const ProveOptions& opt) {
       if (r.board && r.violates) {
         j["board"]["violates"] = *r.violates;
         j["board"]["reachability"] = verifier::reachability_text(*r.violates);
+      }
+      if (r.board && r.reach) {
+        if (r.reach->reached) j["board"]["reached_by"] = r.reach->line;
+        j["board"]["searched_states"] = r.reach->states;
+        j["board"]["search"] = verifier::board_reach_text(r);
       }
       if (r.kind == ir::PropertyKind::Depends) {
         j["needs"] = r.needs;
@@ -155,6 +166,10 @@ void add_prove(CLI::App& app, int& result) {
   cmd->add_option("--invariants", opt->invariant_games,
                   "Also propose invariants: relations and bounds holding in this many seeded random games, each "
                   "tried by induction (listed first as found_N; the proved ones narrow 'over reachable')")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--reach-budget", opt->reach_budget,
+                  "Search for a line of play reaching each board shown, storing at most this many positions "
+                  "(0: no search)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");

@@ -65,6 +65,7 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("prove")) plan.prove = j["prove"].get<bool>();
     if (j.contains("prove_rlimit")) plan.prove_rlimit = j["prove_rlimit"].get<uint64_t>();
     if (j.contains("invariant_games")) plan.invariant_games = j["invariant_games"].get<int>();
+    if (j.contains("prove_reach_states")) plan.prove_reach_states = j["prove_reach_states"].get<uint64_t>();
     if (j.contains("invariant_rlimit")) plan.invariant_rlimit = j["invariant_rlimit"].get<uint64_t>();
     if (j.contains("prove_timeout")) plan.prove_timeout = j["prove_timeout"].get<double>();
     if (j.contains("prove_setups")) plan.prove_setups = j["prove_setups"].get<std::vector<std::string>>();

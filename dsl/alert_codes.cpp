@@ -16,6 +16,11 @@ const std::vector<AlertCode>& alert_codes() {
       {"dead-transition", AlertSubject::Phase, "an `until` of a phase never fired"},
       {"dead-statement", AlertSubject::Block, "a statement never ran"},
       {"never-blocks", AlertSubject::Rule, "a rule or `requires` never alone kept a move out"},
+      // From the verifier's results (docs/lint.md): only when the properties are checked.
+      {"unreachable-witness", AlertSubject::Property,
+       "a property's witness or counterexample needs a board no game was shown to reach", false, true},
+      {"empty-depends-core", AlertSubject::Property,
+       "a property's `depends` needs none of the named rules: it holds without them", false, true},
       // The checker's warnings (docs/language.md, "Warnings"): known without playing.
       {"changed-users", AlertSubject::Name,
        "an override changes what base declarations that use it mean", true},
@@ -45,6 +50,7 @@ const char* alert_subject_text(AlertSubject subject) {
     case AlertSubject::Rule: return "a rule, or a move for its requires";
     case AlertSubject::Seat: return "a player or a team";
     case AlertSubject::Symmetry: return "a symmetry";
+    case AlertSubject::Property: return "a property";
     case AlertSubject::Name: return "the name the warning is about";
   }
   return "?";

@@ -16,6 +16,7 @@ enum class AlertSubject {
   Rule,      ///< a named rule, or a move (for its `requires`)
   Seat,      ///< a player, or a team when the score is per team
   Symmetry,  ///< a declared symmetry
+  Property,  ///< a property (prove, find, bound, ...)
   Name,      ///< checker warnings: the name the warning is about (any kind)
 };
 
@@ -24,6 +25,9 @@ struct AlertCode {
   AlertSubject subject;
   const char* summary;  ///< one line, for docs and messages
   bool checker = false;  ///< a warning of `rulebook check`, not an alert of `rulebook lint`
+  /// Raised from the verifier's results (`lint --prove`, the report), not from games: an
+  /// `allow` of it is stale only when the properties were checked.
+  bool proof = false;
 };
 
 /// Every code, in the order alerts are listed.

@@ -70,6 +70,11 @@ void Checker::check_allow(const Allow& a) {
       for (const Symmetry* s : game_.symmetries) add_unique(names, s->name.name);
       what = "symmetry";
       break;
+    case AlertSubject::Property:
+      for (const Property* q : game_.properties)
+        if (!q->name.name.empty()) add_unique(names, q->name.name);
+      what = "property";
+      break;
     case AlertSubject::Name:
       return;  // any name; one that matches no warning is itself warned about (stale-allow)
   }

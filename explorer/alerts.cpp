@@ -336,7 +336,8 @@ class Finder {
       if (used[i]) continue;
       const ir::Allow& al = p_.allows[i];
       // The checker's warnings are matched by `rulebook check` (stale-allow), not by games.
-      if (const dsl::AlertCode* c = dsl::find_alert_code(al.code); c && c->checker) continue;
+      // Those of proofs are matched where the properties are checked (verifier/proof_alerts.h).
+      if (const dsl::AlertCode* c = dsl::find_alert_code(al.code); c && (c->checker || c->proof)) continue;
       const std::string what = al.subject.empty() ? al.code : al.code + " " + al.subject;
       Alert& a = add("unused-allow", Alert::Severity::Note, what, al.span,
                      fmt::format("'allow {}' acknowledges an alert these games did not raise", what));

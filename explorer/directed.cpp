@@ -15,6 +15,23 @@ namespace {
 
 using compiler::CoverageSite;
 
+/// The elements of a board target's variables on which `state` agrees with its board, and
+/// how many there are.
+std::pair<uint32_t, uint32_t> agreement(const ir::Program& p, const SearchTarget& t, const uint8_t* state) {
+  uint32_t same = 0, all = 0;
+  for (int v : t.vars) {
+    const ir::StateVar& var = p.vars[size_t(v)];
+    for (uint32_t i = 0; i < var.count; ++i, ++all)
+      same += ir::load_index(state, var, i) == ir::load_index(t.board.data(), var, i);
+  }
+  return {same, all};
+}
+
+bool agrees(const ir::Program& p, const SearchTarget& t, const uint8_t* state) {
+  const auto [same, all] = agreement(p, t, state);
+  return same == all;
+}
+
 bool searchable(CoverageSite::Kind k) {
   return k == CoverageSite::Kind::Statement || k == CoverageSite::Kind::Transition ||
          k == CoverageSite::Kind::EndCondition;
@@ -67,10 +84,14 @@ class Positions {
 class Guards {
  public:
   Guards(const compiler::Interpreter& interpreter, const compiler::Coverage& cov, const std::vector<SearchTarget>& targets)
-      : eval_(interpreter), of_(targets.size()) {
+      : eval_(interpreter), p_(interpreter.program()), targets_(targets), of_(targets.size()) {
     const ir::Program& p = interpreter.program();
     for (size_t t = 0; t < targets.size(); ++t) {
       const SearchTarget& x = targets[t];
+      if (x.kind == SearchTarget::Kind::Board) {
+        any_ = true;
+        continue;
+      }
       int move = x.move;
       if (x.kind == SearchTarget::Kind::Site) {
         const CoverageSite& site = cov.sites()[size_t(x.site)];
@@ -100,6 +121,7 @@ class Guards {
     int held = 0;
     for (size_t t = 0; t < of_.size(); ++t) {
       if (!open[t]) continue;
+      if (targets_[t].kind == SearchTarget::Kind::Board) held += int(agreement(p_, targets_[t], state).first);
       for (const Conjunct& c : of_[t]) {
         eval_.start(state, std::max(64, c.locals));
         int64_t v = 0;
@@ -136,6 +158,8 @@ class Guards {
   }
 
   compiler::Evaluator eval_;
+  const ir::Program& p_;
+  const std::vector<SearchTarget>& targets_;
   std::vector<std::vector<Conjunct>> of_;
   bool any_ = false;
 };
@@ -183,12 +207,23 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
   };
   Positions seen(n);
   std::vector<uint8_t> state(n);
-  engine::Status st = interpreter.setup_counted(state.data(), plan.setup, cov);
+  engine::Status st;
+  if (plan.start.size() == n) state = plan.start;
+  else st = interpreter.setup_counted(state.data(), plan.setup, cov);
   if (!st.ok) {
     out.error = st.message;
     return out;
   }
   fired(std::vector<uint64_t>(cov.counts.size(), 0), {}, 1);
+  const ir::Program& p = interpreter.program();
+  // A board target without a move is reached by the line to the first position agreeing
+  // with it (`at`: that position's index).
+  auto board_reached = [&](int64_t at) {
+    for (SearchResult& r : out.results)
+      if (!r.reached && r.target.kind == SearchTarget::Kind::Board && !r.target.played &&
+          agrees(p, r.target, seen.at(size_t(at))))
+        reach(r, seen.line_to(at), seen.size());
+  };
   Guards guards(interpreter, cov, targets);
   out.guided = guards.any();
   std::vector<bool> open_now(targets.size());
@@ -203,6 +238,7 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
       score = guards.score(state.data(), open_now);
     }
     frontier.push({score, -int64_t(seen.size() - 1)});
+    board_reached(int64_t(seen.size() - 1));
   };
   push(-1, {}, interpreter.hash(state.data()));
   std::vector<engine::Move> moves;
@@ -220,7 +256,9 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
     }
     for (const engine::Move& m : moves) {
       for (SearchResult& r : out.results)
-        if (!r.reached && r.target.kind == SearchTarget::Kind::Move && r.target.move == m.kind) {
+        if (!r.reached && ((r.target.kind == SearchTarget::Kind::Move && r.target.move == m.kind) ||
+                           (r.target.kind == SearchTarget::Kind::Board && r.target.played && *r.target.played == m &&
+                            agrees(p, r.target, seen.at(next))))) {
           std::vector<engine::Move> line = seen.line_to(int64_t(next));
           line.push_back(m);
           reach(r, std::move(line), seen.size());

@@ -1,5 +1,6 @@
 // A search for what random playouts never saw: a move never played, a statement never
-// run, an `until` never fired, an end condition that never ended a game. From the setup
+// run, an `until` never fired, an end condition that never ended a game; or for a board a
+// proof showed (a witness, a counterexample) to be reached by a line of play. From the setup
 // over distinct positions within a budget, positions where more conjuncts of the targets'
 // guards hold first, breadth-first among equals; a line of play when the item is reached,
 // and a proof of unreachability when every position was enumerated first.
@@ -7,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,13 +18,18 @@
 
 namespace rulebook::explorer {
 
-/// What is searched for: a move being played (`move`), or a coverage site (`site`, an
-/// index of compiler::Coverage::sites()) counting once.
+/// What is searched for: a move being played (`move`), a coverage site (`site`, an
+/// index of compiler::Coverage::sites()) counting once, or a position agreeing with
+/// `board` on every element of the state variables `vars` (what decides the verdict that
+/// showed the board), from which, when `played` is set, that move is legal.
 struct SearchTarget {
-  enum class Kind { Move, Site };
+  enum class Kind { Move, Site, Board };
   Kind kind = Kind::Move;
   int move = -1;
   int site = -1;
+  std::vector<uint8_t> board{};
+  std::vector<int> vars{};
+  std::optional<engine::Move> played{};
 };
 
 struct SearchResult {
@@ -37,6 +44,9 @@ struct SearchResult {
 struct SearchPlan {
   uint64_t max_states = 20000;  ///< distinct positions stored, the setup's included
   engine::Setup setup;          ///< the position searched from (its seed included)
+  /// When not empty: the position searched from instead of plan.setup's (a board's
+  /// own setup values, set up; nothing of the setup is counted).
+  std::vector<uint8_t> start;
   const std::atomic<bool>* stop = nullptr;
 };
 
@@ -66,7 +76,8 @@ std::vector<SearchTarget> never_seen(const CoverageGames& games);
 
 /// Searches from plan.setup for every target at once, best-first by how many conjuncts of
 /// the unreached targets' guards hold (without a parameter of the move: `requires`, an end
-/// alternative's or an `until`'s conjuncts), breadth-first among equal scores; the
+/// alternative's or an `until`'s conjuncts) plus, per board target, how many of its
+/// compared elements the position already agrees on, breadth-first among equal scores; the
 /// counters of the interpreter's coverage tell when a site happens.
 DirectedSearch search_targets(const compiler::Interpreter& interpreter, const std::vector<SearchTarget>& targets,
                               const SearchPlan& plan);

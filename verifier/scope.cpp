@@ -351,6 +351,14 @@ Board Verifier::board(const z3::model& m, const Scope& sc) {
         if (m.eval(s.guard[k], true).is_true())
           args += (i ? ", " : "") + ir::value_text(p_.domains, mv.params[i].domain, s.values[k]);
     }
+    engine::Move played;
+    played.kind = sc.move;
+    for (size_t i = 0; i < sc.params.size() && i < size_t(engine::kMaxMoveArgs); ++i) {
+      const Selector& s = enc_.selectors()[size_t(sc.params[i])];
+      for (size_t k = 0; k < s.guard.size(); ++k)
+        if (m.eval(s.guard[k], true).is_true()) played.args[i] = int32_t(s.values[k]);
+    }
+    b.played = played;
     int mover = int(ir::load_index(b.state.data(), p_.vars[ir::kVarMover], 0));
     b.move = fmt::format("{} plays {}({})", p_.player_names[size_t(mover)], mv.name, args);
   }

@@ -28,14 +28,15 @@ void block_reads(const ir::Program& p, const ir::Block& b, std::set<int>& vars) 
   }
 }
 
-/// The setup variables (indices of p.setups) the set or the value of `prop` reads.
-std::vector<size_t> setup_vars_read(const ir::Program& p, const ir::Property& prop) {
-  if (p.setups.empty()) return {};
+/// The variables the value of `prop`, its `where` and, over moves, the moves' conditions
+/// and bodies read (with the board rules' when `board_rules`).
+std::set<int> vars_read(const ir::Program& p, const ir::Property& prop, bool board_rules) {
   std::set<int> vars;
   if (prop.expr) reads_of(p, *prop.expr, vars);
   if (prop.where) reads_of(p, *prop.where, vars);
-  for (const ir::Rule& r : p.rules)
-    if (r.board_rule) reads_of(p, *r.condition, vars);
+  if (board_rules)
+    for (const ir::Rule& r : p.rules)
+      if (r.board_rule) reads_of(p, *r.condition, vars);
   if (prop.over_moves)
     for (int m : prop.moves) {
       const ir::Move& mv = p.moves[size_t(m)];
@@ -43,6 +44,13 @@ std::vector<size_t> setup_vars_read(const ir::Program& p, const ir::Property& pr
       for (const ir::Check& c : mv.checks) reads_of(p, *c.condition, vars);
       block_reads(p, mv.body, vars);
     }
+  return vars;
+}
+
+/// The setup variables (indices of p.setups) the set or the value of `prop` reads.
+std::vector<size_t> setup_vars_read(const ir::Program& p, const ir::Property& prop) {
+  if (p.setups.empty()) return {};
+  const std::set<int> vars = vars_read(p, prop, true);
   std::vector<size_t> out;
   for (size_t i = 0; i < p.setups.size(); ++i)
     if (vars.count(p.setups[i].var)) out.push_back(i);
@@ -52,6 +60,19 @@ std::vector<size_t> setup_vars_read(const ir::Program& p, const ir::Property& pr
 }  // namespace
 
 std::vector<size_t> Verifier::setups_read(const ir::Property& prop) const { return setup_vars_read(p_, prop); }
+
+std::vector<int> Verifier::board_vars(const ir::Property& prop) const {
+  using K = ir::PropertyKind;
+  if (prop.kind == K::Depends)
+    for (const ir::Property& q : p_.properties)
+      if (q.name == prop.subject && q.kind != K::Depends) return board_vars(q);
+  // The board rules hold on every board shown and on every position a game reaches: a
+  // variable only they read decides nothing the result says, unless they are the subject.
+  std::set<int> vars = vars_read(p_, prop, prop.kind == K::Consistent || prop.kind == K::Redundant);
+  if (prop.phase >= 0) vars.insert(ir::kVarPhase);
+  if (prop.over_moves) vars.insert(ir::kVarMover);
+  return {vars.begin(), vars.end()};
+}
 
 std::vector<std::string> setups_read(const ir::Program& p, const ir::Property& prop) {
   std::vector<std::string> out;

@@ -149,6 +149,8 @@ class Verifier {
   void bind_setups();
   /// The setup variables (indices of p_.setups) the set or the value of `prop` reads.
   std::vector<size_t> setups_read(const ir::Property& prop) const;
+  /// Board::vars of a board shown for `prop`.
+  std::vector<int> board_vars(const ir::Property& prop) const;
   /// Over unbound data-file setups that `prop` reads: the value is one of the file's entries.
   void entry_parts(const ir::Property& prop, Scope& sc);
   /// What the setup values `prop` reads range over, for the set's text ("" when none).

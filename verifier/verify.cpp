@@ -695,6 +695,8 @@ std::vector<Result> Verifier::run() {
   if (!proved_invariants_.empty())
     for (Result& r : out)
       if (r.board) r.violates = violated_invariants(*r.board);
+  for (size_t i = 0; i < out.size(); ++i)
+    if (out[i].board) out[i].board->vars = board_vars(*props[i]);
   ran_ = props;
   return out;
 }
@@ -704,6 +706,19 @@ std::string reachability_text(const std::vector<std::string>& violates) {
   std::string names;
   for (size_t i = 0; i < violates.size(); ++i) names += (i ? ", " : "") + violates[i];
   return fmt::format("violates invariant{} {}: not a reachable board", violates.size() > 1 ? "s" : "", names);
+}
+
+std::string board_reach_text(const Result& r) {
+  std::vector<std::string> parts;
+  if (r.violates) parts.push_back(reachability_text(*r.violates));
+  if (r.reach && r.reach->reached)
+    parts.push_back(r.reach->line.empty() ? "reached by: the setup itself (no move)"
+                                          : fmt::format("reached by: {}", fmt::join(r.reach->line, ", ")));
+  else if (r.reach && r.reach->exhausted)
+    parts.push_back(fmt::format("not reachable from its setup (every one of the {} positions searched)", r.reach->states));
+  else if (r.reach)
+    parts.push_back(fmt::format("not shown reachable (searched {} states)", r.reach->states));
+  return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 const char* verdict_name(Verdict v) {
@@ -733,7 +748,7 @@ std::string result_text(const Result& r, bool times) {
   if (r.board) {
     if (!r.board->move.empty()) out += "  move: " + r.board->move + "\n";
     out += r.board->text;
-    if (r.violates) out += "  " + reachability_text(*r.violates) + "\n";
+    if (const std::string reach = board_reach_text(r); !reach.empty()) out += "  " + reach + "\n";
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/ir/ir.h"
+#include "compiler/runtime/engine.h"
 #include "dsl/source.h"
 
 namespace rulebook::verifier {
@@ -21,6 +22,20 @@ struct Board {
   std::vector<uint8_t> state;
   std::string text;
   std::string move;
+  std::optional<engine::Move> played;  ///< the move of `move`, as the engines encode it
+  /// The state variables that decide what the result says of the board (what its property
+  /// and set read, and over moves the mover): a position agreeing with the board on them
+  /// shows the same verdict. The other elements are only filled in.
+  std::vector<int> vars;
+};
+
+/// A search of the explorer for a board a result shows (prove --reach-budget): the line
+/// of play from the board's setup to a position agreeing with it on Board::vars.
+struct Reach {
+  bool reached = false;
+  std::vector<std::string> line;  ///< the moves, as `play` prints them (empty: the setup)
+  uint64_t states = 0;            ///< positions stored by the search
+  bool exhausted = false;         ///< not reached, and every position from the setup was stored
 };
 
 /// What was shown of a property. Vacuous: a prove or lemma whose set is empty;
@@ -56,6 +71,8 @@ struct Result {
   /// When invariants were proved: the names of those the board violates (empty: it
   /// satisfies them all); unset when nothing was proved or there is no board.
   std::optional<std::vector<std::string>> violates;
+  /// When the board was searched for (unset: not searched, e.g. it violates an invariant).
+  std::optional<Reach> reach;
   /// An invariant the verifier proposed itself (Options::candidate_games): kept when
   /// proved, and never a failure of the file when not.
   bool found = false;
@@ -140,6 +157,11 @@ std::vector<std::string> setups_read(const ir::Program& program, const ir::Prope
 
 /// "satisfies the proved invariants" or "violates invariant X: not a reachable board".
 std::string reachability_text(const std::vector<std::string>& violates);
+
+/// What is known of whether the result's board occurs in a game: the invariant sentence
+/// (when invariants were proved) and the search's ("reached by: a1, b2", "not shown
+/// reachable (searched N states)"); empty when neither is known.
+std::string board_reach_text(const Result& r);
 
 /// The result as text (verdict, set, time unless `times` is false, and the board).
 std::string result_text(const Result& r, bool times);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `rulebook lint`: the compiler-style text with the source line and the evidence, exit 1
 # for an alert not acknowledged and 0 once the rules acknowledge it, JSON that is the same
-# bytes for the same seed, the 6x6 four-move reading's dead capture, no alert left
-# unacknowledged on any shipped variant, usage errors and Ctrl-C.
+# bytes for the same seed, the 6x6 four-move reading's dead capture, the alerts of the
+# properties (--prove), no alert left unacknowledged on any shipped variant, usage errors
+# and Ctrl-C.
 # Usage: lint_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$1
@@ -76,6 +77,23 @@ check "shipped 6x6: the inherited capture acknowledgment is noted unused" "note"
   "$(json "$work/live.json" "[a['severity'] for a in j['alerts'] if a['code'] == 'unused-allow' and a['subject'] == 'dead-move capture'][0]")"
 check "four-move 6x6: its capture acknowledgment is used" 0 \
   "$(json "$work/six.json" "len([a for a in j['alerts'] if a['code'] == 'unused-allow' and a['subject'] == 'dead-move capture'])")"
+
+# --prove: the alerts of the properties, after those of the games; without it, none.
+"$rb" lint $g/unreachable_witness.rules --prove >"$work/uw.txt" 2>&1
+check "a witness no game reaches: exit 1" 1 $?
+check "its alert's line" "$g/unreachable_witness.rules:18:6: warning[unreachable-witness]: the witness of find 'one_holds_all' is reached by no game from its setup" \
+  "$(sed -n 1p "$work/uw.txt")"
+grep -qx '  = not reachable from its setup (every one of the 35 positions searched)' "$work/uw.txt"
+check "with the positions searched" 0 $?
+"$rb" lint $g/unreachable_witness.rules >/dev/null 2>&1
+check "without --prove: no alert of the properties" 0 $?
+"$rb" lint $g/empty_depends_core.rules --prove --json >"$work/edc.json" 2>/dev/null
+check "an empty depends core: exit 1" 1 $?
+check "its code and subject" "empty-depends-core stone_placed" "$(json "$work/edc.json" "j['alerts'][0]['code'] + ' ' + j['alerts'][0]['subject']")"
+"$rb" prove $g/unreachable_witness.rules --json --no-times >"$work/uw.json" 2>/dev/null
+check "prove --json: the line reaching a witness" 2 "$(json "$work/uw.json" "len(j[0]['board']['reached_by'])")"
+"$rb" prove $g/unreachable_witness.rules --reach-budget 0 --no-times 2>/dev/null | grep -c "reach" >"$work/none.txt"
+check "--reach-budget 0: no search" 0 "$(cat "$work/none.txt")"
 
 # Ctrl-C: the games played so far are linted, exit 130.
 interrupt_after 3 "$work/int.json" "$work/int.err" "$rb" lint $g/never_ends.rules --games 100000000 --max-plies 100 --json

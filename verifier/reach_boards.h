@@ -1,0 +1,27 @@
+// Whether the boards the verifier shows occur in a game: each is searched for by the
+// explorer's directed search from its own setup, within a budget of positions.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "compiler/interp/interpret.h"
+#include "verifier/verify.h"
+
+namespace rulebook::verifier {
+
+struct ReachPlan {
+  /// Positions each search may store (a count, so the answer is the same on every
+  /// machine); 0: no search.
+  uint64_t max_states = 2000;
+  const std::atomic<bool>* stop = nullptr;
+};
+
+/// Sets Result::reach of every result whose board can be searched for: not one violating a
+/// proved invariant (it cannot occur), nor a board of a found invariant's step. The boards
+/// of one setup are searched for together, from that setup (the board's own setup values,
+/// set up as the engines do with seed 1), each search within plan.max_states positions.
+void reach_boards(const compiler::Interpreter& interpreter, std::vector<Result>& results, const ReachPlan& plan);
+
+}  // namespace rulebook::verifier
