@@ -34,6 +34,7 @@ std::vector<size_t> setup_vars_read(const ir::Program& p, const ir::Property& pr
   std::set<int> vars;
   if (prop.expr) reads_of(p, *prop.expr, vars);
   if (prop.where) reads_of(p, *prop.where, vars);
+  for (const ir::Clue& c : prop.clues) reads_of(p, *c.family, vars);
   for (const ir::Rule& r : p.rules)
     if (r.board_rule) reads_of(p, *r.condition, vars);
   if (prop.over_moves)
