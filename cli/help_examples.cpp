@@ -37,6 +37,10 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
       {"bench", "  rulebook bench game.rules --games 1000 --depth 4 --runs 3"},
       {"explore", "  rulebook explore game.rules --depth 5 --max-memory 4G"},
       {"prove", "  rulebook prove game.rules --property NAME --timeout 60"},
+      {"solve",
+       "  rulebook solve moyo.rules --setup puzzle=5 --clues   solutions, uniqueness, needed clues\n"
+       "  rulebook solve moyo.rules --setup puzzle=3 --max 5000 --boards 2\n"
+       "  rulebook solve fill-4x4.rules --max 1000 --boards 0   count the complete grids"},
       {"draw", "  rulebook draw game.rules --plies 12 -o board.svg"},
       {"tree", "  rulebook tree game.rules --depth 2 --format svg -o tree.svg"},
       {"report", "  rulebook report variants -o reports --config variants/report.json"},

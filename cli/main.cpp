@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   add_tree(app, result);
   add_explore(app, result);
   add_prove(app, result);
+  add_solve(app, result);
   add_bench(app, result);
   add_lsp(app, result);
   add_lint(app, result);

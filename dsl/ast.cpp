@@ -10,6 +10,7 @@ bool same(const Expr& a, const Expr& b);
 bool same(const TypeExpr& a, const TypeExpr& b);
 bool same(const Stmt& a, const Stmt& b);
 bool same(const Binding& a, const Binding& b);
+bool same(const Clue& a, const Clue& b);
 bool same(const GridKey& a, const GridKey& b);
 bool same(const ParamDecl& a, const ParamDecl& b);
 bool same(const MoveRef& a, const MoveRef& b);
@@ -141,10 +142,13 @@ bool same(const Winner& a, const Winner& b) {
   return a.highest == b.highest && a.per_team == b.per_team;
 }
 bool same(const EndWhen& a, const EndWhen& b) { return same(a.condition, b.condition); }
+bool same(const Clue& a, const Clue& b) {
+  return same(a.name, b.name) && same(a.binders, b.binders) && same(a.where, b.where) && same(a.body, b.body);
+}
 bool same(const Property& a, const Property& b) {
   return a.kind == b.kind && same(a.name, b.name) && a.description == b.description &&
          same(a.over, b.over) && a.maximize == b.maximize && same(a.expr, b.expr) &&
-         same(a.subject, b.subject);
+         same(a.subject, b.subject) && same(a.clues, b.clues);
 }
 bool same(const Metric& a, const Metric& b) {
   return same(a.name, b.name) && a.description == b.description && same(a.value, b.value) &&

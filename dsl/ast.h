@@ -281,7 +281,7 @@ struct EndWhen {  // end when cond;
   ExprPtr condition;
 };
 
-enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant };
+enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant, Puzzle };
 
 struct PropertySet {  // boards [of phase] [where e] | moves [m, n] [where e]
   bool moves = false;
@@ -295,6 +295,16 @@ struct PropertySet {  // boards [of phase] [where e] | moves [m, n] [where e]
   Span span;
 };
 
+/// `clue NAME [for x in S, ... [where w]]: cond;` of a puzzle: a family of conditions, one
+/// instance per binding of its variables (the binders and `where` read setup data only).
+struct Clue {
+  Ident name;
+  std::vector<Binding> binders;
+  ExprPtr where;
+  ExprPtr body;
+  Span span;
+};
+
 struct Property {
   PropertyKind kind = PropertyKind::Prove;
   Ident name;
@@ -303,6 +313,7 @@ struct Property {
   bool maximize = true;    ///< Bound
   ExprPtr expr;            ///< Prove, Find, Derive, Lemma, Bound
   Ident subject;           ///< Depends: the property; Redundant: the rule
+  std::vector<Clue> clues; ///< Puzzle (its `solution` is `expr`)
 };
 
 struct Metric {  // metric name ["text"] = value when cond; | ... at end;

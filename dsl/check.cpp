@@ -672,6 +672,9 @@ void Checker::check_property(const Property& p) {
     }
     case PropertyKind::Consistent:
       return;
+    case PropertyKind::Puzzle:
+      check_puzzle(p);
+      return;
     default:
       break;
   }

@@ -122,6 +122,7 @@ Diagnostic& Checker::unknown(const char* what, const std::string& name, Span spa
 
 void Checker::note_use(const Symbol& s, Time t, bool mover, Span use) {
   time_ = std::max(time_, t);
+  setup_used_ = setup_used_ || t == Time::Setup;
   uses_mover_ = uses_mover_ || mover;
   if (mover && !ctx_.mover) {
     if (s.name == "can") {

@@ -71,6 +71,7 @@ class Checker {
   void check_move(const Move& move);
   void check_rule(const Rule& rule);
   void check_property(const Property& p);
+  void check_puzzle(const Property& p);  // check_puzzle.cpp
   void check_symmetry(const Symmetry& s);
   void check_allow(const Allow& a);  // check_allow.cpp
   void check_score(const Score& s);
@@ -164,6 +165,7 @@ class Checker {
   Context ctx_;
   Time time_ = Time::Constant;  ///< latest value the current expression uses
   bool uses_mover_ = false;
+  bool setup_used_ = false;  ///< a setup value (or a define of them) was read since reset
   std::vector<std::vector<Symbol*>> scopes_;
   std::unordered_map<const Symbol*, int> param_state_;  ///< 0/1 checking/2 done
   std::unordered_map<const Symbol*, DefineInfo> defines_;

@@ -37,7 +37,7 @@ namespace rulebook::dsl {
   K(Depends, "depends", Decl) K(Consistent, "consistent", Decl)                               \
   K(Redundant, "redundant", Decl) K(Invariant, "invariant", Decl) K(Metric, "metric", Decl)   \
   K(Symmetry, "symmetry", Decl) K(Action, "action", Decl)                                      \
-  K(Allow, "allow", DeclContextual)                                                           \
+  K(Allow, "allow", DeclContextual) K(Puzzle, "puzzle", DeclContextual)                      \
   K(Override, "override", Decl) K(Remove, "remove", Decl) K(Move, "move", Reserved)           \
   K(True, "true", Reserved) K(False, "false", Reserved) K(None, "none", Reserved)             \
   K(Not, "not", Reserved) K(And, "and", Reserved) K(Or, "or", Reserved) K(In, "in", Reserved) \
@@ -56,7 +56,7 @@ namespace rulebook::dsl {
   K(Lowest, "lowest", Contextual) K(Over, "over", Contextual) K(Boards, "boards", Contextual) \
   K(Moves, "moves", Contextual) K(At, "at", Contextual) K(Swap, "swap", Contextual)           \
   K(Set, "set", Contextual) K(Seq, "seq", Contextual) K(Property, "property", Contextual)    \
-  K(Reachable, "reachable", Contextual)
+  K(Reachable, "reachable", Contextual) K(Solution, "solution", Contextual) K(Clue, "clue", Contextual)
 
 enum class TokenKind : uint8_t {
   Eof,

@@ -46,6 +46,7 @@ std::string property_keyword(PropertyKind k) {
     case PropertyKind::Consistent: return "consistent";
     case PropertyKind::Redundant: return "redundant";
     case PropertyKind::Invariant: return "invariant";
+    case PropertyKind::Puzzle: return "puzzle";
   }
   return "prove";
 }

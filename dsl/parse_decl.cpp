@@ -365,6 +365,7 @@ EndWhen Parser::parse_endwhen() {
 
 /// property = ( "prove" | "find" | "derive" | "lemma" ) IDENT [ STRING ] "over" set ":" expr ";"
 ///          | "invariant" IDENT [ STRING ] ":" expr ";"
+///          | "puzzle" IDENT [ STRING ] ":" "solution" expr ";" { clue }
 ///          | "bound" IDENT [ STRING ] "over" set ":" ( "max" | "min" ) expr ";"
 ///          | "depends" IDENT ";" | "consistent" IDENT ";" | "redundant" IDENT ":" IDENT ";" ;
 Property Parser::parse_property() {
@@ -394,6 +395,7 @@ Property Parser::parse_property() {
     case TokenKind::KwDerive: p.kind = PropertyKind::Derive; break;
     case TokenKind::KwLemma: p.kind = PropertyKind::Lemma; break;
     case TokenKind::KwInvariant: p.kind = PropertyKind::Invariant; break;
+    case TokenKind::KwPuzzle: p.kind = PropertyKind::Puzzle; break;
     default: p.kind = PropertyKind::Bound; break;
   }
   p.name = expect_name(fmt::format("a name after '{}'", spelled));
@@ -404,6 +406,10 @@ Property Parser::parse_property() {
     expect(TokenKind::Colon, "before the invariant's expression");
     p.expr = parse_expr();
     expect_semicolon("the declaration");
+    return p;
+  }
+  if (p.kind == PropertyKind::Puzzle) {
+    parse_puzzle(p);
     return p;
   }
   expect(TokenKind::KwOver, "(what the property ranges over: 'over boards' or 'over moves')");
@@ -421,6 +427,28 @@ Property Parser::parse_property() {
   p.expr = parse_expr();
   expect_semicolon("the declaration");
   return p;
+}
+
+/// After `puzzle NAME ["text"]`: ":" "solution" expr ";" { clue } ;
+/// clue = "clue" IDENT [ "for" binder ] ":" expr ";" ;
+/// A puzzle ranges over boards; each clue is a family, one condition per binding.
+void Parser::parse_puzzle(Property& p) {
+  p.over.span = peek().span;
+  expect(TokenKind::Colon, "before the puzzle's 'solution'");
+  expect(TokenKind::KwSolution, "(what a solution of the puzzle is: 'solution condition;')");
+  p.expr = parse_expr();
+  expect_semicolon("the puzzle's solution");
+  while (at(TokenKind::KwClue)) {
+    Clue c;
+    const Span start = advance().span;
+    c.name = expect_name("a name after 'clue'");
+    if (accept(TokenKind::KwFor)) parse_binder(c.binders, c.where);
+    expect(TokenKind::Colon, "before the clue's condition");
+    c.body = parse_expr();
+    expect_semicolon("the clue");
+    c.span = from(start);
+    p.clues.push_back(std::move(c));
+  }
 }
 
 /// set = ( ( "boards" | "reachable" ) [ "of" IDENT ] | [ "reachable" ] "moves" [ IDENT { "," IDENT } ] )

@@ -81,6 +81,7 @@ class Parser {
   Winner parse_winner();
   EndWhen parse_endwhen();
   Property parse_property();
+  void parse_puzzle(Property& p);
   PropertySet parse_property_set();
   Metric parse_metric();
   Symmetry parse_symmetry();

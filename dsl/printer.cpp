@@ -455,7 +455,7 @@ class FilePrinter {
   void print(const Property& p, const std::string& o, uint32_t next) {
     static constexpr std::string_view kWords[] = {"prove", "find",    "derive",     "lemma",
                                                   "bound", "depends", "consistent", "redundant",
-                                                  "invariant"};
+                                                  "invariant", "puzzle"};
     std::string head = o + std::string(kWords[static_cast<int>(p.kind)]) + " ";
     switch (p.kind) {
       case PropertyKind::Depends: w_.line(0, head + p.subject.name + ";", next); return;
@@ -468,6 +468,10 @@ class FilePrinter {
     head += described(p.name, p.description);
     if (p.kind == PropertyKind::Invariant) {
       w_.lines(headed(0, head, ":", "", *p.expr, ";"), next);
+      return;
+    }
+    if (p.kind == PropertyKind::Puzzle) {
+      puzzle(head, p, next);
       return;
     }
     std::string rest = " over ";
@@ -486,6 +490,21 @@ class FilePrinter {
     if (s.where) rest += " where " + expr_text(*s.where, Follow::Binder);
     std::string lead = p.kind != PropertyKind::Bound ? "" : p.maximize ? "max " : "min ";
     w_.lines(headed(0, head, rest + ":", lead, *p.expr, ";"), next);
+  }
+  // `puzzle NAME:` alone on its line, then the solution and one line (or more) per clue.
+  void puzzle(const std::string& head, const Property& p, uint32_t next) {
+    Lines lines{head + ":"};
+    for (std::string& l : statement(kIndentStep, "solution ", *p.expr, ";")) lines.push_back(std::move(l));
+    for (const Clue& c : p.clues) {
+      std::string rest;
+      if (!c.binders.empty()) {
+        rest = " for ";
+        print_binders(rest, c.binders, c.where, Follow::Binder);
+      }
+      for (std::string& l : headed(kIndentStep, "clue " + c.name.name, rest + ":", "", *c.body, ";"))
+        lines.push_back(std::move(l));
+    }
+    w_.lines(lines, next);
   }
   void print(const Metric& m, const std::string& o, uint32_t next) {
     // The value is closed (`(count ...) at end`) so that `at` or `when` does not read as

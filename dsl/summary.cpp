@@ -71,6 +71,7 @@ const char* property_word(PropertyKind k) {
     case PropertyKind::Consistent: return "consistent";
     case PropertyKind::Redundant: return "redundant";
     case PropertyKind::Invariant: return "invariant";
+    case PropertyKind::Puzzle: return "puzzle";
   }
   return "prove";
 }

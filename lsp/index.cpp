@@ -145,6 +145,11 @@ class Indexer {
     }
     expr(p.over.where.get());
     expr(p.expr.get());
+    for (const Clue& c : p.clues) {
+      binders(c.binders);
+      expr(c.where.get());
+      expr(c.body.get());
+    }
     if (p.kind == PropertyKind::Depends) add(p.subject, "p:" + p.subject.name, false);
     if (p.kind == PropertyKind::Redundant) add(p.subject, "r:" + p.subject.name, false);
   }

@@ -34,6 +34,7 @@ std::set<int> vars_read(const ir::Program& p, const ir::Property& prop, bool boa
   std::set<int> vars;
   if (prop.expr) reads_of(p, *prop.expr, vars);
   if (prop.where) reads_of(p, *prop.where, vars);
+  for (const ir::Clue& c : prop.clues) reads_of(p, *c.family, vars);
   if (board_rules)
     for (const ir::Rule& r : p.rules)
       if (r.board_rule) reads_of(p, *r.condition, vars);

@@ -7,12 +7,14 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <thread>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "verifier/encoder.h"
+#include "verifier/puzzle.h"
 #include "verifier/verify.h"
 
 namespace rulebook::verifier {
@@ -111,6 +113,19 @@ const std::vector<std::pair<std::string, std::string>>& fixed_setup(const ir::Pr
 
 /// One quantity a termination ranking is made of (ranking.cpp).
 struct Measure;
+/// While it lives, a thread of its own polls `stop` (which a signal handler may set, and
+/// nothing else) and interrupts Z3, which checks its cancel flag only when told.
+class StopWatcher {
+ public:
+  StopWatcher(z3::context& z3, const std::atomic<bool>* stop);
+  ~StopWatcher();
+  StopWatcher(const StopWatcher&) = delete;
+  StopWatcher& operator=(const StopWatcher&) = delete;
+
+ private:
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
 
 class Verifier {
  public:
@@ -124,6 +139,8 @@ class Verifier {
   void only_group(const std::vector<std::pair<std::string, std::string>>* g) { group_ = g; }
   /// Termination by a ranking (ranking.cpp).
   Ranking ranking();
+  /// Every solution of a puzzle (verifier/puzzle.cpp), its uniqueness and its clues.
+  PuzzleResult solve_puzzle(const ir::Property& prop, const PuzzleOptions& po);
   /// The property of each result of run(), in order.
   const std::vector<const ir::Property*>& ran() const { return ran_; }
 
@@ -200,6 +217,11 @@ class Verifier {
   /// `r.detail` saying so), false when that is not shown (the concrete question decides).
   /// A lemma's generalised value is then assumed by later generalisations (`remember`).
   bool generalised(Scope& sc, const ir::Property& prop, Result& r, bool remember = true);
+
+  // ---- puzzles (puzzle.cpp)
+  /// Each instance of a clue family (`depth` binders of `x` left): its name and condition.
+  void clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, Encoder::Frame& f, const std::string& args,
+                      std::vector<std::pair<std::string, z3::expr>>& out);
 
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked

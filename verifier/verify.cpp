@@ -561,6 +561,21 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
                           : prop.subject + " needs these rules (a minimal set)";
 }
 
+StopWatcher::StopWatcher(z3::context& z3, const std::atomic<bool>* stop) {
+  if (stop)
+    thread_ = std::thread([this, &z3, stop] {
+      while (!done_.load()) {
+        if (stop->load()) z3.interrupt();  // again while stopped: a later call is cut too
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    });
+}
+
+StopWatcher::~StopWatcher() {
+  done_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
 void Verifier::one(const ir::Property& prop, Result& r) {
   if (prop.kind == ir::PropertyKind::Prove || prop.kind == ir::PropertyKind::Lemma) prove_like(prop, r);
   else if (prop.kind == ir::PropertyKind::Invariant) invariant(prop, r);
@@ -573,30 +588,13 @@ void Verifier::one(const ir::Property& prop, Result& r) {
 }
 
 std::vector<Result> Verifier::run() {
-  // Z3 checks its cancel flag only when told: a watcher polls the stop flag (which a
-  // signal handler may set, and nothing else) and interrupts the solver from here.
-  std::atomic<bool> done{false};
-  std::thread watcher;
-  if (opt_.stop)
-    watcher = std::thread([&] {
-      while (!done.load()) {
-        if (opt_.stop->load()) z3_.interrupt();  // again while stopped: a later call is cut too
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-    });
-  struct Join {
-    std::atomic<bool>& done;
-    std::thread& t;
-    ~Join() {
-      done = true;
-      if (t.joinable()) t.join();
-    }
-  } join{done, watcher};
+  StopWatcher watcher(z3_, opt_.stop);
   bind_setups();
   std::vector<Result> out;
   std::vector<const ir::Property*> props;  ///< the property of each result
   if (opt_.candidate_games > 0) found_invariants(out, props);
   for (const ir::Property& prop : p_.properties) {
+    if (prop.kind == ir::PropertyKind::Puzzle) continue;  // solved by solve_puzzle, not checked
     // Lemmas and invariants are facts for the others: always checked.
     const bool fact = prop.kind == ir::PropertyKind::Lemma || prop.kind == ir::PropertyKind::Invariant;
     bool wanted = opt_.only.empty() || fact;

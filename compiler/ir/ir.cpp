@@ -8,7 +8,7 @@ namespace rulebook::ir {
 const char* kind_name(PropertyKind kind) {
   static constexpr const char* kNames[] = {"prove", "find",    "derive",     "lemma",
                                            "bound", "depends", "consistent", "redundant",
-                                           "invariant"};
+                                           "invariant", "puzzle"};
   return kNames[static_cast<int>(kind)];
 }
 

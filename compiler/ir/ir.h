@@ -278,8 +278,17 @@ struct Score {
 };
 
 /// What a property asks; kind_name gives the word the rules language writes for it.
-enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant };
+enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant, Puzzle };
 const char* kind_name(PropertyKind kind);
+
+/// A puzzle's clue family: `binders` nested `all`s (slot, args = [domain, where|null, body])
+/// around the condition of one instance; with no binders, `family` is that condition.
+struct Clue {
+  std::string name;
+  int binders = 0;
+  ExprPtr family;
+  dsl::Span span;
+};
 
 struct Property {
   PropertyKind kind = PropertyKind::Prove;
@@ -294,7 +303,8 @@ struct Property {
   /// `with NAME = K`: setup values fixed in this set (name, entry number as text, as
   /// `--setup` takes them)
   std::vector<std::pair<std::string, std::string>> setup;
-  ExprPtr expr;            ///< may be null (depends, consistent, redundant)
+  ExprPtr expr;            ///< may be null (depends, consistent, redundant); a puzzle's solution
+  std::vector<Clue> clues; ///< puzzle
   bool maximize = true;
   std::string subject;     ///< depends: property; redundant: rule
   int locals = 0;          ///< over moves: the move's parameters first

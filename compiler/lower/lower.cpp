@@ -27,6 +27,7 @@ ir::PropertyKind property_kind(dsl::PropertyKind k) {
     case dsl::PropertyKind::Consistent: return ir::PropertyKind::Consistent;
     case dsl::PropertyKind::Redundant: return ir::PropertyKind::Redundant;
     case dsl::PropertyKind::Invariant: return ir::PropertyKind::Invariant;
+    case dsl::PropertyKind::Puzzle: return ir::PropertyKind::Puzzle;
   }
   return ir::PropertyKind::Prove;
 }
@@ -434,6 +435,8 @@ void Lowering::lower_properties() {
                                                                   : dsl::bool_type();
         ip.expr = expr(*p->expr, want);
       }
+      for (const dsl::Clue& c : p->clues)
+        ip.clues.push_back(ir::Clue{c.name.name, int(c.binders.size()), clue_family(c, 0), c.name.span});
       ip.locals = frame.size;
       param_types_.clear();
     }

@@ -68,6 +68,9 @@ class Lowering {
                  const ir::TypePtr& elem, dsl::Span span);
   ir::ExprPtr binary(const dsl::Expr& e, const dsl::TypeRef& want);
   ir::ExprPtr binders(const dsl::Expr& e);
+  ir::ExprPtr binder_domain(const dsl::Binding& b);
+  /// A puzzle's clue from binder `i` on: nested `all`s, then its condition.
+  ir::ExprPtr clue_family(const dsl::Clue& c, size_t i);
   ir::ExprPtr set_literal(const dsl::Expr& e, const dsl::TypeRef& want);
   ir::ExprPtr record_literal(const dsl::Expr& e, const dsl::TypeRef& want);
   ir::ExprPtr grid(const dsl::Expr& e, const dsl::TypeRef& want);

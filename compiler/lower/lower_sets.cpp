@@ -30,6 +30,28 @@ dsl::TypeRef Lowering::binder_type(const dsl::Expr& domain_expr) {
   return t ? dsl::element_type(t) : nullptr;
 }
 
+ir::ExprPtr Lowering::binder_domain(const dsl::Binding& b) {
+  dsl::TypeRef dt = game_.type_of(*b.domain);
+  return dt && dt->is(TypeTag::Map) ? full_set(require_domain(dt->key(), b.domain->span, "a map key"), b.domain->span)
+                                    : expr(*b.domain);
+}
+
+ir::ExprPtr Lowering::clue_family(const dsl::Clue& c, size_t i) {
+  if (i == c.binders.size()) return expr(*c.body, dsl::bool_type());
+  // One `all` per binder, the clue's `where` on the innermost: the verifier reads the
+  // instances off this chain (ir::Clue), the same shape a quantifier lowers to.
+  const dsl::Binding& b = c.binders[i];
+  auto x = node(Op::All, scalar_type(ir::kBoolDomain), c.span);
+  x->args.push_back(binder_domain(b));
+  const int saved = frame_->next;
+  x->slot = take_slot(&b);
+  const bool last = i + 1 == c.binders.size();
+  x->args.push_back(last && c.where ? expr(*c.where, dsl::bool_type()) : nullptr);
+  x->args.push_back(clue_family(c, i + 1));
+  release_to(saved);
+  return x;
+}
+
 ir::ExprPtr Lowering::binders(const dsl::Expr& e) {
   Leaf leaf = Leaf::Filter;
   if (e.kind == ExprKind::Quant) {
@@ -48,11 +70,7 @@ ir::ExprPtr Lowering::binders(const dsl::Expr& e) {
   // where the inner binders have one, so that "max over nothing" means the whole product.
   std::function<ir::ExprPtr(size_t, Leaf)> nest = [&](size_t i, Leaf kind) -> ir::ExprPtr {
     const dsl::Binding& b = e.binders[i];
-    dsl::TypeRef dt = game_.type_of(*b.domain);
-    ir::ExprPtr domain = dt && dt->is(TypeTag::Map)
-                             ? full_set(require_domain(dt->key(), b.domain->span, "a map key"),
-                                        b.domain->span)
-                             : expr(*b.domain);
+    ir::ExprPtr domain = binder_domain(b);
     const int saved = frame_->next;
     const int slot = take_slot(&b);
     const bool last = i + 1 == e.binders.size();

@@ -1,0 +1,229 @@
+// Puzzles: the boards of `over boards` (board rules) where the solution and every clue
+// instance hold, the setup bound. Solutions are enumerated with blocking clauses over the
+// state elements the encoding reads; each clue is asked again without it.
+#include "verifier/puzzle.h"
+
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "verifier/slice.h"
+#include "verifier/verifier_internal.h"
+
+namespace rulebook::verifier {
+
+std::vector<const ir::Property*> puzzles(const ir::Program& program) {
+  std::vector<const ir::Property*> out;
+  for (const ir::Property& p : program.properties)
+    if (p.kind == ir::PropertyKind::Puzzle) out.push_back(&p);
+  return out;
+}
+
+void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, Encoder::Frame& f,
+                              const std::string& args, std::vector<std::pair<std::string, z3::expr>>& out) {
+  if (depth == 0) {
+    auto [b, err] = enc_.condition(x, f);
+    out.emplace_back(args.empty() ? c.name : c.name + "(" + args + ")", b && !err);
+    return;
+  }
+  // One `all` per binder (ir::Clue): its domain and `where` read setup data only, bound
+  // here, so they are concrete values.
+  const SymP dom = enc_.eval(*x.args[0], f);
+  const int d = x.args[0]->type->domain;
+  if (!Encoder::concrete(*dom) || (dom->k != Sym::K::Bits && dom->k != Sym::K::List) ||
+      (dom->k == Sym::K::Bits && d < 0))
+    throw Unsupported(fmt::format("the instances of clue '{}' are not known from the setup alone", c.name));
+  std::vector<std::pair<int64_t, int>> elems;  // value, its domain
+  if (dom->k == Sym::K::List) {
+    for (const SymP& it : dom->items) {
+      if (it->k != Sym::K::Val) throw Unsupported(fmt::format("clue '{}' ranges over values that are not scalars", c.name));
+      elems.emplace_back(it->v, x.args[0]->type->elem ? x.args[0]->type->elem->domain : -1);
+    }
+  } else {
+    for (uint32_t i = 0; i < p_.domains[size_t(d)].size; ++i)
+      if (ir::test(dom->bits, i)) elems.emplace_back(ir::domain_value(p_.domains, d, i), d);
+  }
+  for (const auto& [v, vd] : elems) {
+    f[size_t(x.slot)] = enc_.val(v);
+    if (x.args[1]) {
+      const SymP w = enc_.eval(*x.args[1], f);
+      if (w->k != Sym::K::Val || w->err)
+        throw Unsupported(fmt::format("the 'where' of clue '{}' is not known from the setup alone", c.name));
+      if (!w->v) continue;
+    }
+    const std::string text = ir::value_text(p_.domains, vd, v);
+    clue_instances(c, *x.args[2], depth - 1, f, args.empty() ? text : args + ", " + text, out);
+  }
+  f[size_t(x.slot)] = nullptr;
+}
+
+namespace {
+
+/// One solver holding the set, the solution and each clue instance behind a literal of its
+/// own (assumed, or left out), asked with a deadline and the stop flag.
+struct PuzzleQuestions {
+  z3::solver solver;
+  std::vector<z3::expr> clue_lits;
+  const PuzzleOptions& opt;
+  unsigned timeout_ms = 0;
+
+  z3::check_result ask(const z3::expr_vector& assumptions, double seconds, std::string& why) {
+    if (opt.stop && opt.stop->load()) {
+      why = "interrupted";
+      return z3::unknown;
+    }
+    // Setting parameters resets the SAT-based solver's state: only when the limit changes
+    // (each solution is one more incremental check, not a search from scratch).
+    const unsigned ms = unsigned(std::max(1.0, seconds * 1000));
+    if (ms != timeout_ms) {
+      z3::params ps(solver.ctx());
+      ps.set("timeout", ms);
+      ps.set("ctrl_c", false);
+      solver.set(ps);
+      timeout_ms = ms;
+    }
+    const z3::check_result r = solver.check(assumptions);
+    if (r == z3::unknown) why = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + solver.reason_unknown() + ")";
+    return r;
+  }
+};
+
+}  // namespace
+
+PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOptions& po) {
+  const auto started = Clock::now();
+  StopWatcher watcher(z3_, opt_.stop);
+  bind_setups();
+  PuzzleResult res;
+  res.name = prop.name;
+  res.description = prop.description;
+  // Every setup value a clue reads must be fixed: the clue instances are the setup's.
+  std::set<int> clue_reads;
+  for (const ir::Clue& c : prop.clues) reads_of(p_, *c.family, clue_reads);
+  for (size_t i = 0; i < p_.setups.size(); ++i)
+    if (clue_reads.count(p_.setups[i].var) && bound_[i].empty())
+      throw std::invalid_argument(
+          p_.setups[i].source == ir::SetupVar::Source::Entries
+              ? fmt::format("the clues of puzzle '{}' read '{}': choose one of the {} entries of {} with --setup {}=K",
+                            prop.name, p_.setups[i].name, p_.setups[i].entries.size(), p_.setups[i].path,
+                            p_.setups[i].name)
+              : fmt::format("the clues of puzzle '{}' read '{}': fix it with --setup {}=VALUE", prop.name,
+                            p_.setups[i].name, p_.setups[i].name));
+  budget_.started = started;
+  Scope sc = scope(prop, 0);
+  res.set = set_text(prop) + "; the solution" + (prop.clues.empty() ? "" : " and every clue") + " holding";
+  auto [solution, err] = value_pair(sc, *prop.expr);
+  std::vector<std::pair<std::string, z3::expr>> clues;
+  for (const ir::Clue& c : prop.clues) {
+    Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
+    clue_instances(c, *c.family, c.binders, f, "", clues);
+  }
+  res.clue_count = clues.size();
+  if (opt_.progress)
+    opt_.progress(fmt::format("  puzzle {}: {} clue instances, {} selectors", prop.name, clues.size(),
+                              enc_.selectors().size()));
+  // The formula: no arithmetic goes to the SAT-based solver (incremental: each blocking
+  // clause is one more clause), else to the general one with the one-hot sums.
+  std::vector<Part> all;
+  for (const z3::expr& x : enc_.facts()) all.push_back(Part{x, -1, std::nullopt});
+  for (const Part& p : sc.parts) all.push_back(p);
+  all.push_back(Part{solution && !err, -1, std::nullopt});
+  for (const auto& c : clues) all.push_back(Part{c.second, -1, std::nullopt});
+  bool arith = false;
+  for (const Part& p : all) {
+    support(p);
+    arith = arith || p.arith;
+    if (enc_.reads_counts(p.e)) throw Unsupported("solve does not take counts of components (components(...))");
+  }
+  PuzzleQuestions q{arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD"), {}, po};
+  if (arith)
+    for (const z3::expr& x : enc_.sum_facts()) q.solver.add(x);
+  for (size_t i = 0; i + clues.size() < all.size(); ++i) q.solver.add(all[i].e);
+  z3::expr_vector every(z3_);
+  for (size_t i = 0; i < clues.size(); ++i) {
+    q.clue_lits.push_back(z3_.bool_const(fmt::format("clue:{}", i).c_str()));
+    q.solver.add(z3::implies(q.clue_lits.back(), clues[i].second));
+    every.push_back(q.clue_lits.back());
+  }
+  for (const z3::expr& l : sc.lits) q.solver.add(l);  // every named board rule holds
+  // Blocking clauses over the base state elements read (not the move parameters, none here).
+  std::vector<int> state_sels;
+  for (size_t s = 0; s < enc_.selectors().size(); ++s)
+    if (enc_.selectors()[s].var >= 0) state_sels.push_back(int(s));
+  auto left = [&] { return po.timeout_seconds - std::chrono::duration<double>(Clock::now() - started).count(); };
+  while (true) {
+    if (int64_t(res.solutions.size()) >= po.max_solutions) {
+      res.hit_max = true;
+      break;
+    }
+    if (left() <= 0) {
+      res.unknown = fmt::format("timeout ({} s)", po.timeout_seconds);
+      break;
+    }
+    const z3::check_result r = q.ask(every, po.timeout_seconds, res.unknown);
+    if (r == z3::unsat) {
+      res.exact = true;
+      break;
+    }
+    if (r == z3::unknown) break;
+    const z3::model m = q.solver.get_model();
+    res.solutions.push_back(board(m, sc));
+    z3::expr_vector other(z3_);
+    for (int s : state_sels) {
+      const Selector& sel = enc_.selectors()[size_t(s)];
+      for (const z3::expr& g : sel.guard)
+        if (m.eval(g, true).is_true()) other.push_back(!g);
+    }
+    if (other.empty()) {  // the solution reads no state: one board stands for them all
+      res.exact = true;
+      break;
+    }
+    q.solver.add(z3::mk_or(other));
+    if (opt_.progress && res.solutions.size() % 500 == 0)
+      opt_.progress(fmt::format("  {} solutions so far", res.solutions.size()));
+  }
+  if (po.clues) {
+    // Clue i is needed when the solution and the other clues allow a board breaking it:
+    // without it, the puzzle has a solution it does not have now. The blocking clauses
+    // exclude only boards where every clue holds, so they change nothing here.
+    for (size_t i = 0; i < clues.size(); ++i) {
+      ClueVerdict v;
+      v.name = clues[i].first;
+      z3::expr_vector as(z3_);
+      for (size_t j = 0; j < clues.size(); ++j)
+        if (j != i) as.push_back(q.clue_lits[j]);
+      z3::expr broken = z3_.bool_const(fmt::format("break:{}", i).c_str());
+      q.solver.add(z3::implies(broken, !clues[i].second));
+      as.push_back(broken);
+      const auto clue_started = Clock::now();
+      const z3::check_result r = q.ask(as, po.timeout_seconds, v.detail);
+      if (r == z3::sat) {
+        v.status = ClueVerdict::Status::Needed;
+        v.board = board(q.solver.get_model(), sc);
+      } else if (r == z3::unsat) {
+        v.status = ClueVerdict::Status::NotNeeded;
+      }
+      if (opt_.progress)
+        opt_.progress(fmt::format("  clue {}: {} ({:.1f} s)", v.name,
+                                  r == z3::sat ? "needed" : r == z3::unsat ? "not needed" : "unknown",
+                                  std::chrono::duration<double>(Clock::now() - clue_started).count()));
+      res.clues.push_back(std::move(v));
+    }
+  }
+  res.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return res;
+}
+
+PuzzleResult solve_puzzle(const ir::Program& program, const dsl::SourceSet& sources, const ir::Property& puzzle,
+                          const PuzzleOptions& options) {
+  Options o;
+  o.setup = options.setup;
+  o.timeout_seconds = options.timeout_seconds;
+  o.progress = options.progress;
+  o.stop = options.stop;
+  Verifier v(program, sources, o);
+  return v.solve_puzzle(puzzle, options);
+}
+
+}  // namespace rulebook::verifier
