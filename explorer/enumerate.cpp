@@ -336,6 +336,10 @@ DepthCount Explorer::count(const LayerStore& layer, int depth) const {
 void Explorer::parallel_for(size_t n, const std::function<void(size_t)>& body) {
   std::atomic<size_t> next{0};
   constexpr size_t kChunk = 4096;
+  if (n <= kChunk) {  // one chunk: no threads to start and wait for
+    for (size_t i = 0; i < n && !stopping_; ++i) body(i);
+    return;
+  }
   parallel([&](int) {
     for (size_t c; !stopping_ && (c = next.fetch_add(kChunk)) < n;)
       for (size_t i = c; i < std::min(n, c + kChunk); ++i) body(i);

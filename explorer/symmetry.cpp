@@ -490,27 +490,32 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
   }
   g.checks = std::move(candidates);
   // The maps of the square and the declared symmetries before those found beyond them.
+  const size_t first_found_generator = generators.size();
   generators.insert(generators.end(), found.begin(), found.end());
   // The group they generate, one generator at a time: one that would take the group past
-  // kMaxGroup elements is left out, then the elements
-  // that fix the initial state (a subgroup).
+  // its limit is left out, then the elements that fix the initial state (a subgroup). A
+  // canonical form costs an image per element and state: a generator found beyond the
+  // square joins only while the group stays small (the end classes still use it).
   std::vector<Transform> all = {generators.front()};
   std::vector<Transform> used = {generators.front()};
   std::vector<std::string> too_many;
+  std::vector<size_t> limits;  // of each left out
   for (size_t k = 1; k < generators.size(); ++k) {
     std::vector<Transform> gens = used;
     gens.push_back(generators[k]);
-    std::vector<Transform> closed = close_group(p, gens, kMaxGroup);
-    if (closed.size() > kMaxGroup) {
+    const size_t limit = k < first_found_generator ? kMaxGroup : kMaxFoundGroup;
+    std::vector<Transform> closed = close_group(p, gens, limit);
+    if (closed.size() > limit) {
       too_many.push_back(generators[k].name);
+      limits.push_back(limit);
       continue;
     }
     used = std::move(gens);
     all = std::move(closed);
   }
   if (!too_many.empty())
-    g.note = fmt::format("left out of the group, which would have more than {} elements with them: {}", kMaxGroup,
-                         fmt::join(too_many, ", "));
+    g.note = fmt::format("left out of the group, which would grow past {} elements with them ({} for those "
+                         "found beyond the square): {}", kMaxGroup, kMaxFoundGroup, fmt::join(too_many, ", "));
   std::vector<uint8_t> image(p.state_bytes);
   for (const Transform& t : all) {
     transform_state(p, t, root, image.data());
@@ -522,10 +527,11 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
     c.kept = std::any_of(g.elements.begin(), g.elements.end(),
                          [&](const Transform& y) { return same_transform(p, c.transform, y); });
     if (c.kept) continue;
-    const bool left_out = std::find(too_many.begin(), too_many.end(), c.transform.name) != too_many.end();
-    c.reason = left_out ? fmt::format("a symmetry of the rules, left out: the group would have more than {} "
-                                      "elements", kMaxGroup)
-                        : "a symmetry of the rules, but it moves the initial state (its setup)";
+    const size_t out = size_t(std::find(too_many.begin(), too_many.end(), c.transform.name) - too_many.begin());
+    c.reason = out < too_many.size() ? fmt::format("a symmetry of the rules, left out of the group used for "
+                                                   "counting: with it the group would have more than {} elements",
+                                                   limits[out])
+                                     : "a symmetry of the rules, but it moves the initial state (its setup)";
   }
   return g;
 }

@@ -225,8 +225,13 @@ TEST_CASE("the group order of Schreier-Sims against the elements enumerated",
   auto g = load_fill("fill-6x6.rules");
   const explorer::SymmetryGroup group = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
   // Candidates for the 6x6 grid: the nauty generators of the houses' structure and the
-  // relabellings; play keeps the relabellings only (720).
-  CHECK(group.elements.size() == 720);
+  // relabellings. Play keeps the relabellings, but 720 elements are too many to count
+  // with: the cycle of the six digits is left out of the group (the end classes use it).
+  CHECK(group.elements.size() == 2);
+  bool left_out = false;
+  for (const auto& c : group.checks)
+    left_out = left_out || c.reason.find("left out of the group used for counting") != std::string::npos;
+  CHECK(left_out);
   std::vector<explorer::Transform> all;
   for (const auto& c : group.checks) all.push_back(c.transform);
   // The maps of the square that keep the houses (rotate 180, the two mirrors) and nauty's
