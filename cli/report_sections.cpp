@@ -114,7 +114,8 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
     if (!d.end_symmetries.empty()) {
       if (!end_columns) columns.insert(columns.end(), {"terminal set also kept by", "terminal up to those too"});
       end_columns = true;
-      row["terminal set also kept by"] = fmt::format("{}", fmt::join(d.end_symmetries, ", "));
+      row["terminal set also kept by"] =
+          fmt::format("{} (with the group: {} elements)", fmt::join(d.end_symmetries, ", "), d.end_group_order);
       row["terminal up to those too"] = d.terminal_end_classes;
     }
     for (size_t i = 0; i < d.per_phase.size() && p.phases.size() > 1; ++i)

@@ -14,6 +14,7 @@
 #include "compiler/runtime/engine.h"
 #include "explorer/layer_store.h"
 #include "explorer/pack.h"
+#include "explorer/symmetry_graph.h"
 
 namespace rulebook::explorer {
 namespace {
@@ -335,6 +336,10 @@ DepthCount Explorer::count(const LayerStore& layer, int depth) const {
 void Explorer::parallel_for(size_t n, const std::function<void(size_t)>& body) {
   std::atomic<size_t> next{0};
   constexpr size_t kChunk = 4096;
+  if (n <= kChunk) {  // one chunk: no threads to start and wait for
+    for (size_t i = 0; i < n && !stopping_; ++i) body(i);
+    return;
+  }
   parallel([&](int) {
     for (size_t c; !stopping_ && (c = next.fetch_add(kChunk)) < n;)
       for (size_t i = c; i < std::min(n, c + kChunk); ++i) body(i);
@@ -356,13 +361,11 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
       }
   ends.seal();
   const size_t n = packer_.elements().size();
-  std::vector<Transform> group = group_;
-  for (const Transform& t : options_.end_candidates) {
-    // Each candidate is checked on every terminal state: its image must be one of them.
+  // The image of each terminal state under t, as its number among them (-1: not one).
+  std::vector<int64_t> image_of(ends.size());
+  auto images = [&](const Transform& t) {
     KeyAction action(program_, packer_, {group_.front(), t});
-    std::atomic<bool> closed{true};
     parallel_for(ends.size(), [&](size_t i) {
-      if (!closed) return;
       thread_local std::vector<uint32_t> digits, image;
       thread_local std::vector<uint8_t> key;
       digits.resize(n);
@@ -371,27 +374,51 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
       packer_.decode(ends.key(i), digits.data());
       action.apply(1, digits.data(), image.data());
       packer_.encode(image.data(), key.data());
-      if (!ends.contains(key.data())) closed = false;
+      image_of[i] = ends.find(key.data());
     });
-    if (stopping_) return;
-    if (closed) {
-      d.end_symmetries.push_back(t.name);
-      group.push_back(t);
+  };
+  // The end classes are the orbits under generators: joined by union-find, one pass each.
+  std::vector<uint32_t> parent(ends.size());
+  for (size_t i = 0; i < parent.size(); ++i) parent[i] = uint32_t(i);
+  auto root = [&](uint32_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  auto join = [&]() {
+    for (size_t i = 0; i < image_of.size(); ++i) {
+      const uint32_t a = root(uint32_t(i)), b = root(uint32_t(image_of[size_t(i)]));
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
+  };
+  std::vector<Transform> generators = options_.generators.empty() ? group_ : options_.generators;
+  for (const Transform& t : generators) {
+    if (t.is_identity()) continue;
+    images(t);
+    if (stopping_) return;
+    // The group keeps the states of a depth; a terminal state's image is terminal.
+    if (std::any_of(image_of.begin(), image_of.end(), [](int64_t j) { return j < 0; })) return;
+    join();
   }
-  // The transformations keeping a finite set are a group: count its classes by least keys.
-  KeyAction action(program_, packer_, group);
-  std::atomic<uint64_t> classes{0};
-  parallel_for(ends.size(), [&](size_t i) {
-    thread_local std::vector<uint32_t> digits;
-    digits.resize(n);
-    packer_.decode(ends.key(i), digits.data());
-    bool least = true, fixed = false;
-    for (size_t g = 1; g < action.size() && least; ++g)
-      least = action.compare(g, digits.data(), digits.data(), fixed) >= 0;
-    classes += least;
-  });
-  if (!stopping_) d.terminal_end_classes = classes;
+  for (const Transform& t : options_.end_candidates) {
+    // Each candidate is checked on every terminal state: its image must be one of them.
+    images(t);
+    if (stopping_) return;
+    const size_t outside = size_t(std::count(image_of.begin(), image_of.end(), int64_t{-1}));
+    if (outside > 0) {
+      d.end_rejected.emplace_back(t.name, fmt::format("it maps {} of the {} terminal states of depth {} to "
+                                                      "states that are not among them",
+                                                      outside, ends.size(), d.depth));
+      continue;
+    }
+    d.end_symmetries.push_back(t.name);
+    generators.push_back(t);
+    join();
+  }
+  if (d.end_symmetries.empty()) return;
+  uint64_t classes = 0;
+  for (size_t i = 0; i < parent.size(); ++i) classes += parent[i] == i;
+  d.terminal_end_classes = classes;
+  d.end_group_order = group_order(program_, generators);
 }
 
 ExploreResult Explorer::run() {
@@ -435,7 +462,9 @@ ExploreResult Explorer::run() {
     counted_ += d.distinct;
     if (stopping_) {  // the depth's counts are complete, its end symmetries are not
       d.end_symmetries.clear();
+      d.end_rejected.clear();
       d.terminal_end_classes = 0;
+      d.end_group_order = 0;
       r.depths.push_back(d);
       r.stopped = stop_reason_;
       r.status = stop_status_;

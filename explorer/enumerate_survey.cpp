@@ -12,13 +12,15 @@ Survey survey(const ir::Program& program, const dsl::SourceSet& sources, const e
   ExploreOptions eo;
   if (options.symmetry) {
     s.group = find_symmetries(program, sources, engine, root);
-    // The board transformations that play does not keep may still keep the set of end
-    // states of a depth (e.g. complete grids filled in a fixed order).
-    for (Transform& t : board_transforms(program)) {
+    // The candidates that play does not keep (maps of the board, automorphisms of the
+    // structure, relabellings) may still keep the set of end states of a depth (e.g.
+    // complete grids filled in a fixed order).
+    for (const SymmetryCheck& c : s.group.checks) {
       bool in_group = false;
-      for (const Transform& g : s.group.elements) in_group = in_group || same_transform(program, g, t);
-      if (!in_group) eo.end_candidates.push_back(std::move(t));
+      for (const Transform& g : s.group.elements) in_group = in_group || same_transform(program, g, c.transform);
+      if (!in_group && !c.declared) eo.end_candidates.push_back(c.transform);
     }
+    eo.generators = s.group.generators;
   } else {
     s.group.elements = {Transform{"identity", std::vector<std::vector<uint32_t>>(program.domains.size()), {}}};
     s.group.note = "not searched";
@@ -37,6 +39,16 @@ std::string complete_games_text(WideCount n, bool exact) {
   return (exact ? "" : "more than ") + wide_text(n);
 }
 
+namespace {
+
+nlohmann::json end_rejected(const DepthCount& d) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : d.end_rejected) out.push_back({{"name", r.first}, {"reason", r.second}});
+  return out;
+}
+
+}  // namespace
+
 std::string survey_json(const ir::Program& p, const Survey& s) {
   using nlohmann::json;
   const ExploreResult& r = s.result;
@@ -54,9 +66,13 @@ std::string survey_json(const ir::Program& p, const Survey& s) {
                     {"refuted", c.refuted},
                     {"reason", c.reason}});
   j["symmetries"] = syms;
-  std::vector<std::string> used;
+  std::vector<std::string> used, generators;
   for (const Transform& t : s.group.elements) used.push_back(t.name);
+  for (const Transform& t : s.group.generators)
+    if (!t.is_identity()) generators.push_back(t.name);
   j["group"] = used;
+  j["group_order"] = used.size();
+  j["group_generators"] = generators;
   if (!s.group.note.empty()) j["group_note"] = s.group.note;
   json depths = json::array();
   for (const DepthCount& d : r.depths) {
@@ -73,6 +89,8 @@ std::string survey_json(const ir::Program& p, const Survey& s) {
                       {"complete_games_exact", d.ends_exact},
                       {"phases", phases},
                       {"end_symmetries", d.end_symmetries},
+                      {"end_rejected", end_rejected(d)},
+                      {"end_group_order", d.end_group_order},
                       {"terminal_end_classes",
                        d.end_symmetries.empty() ? json(d.terminal_symmetric) : json(d.terminal_end_classes)}});
   }

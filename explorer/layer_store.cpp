@@ -145,11 +145,11 @@ void KeySet::seal() {
   }
 }
 
-bool KeySet::contains(const uint8_t* k) const {
+int64_t KeySet::find(const uint8_t* k) const {
   const size_t cap = index_.size();
   for (size_t j = key_hash(k, key_) & (cap - 1);; j = (j + 1) & (cap - 1)) {
-    if (index_[j] == 0) return false;
-    if (same_key(key(index_[j] - 1), k, key_)) return true;
+    if (index_[j] == 0) return -1;
+    if (same_key(key(index_[j] - 1), k, key_)) return int64_t(index_[j]) - 1;
   }
 }
 

@@ -102,7 +102,9 @@ class KeySet {
   void add(const uint8_t* key) { keys_.insert(keys_.end(), key, key + key_); }
   /// Builds the index; call once after the last add.
   void seal();
-  bool contains(const uint8_t* key) const;
+  bool contains(const uint8_t* key) const { return find(key) >= 0; }
+  /// The key's number (its place among the adds), or -1.
+  int64_t find(const uint8_t* key) const;
   size_t size() const { return keys_.size() / key_; }
   const uint8_t* key(size_t i) const { return keys_.data() + i * key_; }
   uint64_t bytes() const { return keys_.capacity() + index_.capacity() * sizeof(uint32_t); }

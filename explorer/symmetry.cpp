@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "compiler/runtime/random.h"
+#include "explorer/symmetry_graph.h"
 
 namespace rulebook::explorer {
 namespace {
@@ -61,17 +62,6 @@ bool maps_domain(const Transform& t, int d) {
   return d >= 0 && size_t(d) < t.index_map.size() && !t.index_map[size_t(d)].empty();
 }
 
-/// Element `i` of `var` after the transformation moves its keys.
-uint32_t map_element(const ir::Program& p, const Transform& t, const ir::StateVar& var, uint32_t i) {
-  uint32_t out = 0, rest = i, scale = 1;
-  for (size_t k = var.keys.size(); k-- > 0;) {
-    const uint32_t size = p.domains[size_t(var.keys[k])].size;
-    out += map_index(t, var.keys[k], rest % size) * scale;
-    rest /= size;
-    scale *= size;
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------- structural test
 
@@ -180,16 +170,6 @@ class StructureWalk {
     for (const auto& a : e->args) expr(a.get());
   }
 
-  void block(const ir::Block& b) {
-    for (const ir::StmtPtr& s : b) {
-      for (const auto& k : s->keys) expr(k.get());
-      expr(s->value.get());
-      expr(s->where.get());
-      block(s->body);
-      block(s->otherwise);
-    }
-  }
-
  private:
   void fail(const ir::Expr& e, const char* what) {
     if (reason.empty()) reason = fmt::format("{} ({})", what, ir::location(src_, e.span));
@@ -209,6 +189,18 @@ std::vector<engine::Move> sorted_moves(std::vector<engine::Move> v) {
 }
 
 }  // namespace
+
+/// Element `i` of `var` after the transformation moves its keys.
+uint32_t map_element(const ir::Program& p, const Transform& t, const ir::StateVar& var, uint32_t i) {
+  uint32_t out = 0, rest = i, scale = 1;
+  for (size_t k = var.keys.size(); k-- > 0;) {
+    const uint32_t size = p.domains[size_t(var.keys[k])].size;
+    out += map_index(t, var.keys[k], rest % size) * scale;
+    rest /= size;
+    scale *= size;
+  }
+  return out;
+}
 
 bool Transform::is_identity() const {
   for (const auto& m : index_map)
@@ -312,6 +304,15 @@ std::vector<Transform> board_transforms(const ir::Program& p) {
   return out;
 }
 
+Transform make_transform(const ir::Program& p, std::string name, std::vector<std::vector<uint32_t>> index_map) {
+  Transform t;
+  t.name = std::move(name);
+  t.index_map = std::move(index_map);
+  t.index_map.resize(p.domains.size());
+  complete_maps(p, t.index_map);
+  return t;
+}
+
 void transform_state(const ir::Program& p, const Transform& t, const uint8_t* in, uint8_t* out) {
   std::memcpy(out, in, p.state_bytes);
   for (size_t v = 0; v < p.vars.size(); ++v) {
@@ -340,22 +341,35 @@ engine::Move transform_move(const ir::Program& p, const Transform& t, const engi
   return out;
 }
 
+void for_each_rule_expr(const ir::Program& p, const std::function<void(const ir::Expr*)>& f) {
+  std::function<void(const ir::Block&)> block = [&](const ir::Block& b) {
+    for (const ir::StmtPtr& s : b) {
+      for (const auto& k : s->keys) f(k.get());
+      f(s->value.get());
+      f(s->where.get());
+      block(s->body);
+      block(s->otherwise);
+    }
+  };
+  for (const ir::Function& fn : p.functions) f(fn.body.get());
+  for (const ir::Rule& r : p.rules) f(r.condition.get());
+  for (const ir::Move& m : p.moves) {
+    for (const auto& e : m.requires_) f(e.get());
+    for (const ir::Check& c : m.checks) f(c.condition.get());
+    block(m.body);
+  }
+  for (const ir::Phase& ph : p.phases) {
+    block(ph.stuck);
+    for (const ir::Transition& tr : ph.transitions) f(tr.condition.get());
+  }
+  f(p.end_when.get());
+  f(p.score.value.get());
+}
+
 /// The test on how the rules are written, for rules too large for RuleImage.
 static std::string check_written(const ir::Program& p, const dsl::SourceSet& sources, const Transform& t) {
   StructureWalk w(p, sources, t);
-  for (const ir::Function& f : p.functions) w.expr(f.body.get());
-  for (const ir::Rule& r : p.rules) w.expr(r.condition.get());
-  for (const ir::Move& m : p.moves) {
-    for (const auto& e : m.requires_) w.expr(e.get());
-    for (const ir::Check& c : m.checks) w.expr(c.condition.get());
-    w.block(m.body);
-  }
-  for (const ir::Phase& ph : p.phases) {
-    w.block(ph.stuck);
-    for (const ir::Transition& tr : ph.transitions) w.expr(tr.condition.get());
-  }
-  w.expr(p.end_when.get());
-  w.expr(p.score.value.get());
+  for_each_rule_expr(p, [&](const ir::Expr* e) { w.expr(e); });
   return w.reason;
 }
 
@@ -443,6 +457,11 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
   if (candidates.empty())
     candidates.push_back({Transform{"identity", std::vector<std::vector<uint32_t>>(p.domains.size()), {}},
                           false, "", false, {}, false});
+  // Beyond the square: automorphisms of the structure the rules compute, relabellings.
+  const size_t first_found = candidates.size();
+  for (Transform& t : graph_candidates(p, sources, root)) candidates.push_back({std::move(t), false, "", false, {}, false});
+  for (Transform& t : label_candidates(p, root)) candidates.push_back({std::move(t), false, "", false, {}, false});
+  if (candidates.size() > 64) candidates.resize(64);  // RuleImage tells at most 64 apart
   for (const ir::Symmetry& s : p.symmetries)
     candidates.push_back({declared_transform(p, s), false, "", true, s.span, false});
   std::vector<Transform> board;
@@ -451,7 +470,7 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
   const RuleImage rules_image(p, sources, board);
   std::vector<std::vector<uint8_t>> samples;
   // Generators: the candidates that keep the rules (the identity first).
-  std::vector<Transform> generators;
+  std::vector<Transform> generators, found;  // found: the graph and label candidates kept
   for (size_t k = 0; k < candidates.size(); ++k) {
     SymmetryCheck& c = candidates[k];
     if (!generators.empty()) {
@@ -467,31 +486,52 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
       }
       c.refuted = c.declared && !c.reason.empty();
     }
-    if (c.reason.empty()) generators.push_back(c.transform);
+    if (c.reason.empty()) (k >= first_found && !c.declared ? found : generators).push_back(c.transform);
   }
   g.checks = std::move(candidates);
-  // The group they generate, then the elements that fix the initial state (a subgroup).
+  // The maps of the square and the declared symmetries before those found beyond them.
+  const size_t first_found_generator = generators.size();
+  generators.insert(generators.end(), found.begin(), found.end());
+  // The group they generate, one generator at a time: one that would take the group past
+  // its limit is left out, then the elements that fix the initial state (a subgroup). A
+  // canonical form costs an image per element and state: a generator found beyond the
+  // square joins only while the group stays small (the end classes still use it).
   std::vector<Transform> all = {generators.front()};
-  for (size_t i = 0; i < all.size() && all.size() <= kMaxGroup; ++i)
-    for (size_t k = 1; k < generators.size() && all.size() <= kMaxGroup; ++k) {
-      Transform x = compose(p, generators[k], all[i]);
-      if (std::none_of(all.begin(), all.end(), [&](const Transform& y) { return same_transform(p, x, y); }))
-        all.push_back(std::move(x));
+  std::vector<Transform> used = {generators.front()};
+  std::vector<std::string> too_many;
+  std::vector<size_t> limits;  // of each left out
+  for (size_t k = 1; k < generators.size(); ++k) {
+    std::vector<Transform> gens = used;
+    gens.push_back(generators[k]);
+    const size_t limit = k < first_found_generator ? kMaxGroup : kMaxFoundGroup;
+    std::vector<Transform> closed = close_group(p, gens, limit);
+    if (closed.size() > limit) {
+      too_many.push_back(generators[k].name);
+      limits.push_back(limit);
+      continue;
     }
-  if (all.size() > kMaxGroup) {
-    g.note = fmt::format("the symmetries generate more than {} elements: counting without symmetry", kMaxGroup);
-    all.resize(1);
+    used = std::move(gens);
+    all = std::move(closed);
   }
+  if (!too_many.empty())
+    g.note = fmt::format("left out of the group, which would grow past {} elements with them ({} for those "
+                         "found beyond the square): {}", kMaxGroup, kMaxFoundGroup, fmt::join(too_many, ", "));
   std::vector<uint8_t> image(p.state_bytes);
   for (const Transform& t : all) {
     transform_state(p, t, root, image.data());
     if (std::memcmp(image.data(), root, p.state_bytes) == 0) g.elements.push_back(t);
   }
+  if (g.elements.size() == all.size()) g.generators = used;
   for (SymmetryCheck& c : g.checks) {
     if (!c.reason.empty()) continue;
     c.kept = std::any_of(g.elements.begin(), g.elements.end(),
                          [&](const Transform& y) { return same_transform(p, c.transform, y); });
-    if (!c.kept) c.reason = all.size() == 1 ? g.note : "a symmetry of the rules, but it moves the initial state (its setup)";
+    if (c.kept) continue;
+    const size_t out = size_t(std::find(too_many.begin(), too_many.end(), c.transform.name) - too_many.begin());
+    c.reason = out < too_many.size() ? fmt::format("a symmetry of the rules, left out of the group used for "
+                                                   "counting: with it the group would have more than {} elements",
+                                                   limits[out])
+                                     : "a symmetry of the rules, but it moves the initial state (its setup)";
   }
   return g;
 }
@@ -501,83 +541,6 @@ void SymmetryGroup::refutations(dsl::Diagnostics& diags) const {
     if (c.refuted)
       diags.error(c.span, fmt::format("symmetry '{}' does not map the game onto itself: {}",
                                       c.transform.name, c.reason));
-}
-
-KeyAction::KeyAction(const ir::Program& p, const Packer& packer, const std::vector<Transform>& group) {
-  const auto& els = packer.elements();
-  // Where each (variable, element) sits among the packed elements.
-  std::vector<int64_t> base(p.vars.size(), -1);
-  for (size_t i = 0; i < els.size(); ++i)
-    if (base[size_t(els[i].var)] < 0) base[size_t(els[i].var)] = int64_t(i) - int64_t(els[i].index);
-  tables_.reserve(group.size() * p.domains.size());
-  for (const Transform& t : group) {
-    std::vector<const uint32_t*> values(p.domains.size(), nullptr);
-    for (size_t d = 0; d < p.domains.size(); ++d)
-      if (!t.index_map[d].empty()) {
-        tables_.push_back(t.index_map[d]);
-        values[d] = tables_.back().data();
-      }
-    std::vector<ElementMap> m(els.size());
-    for (size_t i = 0; i < els.size(); ++i) {
-      const ir::StateVar& var = p.vars[size_t(els[i].var)];
-      m[i].target = uint32_t(base[size_t(t.var(els[i].var))] + map_element(p, t, var, els[i].index));
-      m[i].values = values[size_t(var.domain)];
-    }
-    std::vector<ElementMap> src(els.size());
-    for (size_t i = 0; i < els.size(); ++i) src[m[i].target] = {uint32_t(i), m[i].values};
-    sources_.push_back(std::move(src));
-    maps_.push_back(std::move(m));
-  }
-  // Orbits of the elements (least member), then the class-hash terms.
-  std::vector<uint32_t> orbit(els.size());
-  for (size_t i = 0; i < els.size(); ++i) {
-    uint32_t least = uint32_t(i);
-    for (const auto& m : maps_) least = std::min(least, m[i].target);
-    orbit[i] = least;
-  }
-  for (bool changed = true; changed;) {  // close: the least member of the whole orbit
-    changed = false;
-    for (size_t i = 0; i < els.size(); ++i)
-      for (const auto& m : maps_)
-        if (orbit[m[i].target] != orbit[i]) {
-          const uint32_t least = std::min(orbit[m[i].target], orbit[i]);
-          changed = changed || orbit[m[i].target] != least || orbit[i] != least;
-          orbit[m[i].target] = orbit[i] = least;
-        }
-  }
-  for (size_t i = 0; i < els.size(); ++i) {
-    base_.push_back(terms_.size());
-    for (uint32_t v = 0; v < els[i].radix; ++v) {
-      uint32_t rep = v;
-      for (const auto& m : maps_) rep = std::min(rep, m[i].values ? m[i].values[v] : v);
-      SplitMix64 mix((uint64_t(orbit[i]) << 32) ^ rep);
-      terms_.push_back(mix.next());
-    }
-  }
-}
-
-int KeyAction::compare(size_t g, const uint32_t* digits, const uint32_t* best, bool& fixed) const {
-  const std::vector<ElementMap>& src = sources_[g];
-  int order = 0;
-  bool fixed_known = false;
-  fixed = true;
-  for (size_t j = src.size(); j-- > 0;) {
-    const uint32_t d = digits[src[j].target];
-    const uint32_t v = src[j].values ? src[j].values[d] : d;
-    if (!fixed_known && v != digits[j]) {
-      fixed = false;
-      fixed_known = true;
-    }
-    if (order == 0 && v != best[j]) order = v < best[j] ? -1 : 1;
-    if (order != 0 && fixed_known) break;
-  }
-  return order;
-}
-
-void KeyAction::apply(size_t g, const uint32_t* digits, uint32_t* out) const {
-  const std::vector<ElementMap>& m = maps_[g];
-  for (size_t i = 0; i < m.size(); ++i)
-    out[m[i].target] = m[i].values ? m[i].values[digits[i]] : digits[i];
 }
 
 }  // namespace rulebook::explorer

@@ -144,7 +144,16 @@ SigPtr Builder::block(const ir::Block& blk, Env env) {
         std::vector<SigPtr> k;
         for (const auto& key : s->keys) k.push_back(expr(*key, env));
         k.push_back(s->value ? expr(*s->value, env) : nullptr);
-        parts.push_back(node(kTagAssign, int64_t(s->var) * 4 + s->assign + 1, std::move(k), s->span));
+        // `+=` and `-=` are arithmetic on the value held: no relabelling of it commutes.
+        std::vector<RuleSig::Flag> flags;
+        const int vd = p_.vars[size_t(s->var)].domain;
+        uint64_t relabelled = 0;
+        for (size_t c = 0; c < cands_.size() && c < 64; ++c)
+          if (vd >= 0 && size_t(vd) < cands_[c].index_map.size() && !cands_[c].index_map[size_t(vd)].empty())
+            relabelled |= uint64_t{1} << c;
+        if (s->assign != 0 && relabelled) flags.push_back({-1, relabelled, s->span});
+        parts.push_back(node(kTagAssign, int64_t(s->var) * 4 + s->assign + 1, std::move(k), s->span, Kind::Node,
+                             std::move(flags)));
         break;
       }
       case ir::StmtOp::If:

@@ -100,8 +100,11 @@ check "coordinate lines: 5478 states" 1 "$(grep -c '^total distinct states: 5478
 sed 's/ or (all c in cells where x(c) + y(c) == 2: mine(p, c))//' \
   tests/explore/rules/tictactoe_diagonal_tests.rules >"$work/one_diagonal.rules"
 out=$("$rb" explore "$work/one_diagonal.rules" --engine interp --depth 1 --json 2>/dev/null)
+# (the JSON's keys are sorted: a candidate's reason follows its name; nauty's candidates,
+# here every exchange of two cells, are rejected too but not counted)
 check "one diagonal: the quarter turns and the mirrors are rejected at a location" 4 \
-  "$(grep -c '"reason": "a value the rules compute is not mapped onto itself (.*one_diagonal.rules:[0-9]*:[0-9]*)"' <<<"$out")"
+  "$(grep -A1 '"name": "\(rotate\|mirror\)' <<<"$out" |
+     grep -c '"reason": "a value the rules compute is not mapped onto itself (.*one_diagonal.rules:[0-9]*:[0-9]*)"')"
 
 # A report is the same bytes whatever the number of variants analysed at once: five small
 # games (the 6x6 with proofs), one and three at a time.

@@ -209,13 +209,14 @@ TEST_CASE("a transformation that is no symmetry is found out", "[explore][symmet
 TEST_CASE("4x4 fill: 288 complete grids, 39 up to the square's symmetries", "[explore][fill]") {
   auto g = load("sudoku-fill/fill-4x4.rules");
   auto group = explorer::find_symmetries(*g->program, g->sources, *g->compiled, g->root.data());
-  // Cells are filled in row-major order: the rules read coordinates, so play has no symmetry.
-  CHECK(group.elements.size() == 1);
+  // Cells are filled in row-major order: the rules read coordinates, so play keeps no map
+  // of the board (only relabellings of the digits, left out here: see test_fill_symmetry).
+  for (const auto& t : group.elements) CHECK(t.index_map[ir::kCellDomain].empty());
   explorer::ExploreOptions opt;
   opt.threads = 2;
   for (const auto& t : explorer::board_transforms(*g->program))
     if (!t.is_identity()) opt.end_candidates.push_back(t);
-  auto r = explorer::explore(*g->program, *g->compiled, g->root.data(), group.elements, opt);
+  auto r = explorer::explore(*g->program, *g->compiled, g->root.data(), {group.elements.front()}, opt);
   CHECK(r.stopped.empty());
   REQUIRE(r.depths.size() == 17);
   CHECK(r.depths[16].terminal == 288);

@@ -1,7 +1,8 @@
 // The structural symmetry test against play on random programs: a board map that the
 // rules' image keeps must commute with play on every sampled state. The image evaluates,
 // unrolls and compares what the rules compute, so this is where a shortcut of it (a
-// generic operation that is not, a set compared as a list) would show.
+// generic operation that is not, a set compared as a list) would show. The candidates
+// beyond the square (graph automorphisms, relabellings) go through the same test.
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "compiler/interp/interpret.h"
 #include "compiler/lower/lower.h"
 #include "explorer/symmetry.h"
+#include "explorer/symmetry_graph.h"
 #include "tests/random/program_gen.h"
 
 using namespace rulebook;
@@ -27,7 +29,10 @@ TEST_CASE("random programs: every map the rules' image keeps commutes with play"
     std::vector<uint8_t> root(p->state_bytes);
     if (!engine.setup(root.data(), engine::Setup{}).ok) continue;  // a program that fails at setup
     ++programs;
-    const std::vector<explorer::Transform> maps = explorer::board_transforms(*p);
+    std::vector<explorer::Transform> maps = explorer::board_transforms(*p);
+    for (explorer::Transform& t : explorer::graph_candidates(*p, sources, root.data())) maps.push_back(std::move(t));
+    for (explorer::Transform& t : explorer::label_candidates(*p, root.data())) maps.push_back(std::move(t));
+    if (maps.size() > 64) maps.resize(64);
     const explorer::RuleImage image(*p, sources, maps);
     REQUIRE(image.complete());
     CHECK(image.check(0).empty());  // the identity
