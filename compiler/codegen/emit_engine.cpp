@@ -425,7 +425,8 @@ void Emitter::phases() {
   w_.line("  Int q = mover;");
   w_.line("  for (Int k = 1; k <= kPlayers; ++k) {");
   w_.line("    q = q + 1 == kPlayers ? 0 : q + 1;");
-  w_.linef("    if (!{}[q]) {{", names_.sys(ir::kVarOut));
+  // Eliminated players are rare: the next seat usually moves, in line.
+  w_.linef("    if (__builtin_expect(!{}[q], 1)) {{", names_.sys(ir::kVarOut));
   w_.linef("      {};", stmts_.sys_put(ir::kVarMover, "", "q"));
   w_.line("      g.mover_ = q;");
   w_.line("      return;");
