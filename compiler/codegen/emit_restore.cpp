@@ -96,10 +96,14 @@ void Emitter::restore_functions() {
   w_.open("[[gnu::always_inline]] inline void copy_back_kept(Game& t, const Game& g, uint64_t defines, uint64_t cans) {");
   w_.line("(void)defines;");
   w_.line("t.mover_ = g.mover_;");
-  if (s_.memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
-  w_.line("t.can_known_ = g.can_known_ & cans;");
+  if (s_.plan_.shared_known) {
+    w_.line("t.known_ = g.known_ & (defines | cans);");
+  } else {
+    if (s_.memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
+    w_.line("t.can_known_ = g.can_known_ & cans;");
+  }
   w_.close();
-  const int kept_units = s_.memo_defines_ > 0 ? 2 : 1;
+  const int kept_units = s_.memo_defines_ > 0 && !s_.plan_.shared_known ? 2 : 1;
   w_.blank();
 
   // The remembered values a child's play and the count of its moves may ask for: those
