@@ -137,7 +137,9 @@ void Emitter::abi_functions() {
     w_.open(fmt::format("inline void play_{}(Game& g{}) {{", names_.move_name(int(mi)), params));
     w_.linef("{};", stmts_.sys_put(ir::kVarPasses, "", std::to_string(ir::domain_index(
                                  program_.domains, program_.vars[ir::kVarPasses].domain, 0))));
-    w_.line("g.again_ = false;");
+    // Only finish_turn of a block that may run `again` reads again_, and every such play
+    // clears it first: a plain block's play need not.
+    if (!plain(M.body)) w_.line("g.again_ = false;");
     w_.linef("apply_{}(g{});", names_.move_name(int(mi)), args);
     w_.line(plain(M.body) ? "finish_turn<P, true>(g);  // the block runs no end, again or goto" : "finish_turn(g);");
     w_.line("if (Settle) settle(g);");

@@ -272,7 +272,10 @@ void Emitter::state_layout() {
     w_.line("uint64_t known_;  // remembered values of parameterless defines (bits)...");
     w_.linef("Int memo_[{}];     // ... and the values", s_.memo_defines_);
   }
-  w_.line("uint64_t can_known_, can_true_;  // remembered can(move, player) (bits)");
+  if (s_.plan_.shared_known)
+    w_.line("uint64_t can_true_;  // remembered can(move, player): known bits in known_");
+  else
+    w_.line("uint64_t can_known_, can_true_;  // remembered can(move, player) (bits)");
   if (s_.scoped_count_ > 0) w_.line("RuleScope* scope_;  // while the board rules are evaluated: see RuleScope");
   for (const PlaneUnion& u : s_.plane_unions_) {
     const PlaneVar& p = s_.planes_[size_t(s_.plane_of_var_[size_t(u.var)])];
@@ -301,7 +304,7 @@ void Emitter::state_layout() {
     w_.line("g.known_ = 0;");
     w_.line("std::memset(g.memo_, 0, sizeof g.memo_);");
   }
-  w_.line("g.can_known_ = 0;");
+  if (!s_.plan_.shared_known) w_.line("g.can_known_ = 0;");
   w_.line("g.can_true_ = 0;");
   if (s_.scoped_count_ > 0) w_.line("g.scope_ = nullptr;");
   if (!s_.plane_unions_.empty()) w_.line("make_unions(g);");
@@ -423,12 +426,14 @@ void Emitter::stores() {
       w_.linef("const bool held = ((g.known_ >> {}) & 1) && g.memo_[{}] == 1;", held_slot, held_slot);
       defines &= ~(uint64_t(1) << held_slot);
     }
-    if (defines) w_.linef("g.known_ &= ~0x{:x}ull;", defines);
+    // Shared with the defines' bits, the can bits are forgotten by the same write.
+    const bool shared = s_.plan_.shared_known;
+    if (defines | (shared ? cans : 0)) w_.linef("g.known_ &= ~0x{:x}ull;", defines | (shared ? cans : 0));
     if (held_slot >= 0) {
       w_.linef("if (held) g.memo_[{}] = verdict_after_store(g, i, v);", held_slot);
       w_.linef("else g.known_ &= ~0x{:x}ull;", uint64_t(1) << held_slot);
     }
-    if (cans) w_.linef("g.can_known_ &= ~0x{:x}ull;", cans);
+    if (cans && !shared) w_.linef("g.can_known_ &= ~0x{:x}ull;", cans);
     w_.close();
     w_.blank();
   }

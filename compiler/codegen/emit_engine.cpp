@@ -239,7 +239,7 @@ void Emitter::move_apply(int m) {
   w_.line("g.mover_ = saved;");
   if (base >= 0) {
     w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
-    w_.line("g.can_known_ |= bit;");
+    w_.linef("g.{} |= bit;", s_.can_word());
     w_.line("g.can_true_ = found ? g.can_true_ | bit : g.can_true_ & ~bit;");
   }
   w_.line("return found;");
@@ -254,7 +254,7 @@ void Emitter::move_apply(int m) {
   w_.open(fmt::format("inline bool can_{}(Game& g, Int player) {{", names_.move_name(m)));
   if (base >= 0) {
     w_.linef("const uint64_t bit = uint64_t(1) << ({} + player);", base);
-    w_.line("if (g.can_known_ & bit) return (g.can_true_ & bit) != 0;");
+    w_.linef("if (g.{} & bit) return (g.can_true_ & bit) != 0;", s_.can_word());
   }
   w_.linef("return search_{}(g, player);", names_.move_name(m));
   w_.close();
@@ -425,7 +425,8 @@ void Emitter::phases() {
   w_.line("  Int q = mover;");
   w_.line("  for (Int k = 1; k <= kPlayers; ++k) {");
   w_.line("    q = q + 1 == kPlayers ? 0 : q + 1;");
-  w_.linef("    if (!{}[q]) {{", names_.sys(ir::kVarOut));
+  // Eliminated players are rare: the next seat usually moves, in line.
+  w_.linef("    if (__builtin_expect(!{}[q], 1)) {{", names_.sys(ir::kVarOut));
   w_.linef("      {};", stmts_.sys_put(ir::kVarMover, "", "q"));
   w_.line("      g.mover_ = q;");
   w_.line("      return;");

@@ -21,10 +21,11 @@
 // plane and union the stores touched is named. Keys must be constants, parameters or the
 // mover (else the whole variable is named). The engine's own variables (phase, mover, over,
 // passes, out) and the mover the conditions see (mover_) are always copied back; again_ is
-// cleared by every play before its block. A remembered value (known_, can bits) the parent
-// had stays known unless a variable it was computed from is stored by the play (the
-// block's variables; phase, mover, over and passes; out where the block eliminates):
-// otherwise the child never forgot it, so never computed it again. A block with a loop, or any rules
+// cleared by every play whose block may run `again`, the only ones that read it. A
+// remembered value (known_, can bits) the parent had stays known unless a variable it was
+// computed from is stored by the play (the block's variables; phase, mover, over and
+// passes; out where the block eliminates): otherwise the child never forgot it, so never
+// computed it again. A block with a loop, or any rules
 // with board rules (their scope and tables), is not undone this way; nor is a child whose
 // phase changed (a phase's entry may run more) or whose stuck loop ran: the next child is
 // then copied whole.
@@ -83,10 +84,11 @@ void Emitter::restore_functions() {
   w_.open("[[gnu::always_inline]] inline void copy_back_bytes(Game& to, const Game& from, size_t offset) {");
   w_.line("std::memcpy(reinterpret_cast<char*>(&to) + offset, reinterpret_cast<const char*>(&from) + offset, N);");
   w_.close();
-  // The mover is copied back; again_ is not (every play clears it before its block). Of
-  // what is remembered, a value the parent knew stays known where the child may ask for it
-  // again and the move stores nothing it was computed from (the child never forgot it, so
-  // never computed it again); the rest is forgotten, a remembered value being a cache.
+  // The mover is copied back; again_ is not (a play whose block may run `again` clears it
+  // first, and no other reads it). Of what is remembered, a value the parent knew stays
+  // known where the child may ask for it again and the move stores nothing it was computed
+  // from (the child never forgot it, so never computed it again); the rest is forgotten, a
+  // remembered value being a cache.
   // Copying every remembered value back cost the 6x6 perft 12% (five fields per child);
   // forgetting them all cost the 9x9 perft 10% (its end test holds through the placements).
   w_.line("/// Copies back the mover the conditions see, and of what is remembered the bits `defines`");
@@ -94,10 +96,14 @@ void Emitter::restore_functions() {
   w_.open("[[gnu::always_inline]] inline void copy_back_kept(Game& t, const Game& g, uint64_t defines, uint64_t cans) {");
   w_.line("(void)defines;");
   w_.line("t.mover_ = g.mover_;");
-  if (s_.memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
-  w_.line("t.can_known_ = g.can_known_ & cans;");
+  if (s_.plan_.shared_known) {
+    w_.line("t.known_ = g.known_ & (defines | cans);");
+  } else {
+    if (s_.memo_defines_ > 0) w_.line("t.known_ = g.known_ & defines;");
+    w_.line("t.can_known_ = g.can_known_ & cans;");
+  }
   w_.close();
-  const int kept_units = s_.memo_defines_ > 0 ? 2 : 1;
+  const int kept_units = s_.memo_defines_ > 0 && !s_.plan_.shared_known ? 2 : 1;
   w_.blank();
 
   // The remembered values a child's play and the count of its moves may ask for: those

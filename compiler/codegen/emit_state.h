@@ -149,6 +149,8 @@ struct EmitState {
   // change while it prints: planes kept, can() bits released).
   plan::ProgramFacts ir_facts_;
   plan::EnginePlan plan_;
+  /// The word of the Game holding which can() answers are remembered (shared-known).
+  const char* can_word() const { return plan_.shared_known ? "known_" : "can_known_"; }
   std::vector<PlaneVar> planes_;           ///< variables with planes
   std::vector<PlaneUnion> plane_unions_;
   std::vector<int> plane_of_var_;          ///< var -> index in planes_, or -1

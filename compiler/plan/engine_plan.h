@@ -109,6 +109,9 @@ struct EnginePlan {
   std::vector<int> can_memo_base;
   std::vector<uint64_t> forget_cans;
 
+  // shared-known: the can bits above are in the defines' word (known_), after their slots.
+  bool shared_known = false;
+
   // board-maps: conditions through maps the rules compute become masks (emit_mask_maps).
   bool board_maps = false;
 

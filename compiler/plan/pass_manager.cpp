@@ -15,7 +15,7 @@ struct PassEntry {
 
 // The order matters: a pass may read what the ones before it decided (table sizes read
 // list capacities; the rule tables' remembered verdict takes the slot after the defines';
-// can-memo skips direct moves).
+// can-memo skips direct moves; shared-known moves the can bits after the define slots).
 const std::vector<PassEntry>& passes() {
   static const std::vector<PassEntry> all = {
       {"planes", pass_planes},
@@ -25,6 +25,7 @@ const std::vector<PassEntry>& passes() {
       {"scoped-defines", pass_scoped_defines},
       {"can-direct", pass_can_direct},
       {"can-memo", pass_can_memo},
+      {"shared-known", pass_shared_known},
       {"board-maps", pass_board_maps},
       {"inline-blocks", pass_inline_blocks},
   };

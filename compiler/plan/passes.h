@@ -40,6 +40,7 @@ void pass_rule_tables(PassContext& c);       // "rule-tables"
 void pass_scoped_defines(PassContext& c);    // "scoped-defines"
 void pass_can_direct(PassContext& c);        // "can-direct"
 void pass_can_memo(PassContext& c);          // "can-memo"
+void pass_shared_known(PassContext& c);      // "shared-known"
 void pass_board_maps(PassContext& c);        // "board-maps"
 void pass_inline_blocks(PassContext& c);     // "inline-blocks"
 

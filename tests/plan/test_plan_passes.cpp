@@ -121,6 +121,21 @@ TEST_CASE("plan: can() tested directly or remembered per player", "[plan]") {
   CHECK(has(all_memo, "put: bits 2..3"));
 }
 
+TEST_CASE("plan: can bits share the word of the remembered defines", "[plan]") {
+  // kStones remembers one define (stones) and can(put) for two players: the can bits
+  // move after the define's slot, so a store into stone forgets both by one write.
+  const std::string shared = section(printed(kStones), "shared-known");
+  CHECK(has(shared, "can bits 1..2 follow the 1 define slot in one word"));
+  // Without remembered defines there is no word to share.
+  CHECK(has(section(printed(kStones, {"remembered-defines"}), "shared-known"),
+            "no define remembered: the can bits keep their word"));
+  // Without remembered can() answers there is nothing to share.
+  CHECK(has(section(printed(kStones, {"can-memo"}), "shared-known"), "no can() remembered: nothing to share"));
+  // can-direct off: both moves remembered, four bits after the define's.
+  CHECK(has(section(printed(kStones, {"can-direct"}), "shared-known"), "can bits 1..4 follow the 1 define slot"));
+  CHECK(has(section(printed(kStones, {"shared-known"}), "shared-known (off)"), "switched off"));
+}
+
 TEST_CASE("plan: short blocks without loops inlined into the move's play", "[plan]") {
   const std::string blocks = section(printed(kStones), "inline-blocks");
   CHECK(has(blocks, "wait: block inlined (1 statements)"));
