@@ -56,7 +56,6 @@ int main(int argc, char** argv) {
   add_bench(app, result);
   add_lsp(app, result);
   add_lint(app, result);
-  add_solve_game(app, result);
   add_examples(app);
   bool json = false;
   for (int i = 1; i < argc; ++i) json = json || std::string_view(argv[i]) == "--json";

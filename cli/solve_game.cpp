@@ -53,18 +53,15 @@ std::string stop_reason(const std::string& stopped, const SolveGameOptions& opt)
 }  // namespace
 
 void add_solve_game_options(CLI::App* cmd, SolveGameOptions& opt) {
-  cmd->add_option("file", opt.file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--objective", opt.objective,
                   "outcome (win, draw or loss of the first side) or margin (its score minus the other's)")
       ->check(CLI::IsMember({"outcome", "margin"}));
   cmd->add_option("--max-states", opt.max_states, "Most states the search table holds (about 100 bytes each)");
   cmd->add_option("--max-depth", opt.max_depth, "Deepest pass (0: no bound)")->check(CLI::Range(0, 1000000));
   cmd->add_flag("--no-symmetry", opt.no_symmetry, "Store every state apart, not by its class under the game's symmetries");
-  cmd->add_option("--setup", opt.setups, "Setup value name=value (repeatable)");
-  cmd->add_option("--seed", opt.seed, "Seed of the setup");
+  cmd->add_option("--seed", opt.seed, "Seed of the setup (a game solve)");
   cmd->add_option("--engine", opt.engine, "compiled (generated C++) or interp (interpreter)")
       ->check(CLI::IsMember({"compiled", "interp"}));
-  cmd->add_flag("--json", opt.json, "Print the result as JSON");
   cmd->add_flag("--quiet", opt.quiet, "No progress on stderr");
 }
 
@@ -152,13 +149,6 @@ int run_solve_game(const SolveGameOptions& opt) {
     return kExitInputError;
   }
   return r.stopped == "interrupted" ? kExitInterrupted : kExitOk;
-}
-
-void add_solve_game(CLI::App& app, int& result) {
-  auto opt = std::make_shared<SolveGameOptions>();
-  CLI::App* cmd = app.add_subcommand("solve-game", "The value of a two-sided game under perfect play");
-  add_solve_game_options(cmd, *opt);
-  cmd->callback([opt, &result] { result = run_solve_game(*opt); });
 }
 
 }  // namespace rulebook::cli

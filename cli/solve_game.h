@@ -23,7 +23,8 @@ struct SolveGameOptions {
   bool quiet = false;
 };
 
-/// Adds the options of a game solve to `cmd` (the file, setup, engine, budget, output).
+/// Adds the options only a game solve has to `cmd` (engine, seed, objective, budget); the
+/// file, `--setup` and `--json` are the `solve` verb's own.
 void add_solve_game_options(CLI::App* cmd, SolveGameOptions& options);
 
 /// Solves the game and prints its value; returns the exit code (0 solved or bounded by the

@@ -12,6 +12,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
+#include "cli/solve_game.h"
 #include "cli/verbs.h"
 #include "compiler/ir/text.h"
 #include "render/board.h"
@@ -30,6 +31,8 @@ struct SolveOptions {
   double timeout = 60;
   bool json = false;
   bool no_times = false;
+  bool game = false;       ///< perfect play even where the file declares puzzles
+  SolveGameOptions play;   ///< the options only a game solve has
 };
 
 std::string board_text(const ir::Program& p, const verifier::Board& b) {
@@ -136,20 +139,21 @@ nlohmann::json result_json(const ir::Program& p, const verifier::PuzzleResult& r
   return j;
 }
 
-/// Perfect play of a two-sided game is the other mode of `solve`; not available yet.
+/// The other mode of `solve`: a file that declares no puzzle (or `--game`) is a two-sided
+/// game whose value under perfect play is searched (cli/solve_game.h).
 int solve_game(const SolveOptions& opt) {
-  fmt::print(stderr,
-             "{}: no puzzle declared (a 'puzzle NAME: solution ...; clue ...;' declaration, see docs/puzzles.md); "
-             "solve needs one\n",
-             opt.file);
-  return kExitInputError;
+  SolveGameOptions g = opt.play;
+  g.file = opt.file;
+  g.setups = opt.setups;
+  g.json = opt.json;
+  return run_solve_game(g);
 }
 
 int run_solve(const SolveOptions& opt) {
   OpenedGame game;
   if (int code = open_program(opt.file, game); code != kExitOk) return code;
   const ir::Program& prog = *game.program;
-  if (verifier::puzzles(prog).empty()) return solve_game(opt);
+  if (opt.game || verifier::puzzles(prog).empty()) return solve_game(opt);
   std::vector<const ir::Property*> chosen;
   for (const ir::Property* p : verifier::puzzles(prog))
     if (opt.puzzles.empty() || std::find(opt.puzzles.begin(), opt.puzzles.end(), p->name) != opt.puzzles.end())
@@ -215,8 +219,8 @@ int run_solve(const SolveOptions& opt) {
 
 void add_solve(CLI::App& app, int& result) {
   auto opt = std::make_shared<SolveOptions>();
-  CLI::App* cmd = app.add_subcommand("solve", "Solve the puzzles a rules file declares: every solution, uniqueness, "
-                                              "needed clues (Z3)");
+  CLI::App* cmd = app.add_subcommand("solve", "Solve the puzzles a rules file declares (every solution, uniqueness, "
+                                              "needed clues; Z3), or a two-sided game (its value under perfect play)");
   cmd->add_option("file", opt->file, "Rules file (- reads standard input)")->required();
   cmd->add_option("--setup", opt->setups,
                   "Fix a setup value, name=value (repeatable; a data file's entry number): the puzzle to solve");
@@ -231,6 +235,10 @@ void add_solve(CLI::App& app, int& result) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
+  cmd->add_flag("--game", opt->game,
+                "Solve the game under perfect play even though the file declares puzzles (the mode of a file that "
+                "declares none)");
+  add_solve_game_options(cmd, opt->play);
   cmd->callback([opt, &result] { result = run_solve(*opt); });
 }
 

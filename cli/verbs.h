@@ -35,7 +35,5 @@ void add_lsp(CLI::App& app, int& result);
 /// Puts usage examples at the foot of the help of `app` and of each verb.
 void add_examples(CLI::App& app);
 void add_lint(CLI::App& app, int& result);
-/// Temporary verb for perfect play (cli/solve_game.h); `solve FILE` on a game takes it over.
-void add_solve_game(CLI::App& app, int& result);
 
 }  // namespace rulebook::cli
