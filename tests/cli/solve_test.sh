@@ -95,10 +95,11 @@ check "fill 4x4: one board printed" 1 "$(echo "$out" | grep -c '^solution [0-9]*
 out=$("$rb" solve variants/sudoku-fill/fill-4x4.rules --max 10 --boards 0 --no-times 2>/dev/null)
 check "fill 4x4 --max 10: at least" "puzzle complete_grid: at least 10 solutions (--max reached)" "$(echo "$out" | head -n 1)"
 
-# Errors: a file without a puzzle, a clue setup not fixed, an unknown puzzle.
-err=$("$rb" solve variants/garnsi-malom/garnsi-6x6.rules 2>&1 >/dev/null)
-check "no puzzle: exit 1" 1 $?
-check "no puzzle: said" 1 "$(echo "$err" | grep -c 'no puzzle declared')"
+# Errors: a file without a puzzle that is no two-sided game either, a clue setup not fixed,
+# an unknown puzzle. (A file without a puzzle is solved as a game: tests/cli/solve_game_test.sh.)
+err=$("$rb" solve variants/garnsi-malom/garnsi-9.rules --quiet 2>&1 >/dev/null)
+check "no puzzle, not two-sided: exit 1" 1 $?
+check "no puzzle, not two-sided: said" 1 "$(echo "$err" | grep -c 'cannot solve')"
 err=$("$rb" solve "$moyo" 2>&1 >/dev/null)
 check "clue setup not fixed: exit 1" 1 $?
 check "clue setup not fixed: said" 1 "$(echo "$err" | grep -c 'with --setup puzzle=K')"
