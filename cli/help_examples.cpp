@@ -38,11 +38,11 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
       {"explore", "  rulebook explore game.rules --depth 5 --max-memory 4G"},
       {"prove", "  rulebook prove game.rules --property NAME --timeout 60"},
       {"solve",
-       "  rulebook solve moyo.rules --setup puzzle=5 --clues   solutions, uniqueness, needed clues\n"
-       "  rulebook solve moyo.rules --setup puzzle=3 --max 5000 --boards 2\n"
-       "  rulebook solve fill-4x4.rules --max 1000 --boards 0   count the complete grids\n"
-       "  rulebook solve tictactoe.rules                       a game's value under perfect play\n"
-       "  rulebook solve moyo.rules --game --setup puzzle=5 --max-states 200000"},
+       "  rulebook solve sudoku.rules --setup puzzle=5 --clues   solutions, uniqueness, needed clues\n"
+       "  rulebook solve sudoku.rules --setup puzzle=3 --max 5000 --boards 2\n"
+       "  rulebook solve grid.rules --max 1000 --boards 0         count the complete grids\n"
+       "  rulebook solve game.rules                               a game's value under perfect play\n"
+       "  rulebook solve sudoku.rules --game --setup puzzle=5 --max-states 200000"},
       {"draw", "  rulebook draw game.rules --plies 12 -o board.svg"},
       {"tree", "  rulebook tree game.rules --depth 2 --format svg -o tree.svg"},
       {"report", "  rulebook report variants -o reports --config variants/report.json"},

@@ -10,6 +10,8 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "dsl/diagnostics.h"
+
 namespace rulebook::cli {
 namespace {
 
@@ -58,23 +60,6 @@ void read_directive(const std::string& comment, MoveScript& out) {
   std::smatch m;
   if (std::regex_match(comment, m, seed)) out.seed = std::stoull(m[1].str());
   else if (std::regex_match(comment, m, setup)) out.setups.push_back(m[1].str());
-}
-
-/// Source text on one line: a condition written over several lines, its layout collapsed.
-std::string one_line(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const bool space = std::isspace(static_cast<unsigned char>(c));
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
-  return trimmed(out);
-}
-
-std::string located(const dsl::SourceSet& sources, const dsl::Span& span) {
-  if (span.file >= sources.size()) return "";
-  const dsl::Position pos = sources.position(span.file, span.begin);
-  return fmt::format("{}:{}:{}", sources.file(span.file).name, pos.line, pos.column);
 }
 
 /// A condition's truth on the evaluator's state: 1, 0, or -1 with `error` set.
@@ -219,13 +204,13 @@ Refusal why_not_legal(const compiler::Interpreter& interpreter, const dsl::Sourc
   for (size_t i = 0; i < mv.params.size(); ++i) ev.set_local(int(i), move.args[i]);
   // Every condition is read, not only the first that fails: a designer wants them all.
   for (const ir::ExprPtr& c : mv.requires_) {
-    Blocker b{"requires", "", "", one_line(sources.text(c->span)), located(sources, c->span), ""};
+    Blocker b{"requires", "", "", dsl::one_line(sources.text(c->span)), ir::location(sources, c->span), ""};
     if (truth(ev, *c, b.error) != 1) out.blockers.push_back(b);
   }
   for (const ir::Check& c : mv.checks) {
     const ir::Rule& rule = p.rules[size_t(c.rule)];
     const dsl::Span& span = c.condition->span.end > c.condition->span.begin ? c.condition->span : rule.span;
-    Blocker b{"rule", rule.name, rule.description, one_line(sources.text(span)), located(sources, span), ""};
+    Blocker b{"rule", rule.name, rule.description, dsl::one_line(sources.text(span)), ir::location(sources, span), ""};
     if (truth(ev, *c.condition, b.error) != 1) out.blockers.push_back(b);
   }
   if (out.blockers.empty()) {
@@ -240,7 +225,7 @@ Refusal why_not_legal(const compiler::Interpreter& interpreter, const dsl::Sourc
       compiler::Evaluator after(interpreter);
       after.start(copy.data(), std::max(64, rule.locals));
       const dsl::Span& span = rule.condition->span.end > rule.condition->span.begin ? rule.condition->span : rule.span;
-      Blocker b{"board rule", rule.name, rule.description, one_line(sources.text(span)), located(sources, span), ""};
+      Blocker b{"board rule", rule.name, rule.description, dsl::one_line(sources.text(span)), ir::location(sources, span), ""};
       if (truth(after, *rule.condition, b.error) != 1) out.blockers.push_back(b);
     }
   }

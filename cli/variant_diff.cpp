@@ -11,6 +11,7 @@
 
 #include <fmt/core.h>
 
+#include "compiler/ir/ir.h"
 #include "dsl/diagnostics.h"
 #include "dsl/load.h"
 
@@ -25,14 +26,8 @@ double sig4(double v) { return std::isfinite(v) ? std::stod(fmt::format("{:.4g}"
 /// Source text with its layout collapsed, and without a leading `override`: an override
 /// that restates its base word for word changes nothing.
 std::string compared(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const bool space = std::isspace(static_cast<unsigned char>(c));
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
+  std::string out = dsl::one_line(text);
   if (out.rfind("override ", 0) == 0) out.erase(0, 9);
-  while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
 }
 
@@ -40,23 +35,18 @@ struct Item {
   std::string kind, name, description, text, at;
 };
 
-std::string located(const dsl::SourceSet& sources, const dsl::Span& span) {
-  const dsl::Position pos = sources.position(span.file, span.begin);
-  return fmt::format("{}:{}:{}", sources.file(span.file).name, pos.line, pos.column);
-}
-
 /// The declarations in force, keyed "kind name", in the order of the file.
 std::vector<std::pair<std::string, Item>> items(const dsl::LoadedGame& g, const dsl::SourceSet& sources) {
   std::vector<std::pair<std::string, Item>> out;
   for (const dsl::MergedDecl& md : g.decls) {
     const auto [kind, name] = dsl::decl_key(*md.decl);
-    Item it{kind, name, "", std::string(sources.text(md.decl->span)), located(sources, md.decl->span)};
+    Item it{kind, name, "", std::string(sources.text(md.decl->span)), ir::location(sources, md.decl->span)};
     if (const auto* rule = std::get_if<dsl::Rule>(&md.decl->body)) it.description = rule->description;
     out.emplace_back(kind + " " + name, it);
     for (const dsl::Move* m : md.moves) {
       const std::string mname = name + "." + m->name.name;
       out.emplace_back("move " + mname,
-                       Item{"move", mname, "", std::string(sources.text(m->span)), located(sources, m->span)});
+                       Item{"move", mname, "", std::string(sources.text(m->span)), ir::location(sources, m->span)});
     }
   }
   return out;

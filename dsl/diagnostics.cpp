@@ -188,6 +188,17 @@ std::string Diagnostics::render(const SourceSet& sources) const {
   return out;
 }
 
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = std::isspace(static_cast<unsigned char>(c));
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
   auto lower = [](std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

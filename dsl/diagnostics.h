@@ -65,6 +65,10 @@ std::string escape_for_terminal(std::string_view text, bool keep_layout = true);
 /// and returns its escape, or "" when it is shown as it is.
 std::string escape_at(std::string_view text, size_t i, size_t& length);
 
+/// Source text on one line (a declaration or condition quoted in a message or a table):
+/// every run of whitespace becomes one space, none at either end.
+std::string one_line(std::string_view text);
+
 /// The closest candidate to `name` by edit distance, or "" when none is close enough.
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
 
