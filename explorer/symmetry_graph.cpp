@@ -59,6 +59,11 @@ class StructureGraph {
   /// Automorphism generators restricted to the cells (non-identity, distinct).
   std::vector<std::vector<uint32_t>> automorphisms() const;
 
+  /// Whether the rules gave the graph any structure among cells (a house, a set, a
+  /// neighbourhood). Without one every permutation of the cells is an automorphism, and
+  /// nauty's generators (swaps of two cells) are no candidates the rules suggest.
+  bool structured() const { return !hyperedges_.empty() || !edges_.empty(); }
+
  private:
   static bool is_cells(const ir::Type* t, ir::Type::Kind kind) {
     return t && t->kind == kind && t->domain == ir::kCellDomain;
@@ -182,6 +187,10 @@ class StructureGraph {
 
   void add_hyperedge(Bits b, const std::string& kind) {
     b.resize(ir::words(cells_), 0);
+    // No cells or every cell (`cells` itself): kept by every permutation, it tells nothing.
+    uint32_t members = 0;
+    for (uint32_t c = 0; c < cells_; ++c) members += ir::test(b, c) ? 1 : 0;
+    if (members == 0 || members == cells_) return;
     // A constant set stands for itself: its own colour; houses share one.
     hyperedges_.insert({kind == "set" ? fmt::format("set {}", fmt::join(b, ",")) : kind, b});
   }
@@ -322,6 +331,7 @@ std::vector<Transform> graph_candidates(const ir::Program& p, const dsl::SourceS
   if (p.domains[ir::kCellDomain].size == 0) return {};
   StructureGraph graph(p, sources);
   graph.walk_program();
+  if (!graph.structured()) return {};
   graph.colour_by_root(root);
   const std::vector<Transform> square = board_transforms(p);
   std::vector<Transform> out;

@@ -312,3 +312,33 @@ TEST_CASE("6x6 fill: classes of the 28,200,960 complete grids under the group fo
   }
   CHECK(least.size() == classes);
 }
+
+TEST_CASE("rules that tell no cells apart by structure propose no automorphisms") {
+  // Lines made by `segment` and quantifiers over `cells` give the structure graph nothing
+  // but the set of every cell: every permutation of the cells would be an automorphism,
+  // and swaps of two cells are no candidates the rules suggest. The houses of a board
+  // (rows) do tell cells apart: they propose the row and column permutations.
+  const std::string flat =
+      "game \"flat\";\nboard 3 x 3;\nplayers 2;\nstate owner: Cell -> Player?;\n"
+      "define three(p: Player): bool = some c in cells, o in {horizontal, vertical}:\n"
+      "  size(segment(c, o, 3)) == 3 and (all d in segment(c, o, 3): owner[d] == p);\n"
+      "phase play { move place(c: Cell) requires owner[c] == none; { owner[c] := mover; } }\n"
+      "end when some p in players: three(p);\nscore p = if three(p) then 1 else 0;\nwinner highest;\n";
+  const std::string housed = flat.substr(0, flat.find("define three")) +
+                             "define three(p: Player): bool = some l in rows: all d in l: owner[d] == p;\n" +
+                             flat.substr(flat.find("phase play"));
+  for (const bool structured : {false, true}) {
+    const std::string& text = structured ? housed : flat;
+    INFO(text);
+    dsl::SourceSet sources;
+    dsl::Diagnostics diags;
+    auto p = compiler::load_program_text("flat.rules", text, sources, diags);
+    INFO(diags.render(sources));
+    REQUIRE(p);
+    compiler::Interpreter engine(*p, sources);
+    std::vector<uint8_t> root(p->state_bytes);
+    REQUIRE(engine.setup(root.data(), engine::Setup{}).ok);
+    const std::vector<explorer::Transform> found = explorer::graph_candidates(*p, sources, root.data());
+    CHECK(found.empty() == !structured);
+  }
+}
