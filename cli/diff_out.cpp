@@ -36,7 +36,10 @@ std::string verdict(const json& side) {
 
 /// "p = 0.012 (two-proportion z-test, z = 2.5)"
 std::string test_text(const json& row) {
-  if (!row.contains("p_value")) return row.value("test", "");
+  if (!row.contains("p_value")) {
+    const std::string why = row.value("test", "");  // "none: the reason"
+    return why.rfind("none: ", 0) == 0 ? "no test: " + why.substr(6) : why;
+  }
   std::string stat = row.contains("z") ? fmt::format("z = {}", number(row["z"]))
                                        : fmt::format("t = {}, df = {}", number(row["t"]), number(row["df"]));
   return fmt::format("p = {} ({}, {})", number(row["p_value"]), row["test"].get<std::string>(), stat);
@@ -103,7 +106,7 @@ std::string diff_text(const json& d, const json& analysis) {
                        number(p["first_seed"][0]), number(p["first_seed"][1]));
     for (const json& row : p["means"]) out += "  " + mean_line(row) + "\n";
     out += fmt::format("  branching: {} -> {} ({})\n", number(p["branching"]["a_mean"]), number(p["branching"]["b_mean"]),
-                       p["branching"]["test"].get<std::string>());
+                       test_text(p["branching"]));
     for (const json& row : p["wins"]) out += "  wins " + share_line(row) + "\n";
     out += "  " + share_line(p["drawn"]) + "\n";
   }
