@@ -184,7 +184,7 @@ bool parse_move(const ir::Program& p, const std::string& written, engine::Move& 
 }
 
 Refusal why_not_legal(const compiler::Interpreter& interpreter, const dsl::SourceSet& sources,
-                      const uint8_t* state, const engine::Move& move) {
+                      const uint8_t* state, const engine::Move& move, bool board_rules_always) {
   const ir::Program& p = interpreter.program();
   const ir::Move& mv = p.moves[size_t(move.kind)];
   Refusal out;
@@ -213,7 +213,7 @@ Refusal why_not_legal(const compiler::Interpreter& interpreter, const dsl::Sourc
     Blocker b{"rule", rule.name, rule.description, dsl::one_line(sources.text(span)), ir::location(sources, span), ""};
     if (truth(ev, *c.condition, b.error) != 1) out.blockers.push_back(b);
   }
-  if (out.blockers.empty()) {
+  if (out.blockers.empty() || board_rules_always) {
     // The move's own conditions hold: the board rules are read on the board after it.
     const engine::Status st = ev.exec(mv.body);
     if (!st.ok) {

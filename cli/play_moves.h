@@ -63,9 +63,10 @@ struct Refusal {
 };
 
 /// Reads the rules on `state` with the interpreter: the phase, then the move's `requires`
-/// and rules, then (when they all hold) the board rules after its body.
+/// and rules, then (when they all hold, or always under `board_rules_always`, to tell a
+/// rule that alone forbids a move) the board rules after its body.
 Refusal why_not_legal(const compiler::Interpreter& interpreter, const dsl::SourceSet& sources,
-                      const uint8_t* state, const engine::Move& move);
+                      const uint8_t* state, const engine::Move& move, bool board_rules_always = false);
 
 /// The conditions of a refusal, each with its description and source, as lines for a
 /// terminal (not escaped).
