@@ -55,6 +55,14 @@ struct ReportPlan {
   /// reading that setup value are checked again with each fixed, on the same budget, and
   /// shown in a table of verdicts per value (e.g. each puzzle of a puzzle file).
   std::vector<std::string> prove_setups;
+  /// The rulebook page (docs/report.md): its example search plays `book_games` seeded
+  /// games of at most `book_plies` plies, evaluating at most `book_budget` conditions, then
+  /// stores at most `book_search_states` positions of a directed search (counts only).
+  bool book = true;
+  int book_games = 20;
+  int book_plies = 1000;
+  uint64_t book_budget = 400000;
+  uint64_t book_search_states = 300;
   /// What begins each progress line of this variant, e.g. "[3/21]" (variants may be
   /// analysed side by side, so every line names its own).
   std::string label;

@@ -21,6 +21,7 @@
 #include "cli/json_out.h"
 #include "cli/output_file.h"
 #include "cli/report.h"
+#include "cli/report_book.h"
 #include "cli/variant_diff.h"
 #include "cli/verbs.h"
 #include "compiler/load/sha256.h"
@@ -41,6 +42,7 @@ struct ReportOptions {
   std::string config;     ///< JSON configuration (docs/report.md); empty: defaults
   bool rules_only = false;  ///< summary and rules only, no playouts or diagrams
   int jobs = 0;             ///< variants analysed at once; 0: one per hardware thread
+  bool pdf = false;         ///< also print each rulebook page to PDF (headless Chromium)
 };
 
 /// Reads the plan fields present in `j` over `plan`; false (and `error`) on a bad value.
@@ -68,6 +70,11 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("prove_reach_states")) plan.prove_reach_states = j["prove_reach_states"].get<uint64_t>();
     if (j.contains("invariant_rlimit")) plan.invariant_rlimit = j["invariant_rlimit"].get<uint64_t>();
     if (j.contains("prove_timeout")) plan.prove_timeout = j["prove_timeout"].get<double>();
+    if (j.contains("book")) plan.book = j["book"].get<bool>();
+    if (j.contains("book_games")) plan.book_games = j["book_games"].get<int>();
+    if (j.contains("book_plies")) plan.book_plies = j["book_plies"].get<int>();
+    if (j.contains("book_budget")) plan.book_budget = j["book_budget"].get<uint64_t>();
+    if (j.contains("book_search_states")) plan.book_search_states = j["book_search_states"].get<uint64_t>();
     if (j.contains("prove_setups")) plan.prove_setups = j["prove_setups"].get<std::vector<std::string>>();
     if (j.contains("layers")) {
       plan.layers.clear();
@@ -144,6 +151,7 @@ struct Entry {
   std::string title;
   bool ok = false;
   std::vector<std::pair<std::string, std::string>> figures;
+  bool book = false;         ///< a rulebook page was written beside the variant's page
   int base = -1;             ///< the file this one extends, when it is reported too
   std::string base_title;
   nlohmann::json analysis;  ///< kept for the diff pages of the variants extending this one
@@ -185,6 +193,21 @@ std::string write_diff_page(const fs::path& out, const std::vector<fs::path>& fi
   return error;
 }
 
+/// `VARIANT-rulebook.html` and `.json` beside the variant's page, and with `pdf` its PDF.
+/// "" or the error.
+std::string write_book(const std::string& file, const fs::path& base, const Entry& e, const ReportPlan& plan, bool pdf,
+                       const std::atomic<bool>* stop) {
+  fmt::print(stderr, "report: {} rulebook page\n", plan.label);
+  const BookPage book = rulebook_page(file, e.title, e.stem, plan, stop);
+  if (stop && stop->load()) return "report: " + plan.label + " interrupted in the rulebook page";
+  if (!book.ok) return fmt::format("{}: error: the rulebook page: {}", file, book.error);
+  const std::string html = base.string() + "-rulebook.html";
+  std::string error = write_file(html, book.html);
+  if (error.empty()) error = write_file(base.string() + "-rulebook.json", book.json.dump(2) + "\n");
+  if (error.empty() && pdf) error = print_pdf(html, base.string() + "-rulebook.pdf");
+  return error;
+}
+
 int run_report(const ReportOptions& opt) {
   nlohmann::json config = nlohmann::json::object();
   if (!opt.config.empty()) {
@@ -195,6 +218,10 @@ int run_report(const ReportOptions& opt) {
       fmt::print(stderr, "{}: error: not a readable JSON object\n", opt.config);
       return kExitInputError;
     }
+  }
+  if (opt.pdf && !chromium_available()) {
+    fmt::print(stderr, "report: error: --pdf prints with headless Chromium, and chromium is not on PATH\n");
+    return kExitUsage;
   }
   StopOnInterrupt interrupt;
   std::vector<fs::path> files;
@@ -279,6 +306,10 @@ int run_report(const ReportOptions& opt) {
       e.figures = analysis->key_figures;
       e.analysis = analysis->json;
     }
+    e.book = analysis && analysis->ok && plans[i].book;
+    if (e.book)
+      body += fmt::format("<p><a href=\"{}-rulebook.html\">The illustrated rulebook</a>: the rules in their own "
+                          "words with allowed and not-allowed boards.</p>\n", html_escape(e.stem));
     if (analysis) body += analysis->alerts_html;
     if (!e.ok) {
       body += "<h2 class=\"bad\">Errors</h2>\n<pre>" + html_escape(diags.render(sources)) + "</pre>\n";
@@ -308,6 +339,13 @@ int run_report(const ReportOptions& opt) {
     if (!error.empty()) {
       fmt::print(stderr, "{}\n", error);
       return Outcome::Failed;
+    }
+    if (e.book) {
+      if (const std::string why = write_book(file.generic_string(), base, e, plans[i], opt.pdf, interrupt.flag());
+          !why.empty()) {
+        fmt::print(stderr, "{}\n", why);
+        return interrupt.stopped() ? Outcome::Stopped : Outcome::Failed;
+      }
     }
     fmt::print(stderr, "report: {} written: {}.html\n", plans[i].label, base.generic_string());
     return Outcome::Written;
@@ -361,8 +399,10 @@ int run_report(const ReportOptions& opt) {
     rows += fmt::format(
         "<tr><td>{}</td><td><a href=\"{}/{}.html\">{}</a>{}</td><td class=\"{}\">{}</td>",
         html_escape(e.game), html_escape(e.game), html_escape(e.stem), html_escape(e.title),
-        e.base < 0 ? std::string()
-                   : fmt::format(" · <a href=\"{}/{}-diff.html\">changes</a>", html_escape(e.game), html_escape(e.stem)),
+        (e.base < 0 ? std::string()
+                    : fmt::format(" · <a href=\"{}/{}-diff.html\">changes</a>", html_escape(e.game), html_escape(e.stem))) +
+            (e.book ? fmt::format(" · <a href=\"{}/{}-rulebook.html\">rulebook</a>", html_escape(e.game), html_escape(e.stem))
+                    : std::string()),
         e.ok ? "ok" : "bad", e.ok ? "checked" : "errors");
     for (const std::string& c : columns) {
       auto it = std::find_if(e.figures.begin(), e.figures.end(), [&](const auto& f) { return f.first == c; });
@@ -399,6 +439,7 @@ void add_report(CLI::App& app, int& result) {
       ->check(CLI::ExistingFile);
   cmd->add_option("-j,--jobs", opt->jobs, "Variants analysed at once (default: one per hardware thread)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--pdf", opt->pdf, "Also print each rulebook page to VARIANT-rulebook.pdf (needs chromium on PATH)");
   cmd->add_flag("--rules-only", opt->rules_only, "Only the summary and the rules (no playouts, no diagrams)");
   cmd->callback([opt, &result] { result = run_report(*opt); });
 }

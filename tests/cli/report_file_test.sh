@@ -28,7 +28,7 @@ json() {
 # fill-6x6 extends fill-4x4: a small game, seconds for both reports.
 "$rb" report variants/sudoku-fill/fill-6x6.rules -o "$work/one" --config variants/report.json 2>/dev/null
 check "report of one file: exit" 0 $?
-check "report of one file: its files" "index.html sudoku-fill/fill-6x6.html sudoku-fill/fill-6x6.json" \
+check "report of one file: its files" "index.html sudoku-fill/fill-6x6-rulebook.html sudoku-fill/fill-6x6-rulebook.json sudoku-fill/fill-6x6.html sudoku-fill/fill-6x6.json" \
   "$(cd "$work/one" && find . -type f | sed 's|^\./||' | sort | paste -sd' ')"
 check "report of one file: its base read" \
   "variants/sudoku-fill/fill-6x6.rules variants/sudoku-fill/fill-4x4.rules" \
