@@ -81,8 +81,15 @@ TEST_CASE("every report page loads in headless Chromium with its diagrams and no
     // A page of what a variant changes has no diagrams: its declarations and its tables.
     const std::string name = page.filename().string();
     const bool diff_page = name.size() > 10 && name.compare(name.size() - 10, 10, "-diff.html") == 0;
+    const bool book_page = name.size() > 14 && name.compare(name.size() - 14, 14, "-rulebook.html") == 0;
     if (diff_page) {
       CHECK(r.out.find("id=\"declarations\"") != std::string::npos);
+    } else if (book_page) {
+      // The rulebook: the start board, the rules with their example boards, the end.
+      CHECK(r.out.find("id=\"start\"") != std::string::npos);
+      CHECK(r.out.find("id=\"rules\"") != std::string::npos);
+      CHECK(r.out.find("id=\"end\"") != std::string::npos);
+      CHECK(count(r.out, "<svg") >= 2 + count(r.out, "class=\"rule-example"));
     } else if (page != index) {
       CHECK(count(r.out, "<svg") >= 3);          // two boards and the opening tree at least
       CHECK(count(r.out, "class=\"board\"") >= 2);  // the start and the end; witnesses add more
