@@ -270,10 +270,17 @@ class Book {
     if (!ev.legal(ex.move.kind, ex.move.args, listed).ok) listed = !allowed;  // unreadable: not confirmed
     const bool checked = allowed ? listed && ex.refusal.blockers.empty() : !listed && forbidden_only_by(ex.refusal, rule);
     j = {{"found", true}, {"move", ex.move_text}, {"seed", ex.seed}, {"line", ex.line}, {"how", ex.how},
-         {"checked", checked}, {"reachable", true}, {"board", render::board_text(p_, ex.state.data(), {})},
-         {"refusal", refusal_json(ex.refusal)}};
+         {"checked", checked}, {"reachable", true}, {"board", render::board_text(p_, ex.state.data(), {})}};
+    // An allowed move has no refusal to show: the interpreter's reading is its legality.
+    if (allowed) j["legal"] = listed && ex.refusal.blockers.empty();
+    else j["refusal"] = refusal_json(ex.refusal);
     render::LastMove mark{ex.move, nullptr};
     ++page.rule_diagrams;
+    // The line and the move itself, as `play` replays them: a not-allowed move stops it
+    // with the rule's name.
+    std::vector<std::string> moves = ex.line;
+    moves.push_back(ex.move_text);
+    j["replay"] = fmt::format("rulebook play {} --seed {} --moves \"{}\"", p_.source_path, ex.seed, fmt::join(moves, ", "));
     std::string line = fmt::format("{}", fmt::join(ex.line, ", "));
     if (ex.line.size() > 12)
       line = fmt::format("<details><summary>{} moves</summary>{}</details>", ex.line.size(), esc(line));
