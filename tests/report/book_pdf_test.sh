@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The rulebook page of the 6x6 Garnsi file on a small configuration: one figure per allowed /
 # not-allowed example found (counted in the HTML against the page's JSON), a link from the
-# variant's page and the index, the same bytes twice, and `--pdf` printing it with headless
+# variant's page and the index, each not-allowed example refused by `play` naming its rule,
+# the same bytes twice, and `--pdf` printing it with headless
 # Chromium to a non-empty PDF (with pdftotext: one "Reached by" caption per figure).
 # Usage: book_pdf_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
@@ -49,6 +50,15 @@ check "rule_diagrams in the JSON" "$figures" "$(json "$data" "j['rule_diagrams']
 check "linked from the variant's page" 1 "$(grep -c 'href="garnsi-6x6-rulebook.html"' "$work/a/garnsi-malom/garnsi-6x6.html")"
 check "linked from the index" 1 "$(grep -c 'href="garnsi-malom/garnsi-6x6-rulebook.html"' "$work/a/index.html")"
 check "a print stylesheet" 1 "$(grep -c '@media print' "$page")"
+
+# Each not-allowed example replayed by `play`, its move last: refused by that rule.
+for i in $(seq 0 $((rules - 1))); do
+  name=$(json "$data" "j['rules'][$i]['name']")
+  replay=$(json "$data" "j['rules'][$i]['not_allowed']['replay']")
+  eval "\"\$rb\" ${replay#rulebook }" >/dev/null 2>"$work/play_err"
+  check "play refuses the not-allowed move of $name" 1 $?
+  check "play names $name" 1 "$(grep -c "blocked by rule $name\$" "$work/play_err")"
+done
 
 "$rb" report "$f" -o "$work/b" --config "$work/config.json" 2>/dev/null
 check "the same bytes twice" "" "$(cmp "$page" "$work/b/garnsi-malom/garnsi-6x6-rulebook.html" 2>&1)"
