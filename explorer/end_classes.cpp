@@ -108,6 +108,57 @@ class Forms {
   std::vector<std::vector<int32_t>> position_;  ///< per variable and element: its digit
 };
 
+/// The distinct forms of the complete states' records (form key, own key, scores' hash),
+/// by an open-addressing table: a state reached by several paths counts once; two states
+/// with one form are clashes.
+class FormSet {
+ public:
+  FormSet(const std::vector<uint8_t>& records, size_t rec, size_t kb) : all_(records), rec_(rec), kb_(kb) {
+    const size_t n = records.size() / rec;
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    slots_.assign(cap, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t* x = records.data() + i * rec;
+      size_t h = hash(x) & (cap - 1);
+      for (;; h = (h + 1) & (cap - 1)) {
+        if (slots_[h] == 0) {
+          slots_[h] = uint32_t(i + 1);
+          firsts_.push_back(uint32_t(i));
+          break;
+        }
+        const uint8_t* y = records.data() + size_t(slots_[h] - 1) * rec;
+        if (std::memcmp(x, y, kb) != 0) continue;
+        if (std::memcmp(x + kb, y + kb, kb) != 0) ++clashes_;
+        break;
+      }
+    }
+  }
+  size_t size() const { return firsts_.size(); }
+  uint64_t clashes() const { return clashes_; }
+  const uint8_t* record(size_t i) const { return all_.data() + size_t(firsts_[i]) * rec_; }
+  /// The record of the form `key`, or null.
+  const uint8_t* find(const uint8_t* key) const {
+    for (size_t h = hash(key) & (slots_.size() - 1);; h = (h + 1) & (slots_.size() - 1)) {
+      if (slots_[h] == 0) return nullptr;
+      const uint8_t* y = all_.data() + size_t(slots_[h] - 1) * rec_;
+      if (std::memcmp(key, y, kb_) == 0) return y;
+    }
+  }
+
+ private:
+  size_t hash(const uint8_t* key) const {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < kb_; ++i) h = (h ^ key[i]) * 0x100000001b3ULL;
+    return size_t(h ^ (h >> 29));
+  }
+  const std::vector<uint8_t>& all_;
+  size_t rec_, kb_;
+  std::vector<uint32_t> slots_;   ///< record index + 1; 0: empty
+  std::vector<uint32_t> firsts_;  ///< the first record of each form
+  uint64_t clashes_ = 0;
+};
+
 /// Runs f(begin, end, worker) over [0, n) on `threads` threads.
 template <class F>
 void parallel(size_t n, int threads, F&& f) {
@@ -169,140 +220,112 @@ EndClassResult end_classes(const ir::Program& p, const dsl::SourceSet& sources, 
     all.insert(all.end(), f.begin(), f.end());
     std::vector<uint8_t>().swap(f);
   }
-  const size_t n = all.size() / rec;
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return std::memcmp(all.data() + a * rec, all.data() + b * rec, 2 * kb) < 0;
-  });
-  // Distinct states (a state reached by two paths is one) and distinct forms; a form shared
-  // by two states means the rules tell apart what the observation does not.
-  std::vector<uint8_t> keys;  // distinct forms, with the scores' hash
-  std::vector<size_t> first;  // a record of each
-  const size_t fk = kb + 8;
-  bool scores_split = false;
-  for (size_t i = 0; i < n; ++i) {
-    const uint8_t* x = all.data() + order[i] * rec;
-    if (i > 0 && std::memcmp(x, all.data() + order[i - 1] * rec, 2 * kb) == 0) continue;
-    ++r.states;
-    if (!keys.empty() && std::memcmp(x, keys.data() + keys.size() - fk, kb) == 0) {
-      scores_split = scores_split || std::memcmp(x + 2 * kb, keys.data() + keys.size() - 8, 8) != 0;
-      continue;
-    }
-    keys.insert(keys.end(), x, x + kb);
-    keys.insert(keys.end(), x + 2 * kb, x + 2 * kb + 8);
-    first.push_back(order[i]);
+  if (all.size() / rec >= UINT32_MAX) {
+    r.error = "too many complete states to hold";
+    return r;
   }
-  r.forms = keys.size() / fk;
-  if (r.forms != r.states) {
+  const FormSet set(all, rec, kb);
+  r.forms = set.size();
+  r.states = r.forms + set.clashes();
+  if (set.clashes() > 0) {
     r.error = fmt::format("{} complete states make only {} forms as observed: the rules tell apart states "
                           "that differ by more than the order of alike keys",
                           r.states, r.forms);
     return r;
   }
-  (void)scores_split;
-  auto find = [&](const uint8_t* key) -> const uint8_t* {
-    size_t lo = 0, hi = r.forms;
-    while (lo < hi) {
-      const size_t mid = (lo + hi) / 2;
-      if (std::memcmp(keys.data() + mid * fk, key, kb) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < r.forms && std::memcmp(keys.data() + lo * fk, key, kb) == 0 ? keys.data() + lo * fk : nullptr;
-  };
-  // Every map of the board on every complete state: its image must be a complete state
-  // with the same scores.
-  std::vector<Transform> generators;
+  // Every map of the board on every complete state, in one pass: its image must be a
+  // complete state with the same scores; which images are less than the state and which
+  // equal it give the least forms and the fixed ones under whichever maps are kept.
+  const std::vector<Transform> maps = board_transforms(p);
   std::vector<DigitMap> actions;
-  for (Transform& t : board_transforms(p)) {
+  for (const Transform& t : maps) {
     SymmetryCheck c{t, false, "", false, {}, false};
-    if (generators.empty()) {
-      generators.push_back(t);
-      c.kept = true;
-      r.checks.push_back(std::move(c));
-      continue;
-    }
-    const DigitMap m = forms.action(t, root, c.reason);
-    if (c.reason.empty()) {
-      std::vector<uint64_t> outside(static_cast<size_t>(threads), 0), other(static_cast<size_t>(threads), 0);
-      std::vector<size_t> example(static_cast<size_t>(threads), SIZE_MAX);
-      parallel(r.forms, threads, [&](size_t from, size_t to, size_t w) {
-        std::vector<uint32_t> d(nd), img(nd);
-        std::vector<uint8_t> key(kb);
-        for (size_t i = from; i < to; ++i) {
-          packer.decode(keys.data() + i * fk, d.data());
-          Forms::apply(m, d.data(), img.data());
-          forms.form(img.data());
-          packer.encode(img.data(), key.data());
-          const uint8_t* hit = find(key.data());
-          if (!hit) ++outside[w];
-          else if (std::memcmp(hit + kb, keys.data() + i * fk + kb, 8) != 0) ++other[w];
-          else continue;
-          if (example[w] == SIZE_MAX) example[w] = i;
-        }
-      });
-      uint64_t out = 0, diff = 0;
-      size_t ex = SIZE_MAX;
-      for (int w = 0; w < threads; ++w) {
-        out += outside[size_t(w)];
-        diff += other[size_t(w)];
-        if (ex == SIZE_MAX) ex = example[size_t(w)];
-      }
-      if (out + diff > 0) {
-        std::vector<uint8_t> s(p.state_bytes);
-        std::vector<uint32_t> scratch(nd + 1);
-        packer.unpack(all.data() + first[ex] * rec + kb, s.data(), scratch.data());
-        c.reason = fmt::format("of {} complete states it maps {} outside them and {} onto one with other scores, "
-                               "e.g. this one:\n{}",
-                               r.forms, out, diff, e.board_text(s.data()));
-      }
-    }
-    c.kept = c.reason.empty();
-    if (c.kept) generators.push_back(t);
+    actions.push_back(forms.action(t, root, c.reason));
     r.checks.push_back(std::move(c));
   }
-  std::vector<Transform> group = close_group(p, generators, kMaxGroup);
-  for (const Transform& t : group) {
-    std::string why;
-    actions.push_back(forms.action(t, root, why));
-    r.group.push_back({t.name, 0});
-    if (!why.empty()) {
-      r.error = fmt::format("the group element {} has no action: {}", t.name, why);
-      return r;
-    }
+  const size_t nm = maps.size();
+  if (nm > 8) {
+    r.error = "more maps of the board than the square has";
+    return r;
   }
-  // Least forms and fixed forms, one pass; every image is checked to be a form again.
-  const size_t ng = actions.size();
-  std::vector<std::vector<uint64_t>> fixed(static_cast<size_t>(threads), std::vector<uint64_t>(ng, 0));
-  std::vector<uint64_t> least(static_cast<size_t>(threads), 0), lost(static_cast<size_t>(threads), 0);
-  parallel(r.forms, threads, [&](size_t from, size_t to, size_t w) {
+  struct Tally {
+    std::vector<uint64_t> outside, other, fixed, by_less;  // by_less: per mask of maps giving less
+    std::vector<size_t> example;
+  };
+  std::vector<Tally> tallies(static_cast<size_t>(threads));
+  for (Tally& t : tallies) {
+    t.outside.assign(nm, 0);
+    t.other.assign(nm, 0);
+    t.fixed.assign(nm, 0);
+    t.by_less.assign(size_t{1} << nm, 0);
+    t.example.assign(nm, SIZE_MAX);
+  }
+  parallel(set.size(), threads, [&](size_t from, size_t to, size_t w) {
+    Tally& tally = tallies[w];
     std::vector<uint32_t> d(nd), img(nd);
     std::vector<uint8_t> key(kb);
     for (size_t i = from; i < to; ++i) {
-      packer.decode(keys.data() + i * fk, d.data());
-      bool is_least = true;
-      for (size_t g = 0; g < ng; ++g) {
+      const uint8_t* x = set.record(i);
+      packer.decode(x, d.data());
+      uint32_t less = 0;
+      for (size_t g = 0; g < nm; ++g) {
+        if (!r.checks[g].reason.empty()) continue;
         Forms::apply(actions[g], d.data(), img.data());
         forms.form(img.data());
         const int c = packer.compare_digits(img.data(), d.data());
-        if (c == 0) ++fixed[w][g];
-        if (c < 0) is_least = false;
-        if (g > 0) {
-          packer.encode(img.data(), key.data());
-          if (!find(key.data())) ++lost[w];
-        }
+        if (c == 0) ++tally.fixed[g];
+        if (c < 0) less |= 1u << g;
+        packer.encode(img.data(), key.data());
+        const uint8_t* hit = set.find(key.data());
+        if (hit && std::memcmp(hit + 2 * kb, x + 2 * kb, 8) == 0) continue;
+        ++(hit ? tally.other : tally.outside)[g];
+        if (tally.example[g] == SIZE_MAX) tally.example[g] = i;
       }
-      if (is_least) ++least[w];
+      ++tally.by_less[less];
     }
   });
-  uint64_t lost_all = 0;
-  for (int w = 0; w < threads; ++w) {
-    r.classes += least[size_t(w)];
-    lost_all += lost[size_t(w)];
-    for (size_t g = 0; g < ng; ++g) r.group[g].fixed += fixed[size_t(w)][g];
+  std::vector<Transform> generators;
+  uint32_t kept = 0;
+  for (size_t g = 0; g < nm; ++g) {
+    SymmetryCheck& c = r.checks[g];
+    uint64_t out = 0, diff = 0;
+    size_t ex = SIZE_MAX;
+    for (const Tally& t : tallies) {
+      out += t.outside[g];
+      diff += t.other[g];
+      if (ex == SIZE_MAX) ex = t.example[g];
+    }
+    if (c.reason.empty() && out + diff > 0) {
+      std::vector<uint8_t> s(p.state_bytes);
+      std::vector<uint32_t> scratch(nd + 1);
+      packer.unpack(set.record(ex) + kb, s.data(), scratch.data());
+      c.reason = fmt::format("of {} complete states it maps {} outside them and {} onto one with other scores, "
+                             "e.g. this one:\n{}",
+                             r.forms, out, diff, e.board_text(s.data()));
+    }
+    c.kept = c.reason.empty();
+    if (!c.kept) continue;
+    kept |= 1u << g;
+    generators.push_back(c.transform);
   }
-  for (const EndClassElement& g : r.group) r.fixed_sum += g.fixed;
-  if (lost_all > 0) r.error = fmt::format("the group maps {} complete states outside them", lost_all);
+  // The kept maps of the square form a group themselves (a generated element outside them
+  // would be a map of the square that was not kept).
+  const std::vector<Transform> group = close_group(p, generators, kMaxGroup);
+  for (const Transform& t : group) {
+    size_t g = 0;
+    while (g < nm && !same_transform(p, maps[g], t)) ++g;
+    if (g == nm || !(kept >> g & 1)) {
+      r.error = fmt::format("the kept maps generate {}, which was not kept", t.name);
+      return r;
+    }
+    EndClassElement el{maps[g].name, 0};
+    for (const Tally& tl : tallies) el.fixed += tl.fixed[g];
+    r.group.push_back(el);
+    r.fixed_sum += el.fixed;
+  }
+  for (const Tally& t : tallies)
+    for (uint32_t m = 0; m < t.by_less.size(); ++m)
+      if ((m & kept) == 0) r.classes += t.by_less[m];
   return r;
 }
 
