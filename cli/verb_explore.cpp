@@ -5,11 +5,13 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "dsl/diagnostics.h"
+#include "explorer/end_classes.h"
 #include "explorer/enumerate.h"
 #include "explorer/symmetry.h"
 
@@ -28,6 +30,7 @@ struct ExploreOptions {
   bool no_symmetry = false;
   bool json = false;
   bool quiet = false;
+  bool complete_classes = false;
 };
 
 /// "512M", "4G", "100000": bytes; 0 and an error message when unreadable.
@@ -62,6 +65,24 @@ std::string phase_cells(const std::vector<uint64_t>& per_phase) {
   return s;
 }
 
+/// --complete-classes: the complete states of --depth moves up to the maps of the board.
+int run_complete_classes(const ExploreOptions& opt, const OpenedGame& game, const std::vector<uint8_t>& root) {
+  if (opt.depth <= 0) {
+    fmt::print(stderr, "rulebook explore: --complete-classes needs --depth N (the moves of a complete state)\n");
+    return kExitUsage;
+  }
+  explorer::EndClassOptions o;
+  o.depth = opt.depth;
+  o.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  StopOnInterrupt interrupt;
+  o.interrupt = interrupt.flag();
+  const explorer::EndClassResult r = explorer::end_classes(*game.program, game.sources, *game.engine, root.data(), o);
+  if (opt.json) fmt::print("{}\n", explorer::end_classes_json(r, opt.depth).dump(2));
+  else fmt::print("{}\n{}", game.program->title, explorer::end_classes_text(r, opt.depth));
+  if (interrupt.flag()->load()) return kExitInterrupted;
+  return r.error.empty() ? kExitOk : kExitInputError;
+}
+
 int run_explore(const ExploreOptions& opt) {
   std::string size_error;
   const uint64_t max_memory = opt.max_memory.empty() ? 0 : parse_size(opt.max_memory, size_error);
@@ -77,6 +98,7 @@ int run_explore(const ExploreOptions& opt) {
   const engine::Engine& e = *game.engine;
   if (!opt.quiet) fmt::print(stderr, "engine: {}\n", game.engine_note);
 
+  if (opt.complete_classes) return run_complete_classes(opt, game, root);
   explorer::SurveyOptions so;
   so.symmetry = !opt.no_symmetry;
   so.max_depth = opt.depth;
@@ -188,6 +210,9 @@ void add_explore(CLI::App& app, int& result) {
       ->check(CLI::IsMember({"compiled", "interp"}));
   cmd->add_option("--threads", opt->threads, "Worker threads (default: the cores)")->check(CLI::Range(1, 256));
   cmd->add_flag("--no-symmetry", opt->no_symmetry, "Do not look for symmetries");
+  cmd->add_flag("--complete-classes", opt->complete_classes,
+                "Count the complete states of exactly --depth moves up to the maps of the board, as the rules "
+                "observe them (by least forms and by Burnside's lemma)");
   cmd->add_flag("--json", opt->json, "Print the result as JSON");
   cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
   cmd->callback([opt, &result] { result = run_explore(*opt); });

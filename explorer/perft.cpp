@@ -42,10 +42,12 @@ class Walker {
  public:
   /// `stop` and `interrupt` (may be null) end the walk; `tick`, when given, is called
   /// every few thousand states (the calling thread reports progress from it).
-  Walker(const engine::Engine& engine, int depth, bool count_ends, const std::atomic<bool>* stop,
-         const std::atomic<bool>* interrupt, std::function<void()> tick = {})
-      : engine_(engine), bytes_(engine.info().state_bytes), count_ends_(count_ends), stop_(stop),
-        interrupt_(interrupt), tick_(std::move(tick)), moves_(static_cast<size_t>(depth + 1)),
+  Walker(const engine::Engine& engine, int depth, const PerftOptions& options, int worker,
+         const std::atomic<bool>* stop, std::function<void()> tick = {})
+      : engine_(engine), bytes_(engine.info().state_bytes), count_ends_(options.count_ends),
+        on_end_(options.count_ends && options.on_end ? &options.on_end : nullptr), worker_(worker),
+        stop_(stop), interrupt_(options.interrupt), tick_(std::move(tick)),
+        moves_(static_cast<size_t>(depth + 1)),
         children_(static_cast<size_t>(depth + 1)) {}
 
   /// Adds to counts[ply .. depth-1] the paths below `state`, at `ply`. A state's children
@@ -78,6 +80,7 @@ class Walker {
       const uint8_t* child = children.data() + i * bytes_;
       if (engine_.terminal(child)) {
         ++counts.ends[static_cast<size_t>(ply)];
+        if (on_end_) (*on_end_)(child, ply, worker_);
       } else if (ply + 1 < depth && !walk(child, ply + 1, depth, counts, status)) {
         return false;
       }
@@ -89,6 +92,8 @@ class Walker {
   const engine::Engine& engine_;
   size_t bytes_;
   bool count_ends_;
+  const std::function<void(const uint8_t*, int, int)>* on_end_;
+  int worker_;
   const std::atomic<bool>* stop_;
   const std::atomic<bool>* interrupt_;
   std::function<void()> tick_;
@@ -147,7 +152,10 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
       for (size_t c = 0; c < moves.size(); ++c) {
         const uint8_t* child = children.data() + c * bytes;
         if (!engine.terminal(child)) next.insert(next.end(), child, child + bytes);
-        else if (options.count_ends) ++result.ends[static_cast<size_t>(split)];
+        else if (options.count_ends) {
+          ++result.ends[static_cast<size_t>(split)];
+          if (options.on_end) options.on_end(child, split, 0);
+        }
       }
     }
     level.swap(next);
@@ -172,8 +180,9 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
     p.seconds = std::chrono::duration<double>(last - start).count();
     options.progress(p);
   };
-  auto work = [&](bool calling) {
-    Walker walker(engine, depth, options.count_ends, &shared.stop, options.interrupt,
+  auto work = [&](int worker) {
+    const bool calling = worker == 0;
+    Walker walker(engine, depth, options, worker, &shared.stop,
                   calling ? std::function<void()>(report) : std::function<void()>());
     Counts mine(depth), unit(depth);
     for (size_t u; !shared.stop && (u = shared.next++) < units;) {
@@ -196,8 +205,8 @@ PerftResult perft(const engine::Engine& engine, const uint8_t* root, int depth,
   // The calling thread works too: with one thread nothing is started (and a caller timing
   // its own thread sees the whole count).
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, false);
-  work(true);
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
   for (std::thread& t : pool) t.join();
 
   for (size_t d = 0; d < result.paths.size(); ++d) result.paths[d] += shared.counts.paths[d];

@@ -43,6 +43,10 @@ struct PerftOptions {
   /// reaches, so the last ply's moves are played; without this the engine's own perft
   /// counts the last two plies without making their states, many times faster.
   bool count_ends = true;
+  /// With count_ends: called on the state of every path that ends the game, with its ply
+  /// (0: one move from the root) and the worker calling (0 .. threads - 1; the calling
+  /// thread is 0), so a caller keeps what it needs per worker without locks.
+  std::function<void(const uint8_t* state, int ply, int worker)> on_end;
 };
 
 /// paths[d - 1] is the number of move sequences of exactly d plies from the root (d =

@@ -406,6 +406,8 @@ std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const
   std::vector<uint8_t> image(bytes), after(bytes), after_image(bytes), image_after(bytes);
   std::vector<engine::Move> moves, image_moves, mapped;
   std::vector<int64_t> sa, sb;
+  const std::vector<std::string>& seats = p.domains[ir::kPlayerDomain].members;
+  auto seat = [&](int i) { return i >= 0 && size_t(i) < seats.size() ? seats[size_t(i)] : std::string("nobody"); };
   for (const std::vector<uint8_t>& sample : samples) {
     const uint8_t* s = sample.data();
     transform_state(p, t, s, image.data());
@@ -441,6 +443,10 @@ std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const
       if (!e.apply(after.data(), moves[i]).ok || !e.apply(image_after.data(), mapped[i]).ok)
         return "the engine failed " + where;
       transform_state(p, t, after.data(), after_image.data());
+      if (e.to_move(after_image.data()) != e.to_move(image_after.data()))
+        return fmt::format("the turn order tells them apart: after {} the player to move maps to {}, after {} it "
+                           "is {} ", e.move_text(moves[i]), seat(e.to_move(after_image.data())),
+                           e.move_text(mapped[i]), seat(e.to_move(image_after.data()))) + where;
       if (std::memcmp(after_image.data(), image_after.data(), bytes) != 0)
         return fmt::format("playing {} and then transforming differs from transforming and then playing {} ",
                            e.move_text(moves[i]), e.move_text(mapped[i])) + where;
@@ -461,6 +467,7 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
   const size_t first_found = candidates.size();
   for (Transform& t : graph_candidates(p, sources, root)) candidates.push_back({std::move(t), false, "", false, {}, false});
   for (Transform& t : label_candidates(p, root)) candidates.push_back({std::move(t), false, "", false, {}, false});
+  for (Transform& t : seat_candidates(p)) candidates.push_back({std::move(t), false, "", false, {}, false});
   if (candidates.size() > 64) candidates.resize(64);  // RuleImage tells at most 64 apart
   for (const ir::Symmetry& s : p.symmetries)
     candidates.push_back({declared_transform(p, s), false, "", true, s.span, false});

@@ -106,6 +106,13 @@ check "one diagonal: the quarter turns and the mirrors are rejected at a locatio
   "$(grep -A1 '"name": "\(rotate\|mirror\)' <<<"$out" |
      grep -c '"reason": "a value the rules compute is not mapped onto itself (.*one_diagonal.rules:[0-9]*:[0-9]*)"')"
 
+# Complete fleets of a small SMYOZ board up to the maps of the board: both counts, and the
+# option needs the depth of a complete state.
+"$rb" explore tests/explore/rules/smyoz_5x5.rules --complete-classes >/dev/null 2>&1
+check "explore --complete-classes without --depth exits 2" 2 $?
+out=$("$rb" explore tests/explore/rules/smyoz_5x5.rules --depth 4 --complete-classes --engine interp 2>/dev/null)
+check "complete fleets of 5x5: 26 classes both ways" 1 "$(grep -c '^  classes: 26 by least forms, 26 by Burnside (208 / 8)$' <<<"$out")"
+
 # A report is the same bytes whatever the number of variants analysed at once: five small
 # games (the 6x6 with proofs), one and three at a time.
 mkdir -p "$work/rin/a" "$work/rin/b"
