@@ -4,8 +4,10 @@
 // its script clicks every game forward, back and to the end and compares the board's cell
 // texts with the step data. Then, outside the browser: the viewer's last board of the
 // random game has the cell labels of the page's end board, and the moves it saves replay
-// with `rulebook play --moves-file` to the same end, score and last move. No console
-// message, no failed load. Chromium missing fails the test (tools/install-deps installs it).
+// with `rulebook play --moves-file` to the same end, score and last move; the index spans
+// the window and its alerts column links each page's alerts under the worst alert's code.
+// No console message, no failed load. Chromium missing fails the test (tools/install-deps
+// installs it).
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -183,4 +185,10 @@ TEST_CASE("the viewer steps every game of a small report in headless Chromium, a
   // The page holds the line of play the proof's search found to its witness.
   const std::string html = slurp(page);
   CHECK(html.find("property two_each (found): its board reached (4 plies)") != std::string::npos);
+  // The index: the window's width and the alerts column linking to each page's alerts.
+  const std::string index = slurp(small / "index.html");
+  CHECK(index.find("<body class=\"wide\">") != std::string::npos);
+  // tictactoe.rules's move `tenth` is never legal: one warning, dead-move the worst alert.
+  CHECK(index.find("<a href=\"tictactoe/tictactoe.html#alerts\">1</a><br><code class=\"bad\">dead-move</code>") !=
+        std::string::npos);
 }
