@@ -154,9 +154,9 @@ TEST_CASE("the viewer steps every game of a small report in headless Chromium, a
   REQUIRE(results.size() == viewers);
 
   const fs::path page = small / "tictactoe" / "tictactoe.html";
-  for (const auto& [path, r] : results) {
-    INFO(path);
-    CHECK(r["selftest"] == "PASS");
+  for (const auto& result : results) {
+    INFO(result.first);
+    CHECK(result.second["selftest"] == "PASS");
   }
   const nlohmann::json& r = results[fs::absolute(page).string()];
   const nlohmann::json data = nlohmann::json::parse(slurp(small / "tictactoe" / "tictactoe.json"));
@@ -164,7 +164,7 @@ TEST_CASE("the viewer steps every game of a small report in headless Chromium, a
 
   // The viewer's last board of the random game: the labels of the page's end board.
   std::map<int, std::string> shown;
-  for (const auto& [cell, label] : r["labels"].items()) shown[std::stoi(cell)] = label.get<std::string>();
+  for (const auto& item : r["labels"].items()) shown[std::stoi(item.key())] = item.value().get<std::string>();
   CHECK(shown == text_labels(game["end_board"].get<std::string>()));
   CHECK(!shown.empty());
 
