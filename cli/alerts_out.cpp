@@ -122,4 +122,11 @@ std::string alerts_figure(const nlohmann::json& j) {
   return out;
 }
 
+std::pair<std::string, bool> worst_alert(const nlohmann::json& j) {
+  for (const char* severity : {"warning", "note"})
+    for (const auto& a : j["alerts"])
+      if (!a["acknowledged"].get<bool>() && a["severity"] == severity) return {a["code"].get<std::string>(), severity[0] == 'w'};
+  return {"", false};
+}
+
 }  // namespace rulebook::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,5 +34,9 @@ std::string alerts_html(const nlohmann::json& alerts);
 /// The index's figure: the warnings not acknowledged, then notes and acknowledged ones:
 /// "0", "1 (3 notes)", "0 (2 notes) (+1 acknowledged)".
 std::string alerts_figure(const nlohmann::json& alerts);
+
+/// The worst alert's code and whether it is a warning: the first warning not acknowledged,
+/// else the first note not acknowledged; "" when there is none.
+std::pair<std::string, bool> worst_alert(const nlohmann::json& alerts);
 
 }  // namespace rulebook::cli

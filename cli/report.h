@@ -68,12 +68,21 @@ struct ReportPlan {
   std::string label;
 };
 
+/// A line of play a section found (the moves to a witness or counterexample board), for the
+/// page's viewer: the position it starts from and the moves as `play` prints them.
+struct FoundLine {
+  std::string title;
+  std::vector<uint8_t> start;
+  std::vector<std::string> moves;
+};
+
 /// A section of a variant's page computed by another analysis: the JSON behind it, its
 /// HTML, and its figure for the index. Empty json: not computed (the page says so).
 struct Section {
   nlohmann::json json;
   std::string html;
   std::string figure;
+  std::vector<FoundLine> lines;
 };
 
 /// The states reachable from `root` by depth, exactly and up to the symmetries found and

@@ -173,10 +173,8 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   vo.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   vo.stop = stop;
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
-  if (!(stop && stop->load())) {
-    const compiler::Interpreter interpreter(p, game.sources);
-    verifier::reach_boards(interpreter, results, {plan.prove_reach_states, stop});
-  }
+  const compiler::Interpreter interpreter(p, game.sources);
+  if (!(stop && stop->load())) verifier::reach_boards(interpreter, results, {plan.prove_reach_states, stop});
   if (alerts) *alerts = verifier::proof_alerts(results, p);
 
   auto draw = [&](const verifier::Board& b, const std::string& title) {
@@ -205,6 +203,9 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
       }
       if (r.reach) {
         if (r.reach->reached) d["board"]["reached_by"] = r.reach->line;
+        if (FoundLine l{r.name + " (" + verdict + ")", {}, r.reach->line};
+            r.reach->reached && verifier::board_start(interpreter, *r.board, l.start))
+          s.lines.push_back(std::move(l));
         d["board"]["searched_states"] = r.reach->states;
         d["board"]["search"] = verifier::board_reach_text(r);
       }

@@ -2,6 +2,7 @@
 // random and greedy playouts with their metrics; each as JSON and as HTML with charts.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include "cli/coverage_out.h"
 #include "cli/open_game.h"
 #include "cli/report.h"
+#include "cli/report_viewer.h"
 #include "cli/verbs.h"
 #include "explorer/metrics.h"
 #include "explorer/tree.h"
@@ -268,6 +270,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
                         "emptied are crossed.{1}</p>\n<div class=\"boards\">\n",
                         plan.seed, plan.layers.empty() ? "" : " Drawn over the boards, as each legend says in words: " + html_escape(layer_titles(plan.layers)) + ".");
   a.html += render::board_svg(p, start.after.data(), ds) + render::board_svg(p, end.after.data(), de) + "</div>\n";
+  const size_t viewer_at = a.html.size();  // the viewer follows the boards, once its lines are found
   a.json["example_game"] = {{"seed", plan.seed},
                             {"plies", end.plies},
                             {"over", end.over},
@@ -351,6 +354,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   Section states = enumeration_section(game, start.after.data(), plan, stop);
   a.html += section_html("enumeration", "State space", states, "left out by the report's settings");
   a.json["enumeration"] = states.json;
+  a.html.insert(viewer_at, viewer_html(game, plan, std::filesystem::path(path).stem().string(), a.json["coverage"], proofs.lines));
 
   a.key_figures = {{"players", std::to_string(info.players)},
                    {"mean length", random.length.count ? fmt::format("{:.1f}", random.length.mean) : "–"},

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/alerts_out.h"
 #include "cli/interrupt.h"
 #include "cli/diff_out.h"
 #include "cli/json_out.h"
@@ -118,13 +119,15 @@ const char* kStyle =
     "table{border-collapse:collapse}td,th{padding:.3rem .8rem;border-bottom:1px solid #ddd;"
     "text-align:left;vertical-align:top}.bad{color:#b00020}.ok{color:#1b5e20}.none{color:#757575}"
     ".boards,.charts{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}"
-    ".tree{overflow-x:auto;border:1px solid #ddd;padding:.5rem}.tree svg{height:auto}";
+    ".tree{overflow-x:auto;border:1px solid #ddd;padding:.5rem}.tree svg{height:auto}"
+    "body.wide{max-width:none}body.wide table{width:100%}";
 
-std::string page(const std::string& title, const std::string& body) {
+/// A page; `wide` pages (the index) use the window's width instead of a column for reading.
+std::string page(const std::string& title, const std::string& body, bool wide = false) {
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n{}</body>\n</html>\n",
-      html_escape(title), kStyle, body);
+      "<title>{}</title>\n<style>{}</style>\n</head>\n<body{}>\n{}</body>\n</html>\n",
+      html_escape(title), kStyle, wide ? " class=\"wide\"" : "", body);
 }
 
 /// Writes `text` whole or not at all (a page cut short by a full disk would read as a
@@ -406,7 +409,15 @@ int run_report(const ReportOptions& opt) {
         e.ok ? "ok" : "bad", e.ok ? "checked" : "errors");
     for (const std::string& c : columns) {
       auto it = std::find_if(e.figures.begin(), e.figures.end(), [&](const auto& f) { return f.first == c; });
-      rows += "<td>" + (it == e.figures.end() ? std::string() : html_escape(it->second)) + "</td>";
+      std::string cell = it == e.figures.end() ? std::string() : html_escape(it->second);
+      // The alerts' count links to the page's alerts, over the code of the worst of them.
+      if (c == "alerts" && !cell.empty() && e.analysis.contains("alerts")) {
+        const auto [code, warning] = worst_alert(e.analysis["alerts"]);
+        cell = fmt::format("<a href=\"{}/{}.html#alerts\">{}</a>{}", html_escape(e.game), html_escape(e.stem), cell,
+                           code.empty() ? "" : fmt::format("<br><code class=\"{}\">{}</code>", warning ? "bad" : "none",
+                                                           html_escape(code)));
+      }
+      rows += "<td>" + cell + "</td>";
     }
     rows += "</tr>\n";
   }
@@ -418,7 +429,7 @@ int run_report(const ReportOptions& opt) {
       "<table>\n<tr><th>game</th><th>variant</th><th>status</th>{}</tr>\n{}</table>\n",
       fs::is_directory(opt.input, ec) ? fmt::format("{} rule files under", entries.size()) : std::string("The rule file"),
       html_escape(opt.input), heads, rows);
-  if (const std::string error = write_file(fs::path(opt.output) / "index.html", page("rulebook report", index));
+  if (const std::string error = write_file(fs::path(opt.output) / "index.html", page("rulebook report", index, true));
       !error.empty()) {
     fmt::print(stderr, "{}\n", error);
     return kExitInputError;

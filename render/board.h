@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/runtime/engine.h"
@@ -92,6 +93,17 @@ struct DrawOptions {
   std::optional<LastMove> last;       ///< mark the last move and what it emptied
   const Annotations* annotations = nullptr;
 };
+
+/// The colours board_svg marks a last move, a capture and a blocked cell with.
+inline constexpr std::string_view kMoveColour = "#ffb300";
+inline constexpr std::string_view kCaptureColour = "#b00020";
+inline constexpr std::string_view kBlockedColour = "#9e9e9e";
+
+/// A cell's background in board_svg: blocked grey, a shade, a player's tint, or white.
+std::string cell_fill(const BoardModel& model, const CellView& cell);
+
+/// The lines under a board: which variables were read for what, who wears which colour.
+std::vector<std::string> board_legend(const BoardModel& model, const DrawOptions& options);
 
 /// A standalone SVG document (no XML prolog, so it can also be inlined in HTML).
 /// Same inputs, same bytes.

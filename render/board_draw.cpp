@@ -9,12 +9,6 @@
 #include "render/palette.h"
 
 namespace rulebook::render {
-namespace {
-
-constexpr std::string_view kMoveColour = "#ffb300";
-constexpr std::string_view kCaptureColour = "#b00020";
-constexpr std::string_view kBlockedColour = "#9e9e9e";
-
 std::string cell_fill(const BoardModel& m, const CellView& c) {
   if (c.blocked) return std::string(kBlockedColour);
   if (c.shade >= 0) return std::string(shade_colour(c.shade));
@@ -22,8 +16,7 @@ std::string cell_fill(const BoardModel& m, const CellView& c) {
   return "#ffffff";
 }
 
-/// The legend under a board: which variables were read for what.
-std::vector<std::string> legend(const BoardModel& m, const DrawOptions& o) {
+std::vector<std::string> board_legend(const BoardModel& m, const DrawOptions& o) {
   std::vector<std::string> out;
   if (!m.main_var.empty()) out.push_back("cells: " + m.main_var);
   if (!m.pieces_legend.empty()) out.push_back(m.pieces_legend);
@@ -35,14 +28,12 @@ std::vector<std::string> legend(const BoardModel& m, const DrawOptions& o) {
   return out;
 }
 
-}  // namespace
-
 std::string board_svg(const ir::Program& p, const uint8_t* state, const DrawOptions& o) {
   const BoardModel m = board_model(p, state, o.last ? &*o.last : nullptr);
   const double c = o.cell;
   const double margin = o.coordinates ? c * 0.6 : 4;
   const double title_h = o.title.empty() ? 0 : c * 0.7;
-  const std::vector<std::string> lines = legend(m, o);
+  const std::vector<std::string> lines = board_legend(m, o);
   const double legend_line = 15;
   const double ox = margin, oy = title_h + margin;
   const double bw = m.width * c, bh = m.height * c;
@@ -192,7 +183,7 @@ std::string board_text(const ir::Program& p, const uint8_t* state, const DrawOpt
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
-  for (const std::string& l : legend(m, o)) out += "  " + l + "\n";
+  for (const std::string& l : board_legend(m, o)) out += "  " + l + "\n";
   if (o.annotations)
     for (const Annotations::CellLabel& lb : o.annotations->labels)
       if (lb.cell >= 0 && lb.cell < m.width * m.height)

@@ -70,4 +70,8 @@ void reach_boards(const compiler::Interpreter& interpreter, std::vector<Result>&
   }
 }
 
+bool board_start(const compiler::Interpreter& interpreter, const Board& board, std::vector<uint8_t>& start) {
+  return start_of(interpreter, board, start);
+}
+
 }  // namespace rulebook::verifier

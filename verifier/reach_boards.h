@@ -18,6 +18,10 @@ struct ReachPlan {
   const std::atomic<bool>* stop = nullptr;
 };
 
+/// The position a board is searched for from: the board's setup values, set up (seed 1 for
+/// anything else the setup draws). False when they cannot be set up.
+bool board_start(const compiler::Interpreter& interpreter, const Board& board, std::vector<uint8_t>& start);
+
 /// Sets Result::reach of every result whose board can be searched for: not one violating a
 /// proved invariant (it cannot occur), nor a board of a found invariant's step. The boards
 /// of one setup are searched for together, from that setup (the board's own setup values,

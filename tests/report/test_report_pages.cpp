@@ -98,7 +98,7 @@ TEST_CASE("every report page loads in headless Chromium with its diagrams and no
       CHECK(r.out.find("id=\"enumeration\"") != std::string::npos);
       CHECK(r.out.find("<th>distinct states</th>") != std::string::npos);  // the state-space table
     }
-    // Any console message (there is no script on the pages) or failed load is an error.
+    // Any console message (the viewer's script logs nothing) or failed load is an error.
     CHECK(r.err.find("CONSOLE") == std::string::npos);
     CHECK(r.err.find("Failed to load") == std::string::npos);
     CHECK(r.err.find("ERR_FILE_NOT_FOUND") == std::string::npos);
