@@ -159,6 +159,19 @@ check "seed 3 alone: the same difficulty as in the run" \
 check "text: unique line" "unique: proved (a second solution is unsat)" "$(grep '^unique:' "$tmp/alone")"
 check "text: criteria line" 1 "$(grep -c '^criteria: 4 of 4 met' "$tmp/alone")"
 
+# Ctrl-C: exit 130, what was generated printed and written.
+set -m
+"$rb" puzzle "$moyo" --seed 1 --count 20 --no-times -o "$tmp/int.txt" >"$tmp/int.out" 2>/dev/null &
+pid=$!
+sleep 6
+kill -INT "$pid"
+wait "$pid"
+check "Ctrl-C: exit 130" 130 $?
+set +m
+check "Ctrl-C: says how many were generated" 1 "$(grep -c '^[0-9]* of 20 puzzles generated (interrupted)$' "$tmp/int.out")"
+check "Ctrl-C: the data file holds those printed" "$(grep -c '^entry of ' "$tmp/int.out")" \
+  "$(grep -c "^# rulebook puzzle" "$tmp/int.txt" 2>/dev/null)"
+
 # Errors: no puzzle declared, a puzzle without a data-file table, an unknown name.
 "$rb" puzzle bench/plain/tictactoe.rules >"$tmp/o" 2>"$tmp/e"
 check "no puzzle: exit 1" 1 $?
