@@ -37,6 +37,9 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
       {"bench", "  rulebook bench game.rules --games 1000 --depth 4 --runs 3"},
       {"explore", "  rulebook explore game.rules --depth 5 --max-memory 4G"},
       {"prove", "  rulebook prove game.rules --property NAME --timeout 60"},
+      {"puzzle",
+       "  rulebook puzzle sudoku.rules --seed 7                    a minimal puzzle, its solution, the criteria\n"
+       "  rulebook puzzle sudoku.rules --seed 1 --count 20 -o new.txt   20 puzzles as a data file"},
       {"solve",
        "  rulebook solve sudoku.rules --setup puzzle=5 --clues   solutions, uniqueness, needed clues\n"
        "  rulebook solve sudoku.rules --setup puzzle=3 --max 5000 --boards 2\n"

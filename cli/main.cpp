@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   add_explore(app, result);
   add_prove(app, result);
   add_solve(app, result);
+  add_puzzle(app, result);
   add_bench(app, result);
   add_lsp(app, result);
   add_lint(app, result);

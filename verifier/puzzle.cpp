@@ -21,10 +21,12 @@ std::vector<const ir::Property*> puzzles(const ir::Program& program) {
 }
 
 void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, Encoder::Frame& f,
-                              const std::string& args, std::vector<std::pair<std::string, z3::expr>>& out) {
+                              const std::string& args, std::vector<std::pair<std::string, z3::expr>>& out,
+                              const z3::expr& where) {
   if (depth == 0) {
     auto [b, err] = enc_.condition(x, f);
-    out.emplace_back(args.empty() ? c.name : c.name + "(" + args + ")", b && !err);
+    const std::string name = args.empty() ? c.name : c.name + "(" + args + ")";
+    out.emplace_back(name, where.is_true() ? b && !err : z3::implies(where, b && !err));
     return;
   }
   // One `all` per binder (ir::Clue): its domain and `where` read setup data only, bound
@@ -46,14 +48,22 @@ void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, E
   }
   for (const auto& [v, vd] : elems) {
     f[size_t(x.slot)] = enc_.val(v);
+    z3::expr inner = where;
     if (x.args[1]) {
       const SymP w = enc_.eval(*x.args[1], f);
-      if (w->k != Sym::K::Val || w->err)
+      if (w->k == Sym::K::Val && !w->err) {
+        if (!w->v) continue;
+      } else if (symbolic_setup_ >= 0) {
+        // Generation leaves the puzzle's table free: the instance holds where the table
+        // says it is given (the table then decides which instances a puzzle has).
+        auto [b, err] = enc_.condition(*x.args[1], f);
+        inner = where && b && !err;
+      } else {
         throw Unsupported(fmt::format("the 'where' of clue '{}' is not known from the setup alone", c.name));
-      if (!w->v) continue;
+      }
     }
     const std::string text = ir::value_text(p_.domains, vd, v);
-    clue_instances(c, *x.args[2], depth - 1, f, args.empty() ? text : args + ", " + text, out);
+    clue_instances(c, *x.args[2], depth - 1, f, args.empty() ? text : args + ", " + text, out, inner);
   }
   f[size_t(x.slot)] = nullptr;
 }
@@ -117,7 +127,7 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   std::vector<std::pair<std::string, z3::expr>> clues;
   for (const ir::Clue& c : prop.clues) {
     Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
-    clue_instances(c, *c.family, c.binders, f, "", clues);
+    clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true));
   }
   res.clue_count = clues.size();
   if (opt_.progress)

@@ -54,6 +54,51 @@ struct PuzzleResult {
   double seconds = 0;
 };
 
+/// `rulebook puzzle`: a new puzzle of a declaration whose clues read one data-file setup
+/// (`setup T: Cell -> ... = file "..." entry k`), the table a puzzle is (`.` for none).
+struct GenerateOptions {
+  std::vector<std::pair<std::string, std::string>> setup;  ///< the other setup values fixed
+  uint64_t seed = 1;
+  /// Puzzles generated, of seeds seed, seed + 1, ...: one encoding for all of them (each
+  /// the puzzle its seed gives alone, where the solution decides its full table).
+  int count = 1;
+  /// Whole generations tried (each a new solution) until the file's properties of the
+  /// setup (a puzzle's criteria) all hold; the one meeting most is kept.
+  int attempts = 10;
+  double timeout_seconds = 300;  ///< for the whole generation
+  std::function<void(const std::string&)> progress;
+  const std::atomic<bool>* stop = nullptr;
+};
+
+/// A property of the setup (`prove ... over boards` reading the table) on the puzzle.
+struct CriterionVerdict {
+  std::string name, description;
+  enum class Status { Met, NotMet, Unknown } status = Status::Unknown;
+};
+
+struct GeneratedPuzzle {
+  std::string puzzle;       ///< the declaration
+  uint64_t seed = 0;
+  std::string table;        ///< the setup variable the puzzle is an entry of
+  std::string path;         ///< its data file
+  std::vector<uint32_t> entry;  ///< the table: element indices, as a data file's entry
+  std::string entry_text;   ///< the same as lines of a data file, one row of cells each
+  std::optional<Board> solution;
+  size_t full_givens = 0;   ///< entries the solution gives (the first, full puzzle)
+  size_t givens = 0;        ///< entries kept
+  /// Proved at the end: the kept entries allow no second solution; each kept entry is
+  /// needed (without it a second solution exists); counts of those checked.
+  bool unique = false;
+  size_t needed = 0;
+  /// Difficulty: the SAT solver's conflicts and decisions for the uniqueness proof, asked
+  /// of a fresh solver (no clause learned from the generation).
+  uint64_t conflicts = 0, decisions = 0;
+  std::vector<CriterionVerdict> criteria;
+  int attempt = 0, attempts_made = 0;  ///< the attempt kept (1-based), and how many ran
+  std::string stopped;  ///< why generation stopped early ("interrupted", a timeout), or ""
+  double seconds = 0;  ///< this seed's generation (the first's with the encoding)
+};
+
 /// The puzzles of the program (its properties of kind Puzzle), in file order.
 std::vector<const ir::Property*> puzzles(const ir::Program& program);
 
@@ -61,5 +106,11 @@ std::vector<const ir::Property*> puzzles(const ir::Program& program);
 /// needs and is not fixed, Unsupported (encoder.h) for what the encoding cannot express.
 PuzzleResult solve_puzzle(const ir::Program& program, const dsl::SourceSet& sources, const ir::Property& puzzle,
                           const PuzzleOptions& options);
+
+/// Generates puzzles for `puzzle` (verifier/puzzle_generate.cpp), one per seed. Throws
+/// std::invalid_argument when its clues read no free data-file table, or no solution
+/// exists; Unsupported for what the encoding cannot express.
+std::vector<GeneratedPuzzle> generate_puzzles(const ir::Program& program, const dsl::SourceSet& sources,
+                                              const ir::Property& puzzle, const GenerateOptions& options);
 
 }  // namespace rulebook::verifier

@@ -141,6 +141,9 @@ class Verifier {
   Ranking ranking();
   /// Every solution of a puzzle (verifier/puzzle.cpp), its uniqueness and its clues.
   PuzzleResult solve_puzzle(const ir::Property& prop, const PuzzleOptions& po);
+  /// A new puzzle: a random solution, its clues removed while it stays unique
+  /// (verifier/puzzle_generate.cpp).
+  std::vector<GeneratedPuzzle> generate_puzzles(const ir::Property& prop, const GenerateOptions& go);
   /// The property of each result of run(), in order.
   const std::vector<const ir::Property*>& ran() const { return ran_; }
 
@@ -220,8 +223,12 @@ class Verifier {
 
   // ---- puzzles (puzzle.cpp)
   /// Each instance of a clue family (`depth` binders of `x` left): its name and condition.
+  /// `where`: the condition of the bindings so far (true unless a `where` reads the free
+  /// table of a generated puzzle, symbolic_setup_).
   void clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, Encoder::Frame& f, const std::string& args,
-                      std::vector<std::pair<std::string, z3::expr>>& out);
+                      std::vector<std::pair<std::string, z3::expr>>& out, const z3::expr& where);
+  /// The setup (index of p_.setups) a puzzle generation leaves free, or -1 (puzzle_generate.cpp).
+  int symbolic_setup_ = -1;
 
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked

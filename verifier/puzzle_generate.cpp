@@ -1,0 +1,405 @@
+// Puzzle generation: the puzzle's data-file table left free in one incremental solver, a
+// seeded random solution, the table it gives in full, then entries blanked one at a time
+// while no second solution exists (each step an unsat answer), and a check at the end.
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "compiler/runtime/random.h"
+#include "verifier/slice.h"
+#include "verifier/verifier_internal.h"
+
+namespace rulebook::verifier {
+
+namespace {
+
+/// The one solver of a generation: the set, the solution and every clue instance (each
+/// holding where the table gives it), asked under assumptions fixing state and table.
+struct Generation {
+  z3::context& z3;
+  z3::solver solver;
+  const GenerateOptions& opt;
+  Clock::time_point started;
+  std::vector<Selector> table;  ///< per element of the table (copies: the encoder may grow)
+  std::vector<Selector> state;  ///< the other state elements the encoding reads
+  uint32_t blank = 0;                  ///< the table's index of `.` (0 or none)
+  std::string stopped;
+  size_t questions = 0;
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
+  double left() const {
+    return opt.timeout_seconds - std::chrono::duration<double>(Clock::now() - started).count();
+  }
+
+  z3::check_result ask(const z3::expr_vector& as) {
+    if (opt.stop && opt.stop->load()) stopped = "interrupted";
+    else if (left() <= 0) stopped = fmt::format("timeout ({} s)", opt.timeout_seconds);
+    if (!stopped.empty()) return z3::unknown;
+    z3::params ps(z3);
+    ps.set("timeout", unsigned(std::max(1.0, left() * 1000)));
+    ps.set("ctrl_c", false);
+    solver.set(ps);
+    const z3::check_result r = solver.check(as);
+    ++questions;
+    if (r == z3::unknown)
+      stopped = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + solver.reason_unknown() + ")";
+    return r;
+  }
+
+  /// The assumptions fixing the table to `t`.
+  void fix_table(const std::vector<uint32_t>& t, z3::expr_vector& as) const {
+    for (size_t k = 0; k < table.size(); ++k) as.push_back(table[k].guard[t[k]]);
+  }
+
+  /// The index each of `sels` holds in `m`.
+  static std::vector<uint32_t> values(const z3::model& m, const std::vector<Selector>& sels) {
+    std::vector<uint32_t> out;
+    for (const Selector& s : sels) {
+      uint32_t v = 0;
+      for (size_t i = 0; i < s.guard.size(); ++i)
+        if (m.eval(s.guard[i], true).is_true()) v = uint32_t(i);
+      out.push_back(v);
+    }
+    return out;
+  }
+};
+
+/// A new vector of the same expressions (copying an expr_vector shares it).
+z3::expr_vector copy(const z3::expr_vector& v) {
+  z3::expr_vector out(v.ctx());
+  for (unsigned i = 0; i < v.size(); ++i) out.push_back(v[i]);
+  return out;
+}
+
+template <class T>
+void shuffle(std::vector<T>& v, SplitMix64& rng) {
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[size_t(rng.below(i))]);
+}
+
+uint64_t stat_of(z3::solver& s, const char* key) {
+  z3::stats st = s.statistics();
+  uint64_t n = 0;
+  for (unsigned i = 0; i < st.size(); ++i)
+    if (st.key(i) == key) n += st.is_uint(i) ? st.uint_value(i) : uint64_t(st.double_value(i));
+  return n;
+}
+
+}  // namespace
+
+std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop, const GenerateOptions& go) {
+  StopWatcher watcher(z3_, opt_.stop);
+  bind_setups();
+  GeneratedPuzzle proto;
+  proto.puzzle = prop.name;
+  // The table: the one data-file setup the clues read that --setup leaves free.
+  std::set<int> clue_reads;
+  for (const ir::Clue& c : prop.clues) reads_of(p_, *c.family, clue_reads);
+  std::vector<size_t> tables;
+  for (size_t i = 0; i < p_.setups.size(); ++i)
+    if (clue_reads.count(p_.setups[i].var) && bound_[i].empty()) tables.push_back(i);
+  if (tables.size() != 1 || p_.setups[tables[0]].source != ir::SetupVar::Source::Entries)
+    throw std::invalid_argument(fmt::format(
+        "puzzle '{}': generation needs clues that read one data-file setup (`setup T: Cell -> ... = file ...`) "
+        "left free; {}",
+        prop.name, tables.empty() ? "its clues read none" : fmt::format("they read {}", tables.size())));
+  const ir::SetupVar& sv = p_.setups[tables[0]];
+  const ir::StateVar& tv = p_.vars[size_t(sv.var)];
+  proto.table = sv.name;
+  proto.path = sv.path;
+  symbolic_setup_ = int(tables[0]);
+  bound_[tables[0]] = "generated";  // no "one of the file's entries" condition (entry_parts)
+  const ir::Domain& tdom = p_.domains[size_t(tv.domain)];
+  const int64_t blank_index =
+      ir::domain_index(p_.domains, tv.domain, tdom.kind == ir::Domain::Kind::Optional ? ir::kNone : 0);
+  if (blank_index < 0) throw std::invalid_argument(fmt::format("'{}' has no empty value ('.')", sv.name));
+  // The table's selectors first, so that their facts are among those asserted.
+  std::vector<int> table_sels;
+  for (uint32_t k = 0; k < tv.count; ++k) table_sels.push_back(enc_.base_selector(sv.var, k));
+  budget_.started = Clock::now();
+  const auto encode_started = budget_.started;
+  Scope sc = scope(prop, 0);
+  auto [solution, err] = value_pair(sc, *prop.expr);
+  std::vector<std::pair<std::string, z3::expr>> clues;
+  for (const ir::Clue& c : prop.clues) {
+    Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
+    clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true));
+  }
+  // The properties of the setup (as `solve` lists them): over boards, reading the table.
+  struct Criterion {
+    const ir::Property* prop;
+    z3::expr fails;
+  };
+  std::vector<Criterion> criteria;
+  std::vector<Scope> crit_scopes;
+  for (const ir::Property& p : p_.properties) {
+    if (p.kind != ir::PropertyKind::Prove || p.over_moves || !p.setup.empty()) continue;
+    const std::vector<size_t> reads = setups_read(p);
+    if (std::find(reads.begin(), reads.end(), tables[0]) == reads.end()) continue;
+    crit_scopes.push_back(scope(p, 0));
+    auto [v, e] = value_pair(crit_scopes.back(), *p.expr);
+    criteria.push_back(Criterion{&p, !v || e});
+  }
+  std::vector<Part> all;
+  for (const z3::expr& x : enc_.facts()) all.push_back(Part{x, -1, std::nullopt});
+  for (const Part& p : sc.parts) all.push_back(p);
+  all.push_back(Part{solution && !err, -1, std::nullopt});
+  for (const auto& c : clues) all.push_back(Part{c.second, -1, std::nullopt});
+  bool arith = false;
+  for (const Part& p : all) {
+    support(p);
+    arith = arith || p.arith;
+    if (enc_.reads_counts(p.e)) throw Unsupported("puzzle does not take counts of components (components(...))");
+  }
+  Generation g{z3_,       arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD"), go, Clock::now(), {}, {},
+               uint32_t(blank_index), ""};
+  if (arith)
+    for (const z3::expr& x : enc_.sum_facts()) g.solver.add(x);
+  for (const Part& p : all) g.solver.add(p.e);
+  for (const z3::expr& l : sc.lits) g.solver.add(l);
+  const z3::expr_vector base = g.solver.assertions();  // before any attempt's blocking clause
+  for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
+  for (const Selector& s : enc_.selectors())
+    if (s.var >= 0 && s.var != sv.var) g.state.push_back(s);
+  // A separate solver decides the criteria: each fails on a board of the set, or not.
+  // (the general solver: criteria count, `givens <= 32`).
+  z3::solver crit_solver(z3_);
+  for (const z3::expr& x : enc_.facts()) crit_solver.add(x);
+  for (const z3::expr& x : enc_.sum_facts()) crit_solver.add(x);
+  std::vector<z3::expr> crit_lits;
+  for (size_t i = 0; i < criteria.size(); ++i) {
+    for (const Part& p : crit_scopes[i].parts) crit_solver.add(p.e);
+    for (const z3::expr& l : crit_scopes[i].lits) crit_solver.add(l);
+    crit_lits.push_back(z3_.bool_const(fmt::format("criterion:{}", i).c_str()));
+    crit_solver.add(z3::implies(crit_lits.back(), criteria[i].fails));
+  }
+  auto criterion = [&](size_t i, const std::vector<uint32_t>& t) {
+    // A criterion of the table alone folds to a constant once the table's guards are
+    // replaced by their values (Moyo's); another is asked of the solver.
+    z3::expr_vector src(z3_), dst(z3_);
+    for (size_t k = 0; k < t.size(); ++k)
+      for (size_t v = 0; v < g.table[k].guard.size(); ++v) {
+        src.push_back(g.table[k].guard[v]);
+        dst.push_back(z3_.bool_val(v == t[k]));
+      }
+    const z3::expr folded = z3::expr(criteria[i].fails).substitute(src, dst).simplify();
+    if (folded.is_true()) return CriterionVerdict::Status::NotMet;
+    if (folded.is_false()) return CriterionVerdict::Status::Met;
+    z3::expr_vector as(z3_);
+    g.fix_table(t, as);
+    as.push_back(crit_lits[i]);
+    const z3::check_result r = crit_solver.check(as);
+    return r == z3::unsat ? CriterionVerdict::Status::Met
+           : r == z3::sat ? CriterionVerdict::Status::NotMet
+                          : CriterionVerdict::Status::Unknown;
+  };
+  auto met = [&](const std::vector<CriterionVerdict>& cs) {
+    return size_t(std::count_if(cs.begin(), cs.end(),
+                                [](const CriterionVerdict& c) { return c.status == CriterionVerdict::Status::Met; }));
+  };
+  auto say = [&](const std::string& s) {
+    if (go.progress) go.progress(s);
+  };
+
+  // An attempt is done when its puzzle is minimal and meets every criterion; else the one
+  // closest to that is kept (minimal first: a criterion can keep an entry uniqueness
+  // does not need).
+  auto rank = [&](const GeneratedPuzzle& p) {
+    return std::pair<bool, size_t>(p.unique && p.needed == p.givens, met(p.criteria));
+  };
+  const std::vector<uint32_t> empty(g.table.size(), g.blank);
+  std::vector<GeneratedPuzzle> results;
+  for (int n = 0; n < std::max(1, go.count) && g.stopped.empty(); ++n) {
+    const uint64_t seed = go.seed + uint64_t(n);
+    const auto seed_started = Clock::now();
+    GeneratedPuzzle out = proto;
+    bool have = false;
+    for (int attempt = 1; attempt <= std::max(1, go.attempts) && g.stopped.empty(); ++attempt) {
+      SplitMix64 rng(seed * 0x9e3779b97f4a7c15ull + uint64_t(attempt));
+      GeneratedPuzzle cur;
+      // 1. A random solution: the table empty (no clue given), each state element in a
+      // random order given a random value the rest still allows.
+      z3::expr_vector fixed(z3_);
+      g.fix_table(empty, fixed);
+      if (g.ask(fixed) != z3::sat) {
+        if (!g.stopped.empty()) break;
+        throw std::invalid_argument(fmt::format("puzzle '{}' has no solution", prop.name));
+      }
+      std::optional<z3::model> last = g.solver.get_model();
+      std::vector<size_t> order(g.state.size());
+      std::iota(order.begin(), order.end(), size_t(0));
+      shuffle(order, rng);
+      for (size_t o : order) {
+        const Selector& s = g.state[o];
+        std::vector<uint32_t> vs(s.guard.size());
+        std::iota(vs.begin(), vs.end(), 0u);
+        shuffle(vs, rng);
+        for (uint32_t v : vs) {
+          fixed.push_back(s.guard[v]);
+          // The last model has this value: it is allowed, no question needed.
+          if (last->eval(s.guard[v], true).is_true()) break;
+          const z3::check_result r = g.ask(fixed);
+          if (r == z3::sat) {
+            last = g.solver.get_model();
+            break;
+          }
+          fixed.pop_back();
+          if (r == z3::unknown) break;
+        }
+        if (!g.stopped.empty()) break;
+      }
+      if (!g.stopped.empty()) break;
+      if (g.ask(fixed) != z3::sat) break;
+      const std::vector<uint32_t> sol = Generation::values(g.solver.get_model(), g.state);
+      z3::expr_vector at_sol(z3_), other(z3_);
+      for (size_t i = 0; i < g.state.size(); ++i) {
+        at_sol.push_back(g.state[i].guard[sol[i]]);
+        other.push_back(!g.state[i].guard[sol[i]]);
+      }
+      // 2. The full table this solution gives: every element given where one can be.
+      z3::expr_vector as = copy(at_sol);
+      for (const Selector& t : g.table) as.push_back(!t.guard[g.blank]);
+      std::vector<uint32_t> table;
+      if (g.ask(as) == z3::sat) {
+        table = Generation::values(g.solver.get_model(), g.table);
+      } else {
+        if (!g.stopped.empty()) break;
+        table = empty;
+        std::vector<size_t> keys(g.table.size());
+        std::iota(keys.begin(), keys.end(), size_t(0));
+        shuffle(keys, rng);
+        as = copy(at_sol);
+        for (size_t k : keys) {
+          as.push_back(!g.table[k].guard[g.blank]);
+          if (g.ask(as) == z3::sat) table[k] = Generation::values(g.solver.get_model(), {g.table[k]})[0];
+          else as.pop_back();
+          if (!g.stopped.empty()) break;
+        }
+      }
+      if (!g.stopped.empty()) break;
+      z3::expr block = z3_.bool_const(fmt::format("another:{}", attempt).c_str());
+      g.solver.add(z3::implies(block, z3::mk_or(other)));
+      // Whether table `t` allows a second solution: sat (yes), unsat (unique).
+      auto second = [&](const std::vector<uint32_t>& t) {
+        z3::expr_vector q(z3_);
+        g.fix_table(t, q);
+        q.push_back(block);
+        return g.ask(q);
+      };
+      for (uint32_t v : table) cur.full_givens += v != g.blank;
+      const z3::check_result full = second(table);
+      if (full != z3::unsat) {
+        if (full == z3::unknown) break;
+        throw std::invalid_argument(fmt::format("puzzle '{}': the clues of a whole solution do not make it unique",
+                                                prop.name));
+      }
+      // 3. Entries blanked one at a time in a random order, while the solution stays unique
+      // and no criterion that holds stops holding.
+      std::vector<CriterionVerdict> held(criteria.size());
+      for (size_t i = 0; i < criteria.size(); ++i) held[i].status = criterion(i, table);
+      std::vector<size_t> keys;
+      for (size_t k = 0; k < table.size(); ++k)
+        if (table[k] != g.blank) keys.push_back(k);
+      shuffle(keys, rng);
+      for (size_t k : keys) {
+        std::vector<uint32_t> trial = table;
+        trial[k] = g.blank;
+        const z3::check_result r = second(trial);
+        if (r == z3::unknown) break;
+        if (r == z3::sat) continue;  // needed now, and with fewer entries still
+        std::vector<CriterionVerdict> now(criteria.size());
+        bool keeps = true;
+        for (size_t i = 0; i < criteria.size(); ++i) {
+          now[i].status = criterion(i, trial);
+          keeps = keeps && !(held[i].status == CriterionVerdict::Status::Met && now[i].status != held[i].status);
+        }
+        if (!keeps) continue;
+        table = trial;
+        held = now;
+      }
+      if (!g.stopped.empty()) break;
+      // 4. The check: unique, and each kept entry needed.
+      cur.unique = second(table) == z3::unsat;
+      for (size_t k = 0; k < table.size(); ++k) {
+        if (table[k] == g.blank) continue;
+        ++cur.givens;
+        std::vector<uint32_t> trial = table;
+        trial[k] = g.blank;
+        cur.needed += second(trial) == z3::sat;
+      }
+      if (!g.stopped.empty()) break;
+      for (size_t i = 0; i < criteria.size(); ++i) {
+        held[i].name = criteria[i].prop->name;
+        held[i].description = criteria[i].prop->description;
+      }
+      cur.criteria = held;
+      cur.entry = table;
+      cur.attempt = attempt;
+      // The solution's board, its setup the puzzle (what init derives from it included).
+      z3::expr_vector board_q = copy(at_sol);
+      g.fix_table(table, board_q);
+      if (g.ask(board_q) == z3::sat) cur.solution = board(g.solver.get_model(), sc);
+      // Difficulty: a fresh solver proves uniqueness, with nothing learned before and the
+      // same assertions whatever ran before (alone or in a run of several seeds).
+      z3::solver fresh = arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD");
+      for (const z3::expr& a : base) fresh.add(a);
+      z3::expr_vector q(z3_);
+      g.fix_table(table, q);
+      for (const z3::expr& a : q) fresh.add(a);
+      fresh.add(z3::mk_or(other));
+      // In a context of its own: the terms numbered as this question alone numbers them.
+      z3::context own;
+      z3::solver alone(own, Z3_solver_translate(z3_, fresh, own));
+      if (alone.check() == z3::unsat) {
+        cur.conflicts = stat_of(alone, "sat conflicts") + stat_of(alone, "conflicts");
+        cur.decisions = stat_of(alone, "sat decisions") + stat_of(alone, "decisions");
+      }
+      say(fmt::format("  seed {} attempt {}: {} of {} entries kept, unique {}, {} needed, {} of {} criteria met "
+                      "({} questions so far)",
+                      seed, attempt, cur.givens, cur.full_givens, cur.unique ? "proved" : "not proved", cur.needed,
+                      met(cur.criteria), criteria.size(), g.questions));
+      out.attempts_made = attempt;
+      if (!have || rank(cur) > rank(out)) {
+        cur.puzzle = proto.puzzle;
+        cur.table = proto.table;
+        cur.path = proto.path;
+        cur.attempts_made = attempt;
+        out = std::move(cur);
+        have = true;
+      }
+      if (rank(out) == std::pair<bool, size_t>(true, criteria.size())) break;
+    }
+    out.seed = seed;
+    out.stopped = g.stopped;
+    if (have) {
+      // The entry as a data file's lines: one row of cells each, `.` for the blank.
+      const int w = p_.geometry.width;
+      for (size_t k = 0; k < out.entry.size(); ++k) {
+        const ir::Value v = ir::domain_value(p_.domains, tv.domain, out.entry[k]);
+        if (out.entry[k] == g.blank) out.entry_text += '.';
+        else if (v >= 1 && v <= 9) out.entry_text += char('0' + v);
+        else throw Unsupported(fmt::format("a data file holds digits 1 to 9; '{}' gives {}", sv.name, v));
+        if (int(k % size_t(w)) == w - 1) out.entry_text += '\n';
+      }
+    }
+    out.seconds = std::chrono::duration<double>(Clock::now() - seed_started).count();
+    if (n == 0) out.seconds += std::chrono::duration<double>(seed_started - encode_started).count();
+    results.push_back(std::move(out));
+  }
+  return results;
+}
+
+std::vector<GeneratedPuzzle> generate_puzzles(const ir::Program& program, const dsl::SourceSet& sources,
+                                              const ir::Property& puzzle, const GenerateOptions& options) {
+  Options o;
+  o.setup = options.setup;
+  o.timeout_seconds = options.timeout_seconds;
+  o.progress = options.progress;
+  o.stop = options.stop;
+  Verifier v(program, sources, o);
+  return v.generate_puzzles(puzzle, options);
+}
+
+}  // namespace rulebook::verifier
