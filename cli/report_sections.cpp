@@ -170,9 +170,6 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   vo.rlimit = plan.prove_rlimit;
   vo.candidate_games = plan.invariant_games;
   vo.candidate_rlimit = plan.invariant_rlimit;
-  // Which maps symmetry breaking keeps is checked on clock time, and the report's boards
-  // must not depend on the machine's load.
-  vo.symmetry = false;
   vo.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   vo.stop = stop;
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);

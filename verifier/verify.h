@@ -120,8 +120,10 @@ struct Options {
   uint64_t ranking_rlimit = 1000000;
   int ranking_checks = 4;
   /// Break the symmetry of find and bound questions over boards with the board maps that
-  /// keep the set and the value (lex-leader constraints): the same verdicts and values.
-  bool symmetry = true;
+  /// keep the set and the value (lex-leader constraints): the same verdicts and values,
+  /// possibly other boards. Off unless asked (`prove` asks): which maps pass is decided
+  /// within clock time, and the report's and lint's boards must not depend on the load.
+  bool symmetry = false;
   /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
   /// milliseconds, the property being checked and those not reached are "interrupted",
   /// the verdicts already given stay.
