@@ -17,6 +17,11 @@ namespace {
 /// Most state values compared by one map's lex-leader constraint (a prefix of the order:
 /// still sound, since a lex-leader of the whole vector is one of every prefix).
 constexpr size_t kLexPositions = 4096;
+/// Z3 resource units for one local question "does the image of this condition follow from
+/// the set's conditions it reads", and for the question over the whole set: budgets in
+/// units, not seconds, so the maps kept (and the line printed) are the same on any machine.
+constexpr unsigned kLocalRlimit = 2'000'000;
+constexpr unsigned kSetRlimit = 10'000'000;
 
 /// A term up to the order of the arguments of commutative operators (and, or, +, *, =,
 /// distinct, xor, at-most, at-least), nested and, or and + flattened: two terms equal up
@@ -335,7 +340,7 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
       if (implied_.count(key)) continue;
       z3::solver s(z3_);
       z3::params ps(z3_);
-      ps.set("timeout", 2000u);
+      ps.set("rlimit", kLocalRlimit);
       s.set(ps);
       for (int x : reads) {
         if (!local) break;
@@ -358,8 +363,7 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
     if (why.empty() && !hard.empty()) {
       z3::solver s(z3_);
       z3::params ps(z3_);
-      const double used = std::chrono::duration<double>(Clock::now() - budget_.started).count();
-      ps.set("timeout", unsigned(std::max(1.0, std::min(5.0, (budget_.seconds - used) * 0.05)) * 1000));
+      ps.set("rlimit", kSetRlimit);
       s.set(ps);
       for (const z3::expr& f : enc_.facts()) s.add(f);
       for (const Part& part : parts) s.add(part.e);

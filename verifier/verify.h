@@ -121,8 +121,9 @@ struct Options {
   int ranking_checks = 4;
   /// Break the symmetry of find and bound questions over boards with the board maps that
   /// keep the set and the value (lex-leader constraints): the same verdicts and values,
-  /// possibly other boards. Off unless asked (`prove` asks): which maps pass is decided
-  /// within clock time, and the report's and lint's boards must not depend on the load.
+  /// possibly other boards. Off unless asked (`prove` asks): checking the maps costs more
+  /// than it saves on small sets, and the report's and lint's boards stay those found
+  /// without it. Which maps pass is decided within resource units, not seconds.
   bool symmetry = false;
   /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
   /// milliseconds, the property being checked and those not reached are "interrupted",
