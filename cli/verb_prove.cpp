@@ -23,6 +23,7 @@ struct ProveOptions {
   uint64_t rlimit = 0;
   bool json = false;
   bool no_times = false;
+  bool no_symmetry = false;
   std::vector<std::string> setups;
   int invariant_games = 0;
   uint64_t reach_budget = 2000;
@@ -59,6 +60,7 @@ int run_prove(const ProveOptions& opt) {
   verifier::Options vo;
   vo.setup = setup.values;
   vo.timeout_seconds = opt.timeout;
+  vo.symmetry = !opt.no_symmetry;
   vo.rlimit = opt.rlimit;
   vo.only = opt.properties;
   vo.candidate_games = opt.invariant_games;
@@ -95,6 +97,7 @@ int run_prove(const ProveOptions& opt) {
       j["verdict"] = verifier::verdict_name(r.verdict);
       j["set"] = r.set;
       j["detail"] = r.detail;
+      if (!r.symmetry.empty()) j["symmetry"] = r.symmetry;
       if (r.found) {
         j["found"] = true;
         j["description"] = r.description;
@@ -173,6 +176,8 @@ void add_prove(CLI::App& app, int& result) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
+  cmd->add_flag("--no-symmetry", opt->no_symmetry,
+                "Do not break the symmetry of find and bound questions by the board maps that keep them");
   cmd->callback([opt, &result] { result = run_prove(*opt); });
 }
 

@@ -516,6 +516,12 @@ SymP Encoder::components_count(const SymP& s) {
   return with_err(out, err_of(el));
 }
 
+std::vector<std::vector<z3::expr>> Encoder::counted_sets() const {
+  std::vector<std::vector<z3::expr>> out;
+  for (const LazyCount& lc : lazy_counts_) out.push_back(lc.in);
+  return out;
+}
+
 bool Encoder::reads_counts(const z3::expr& e) const {
   if (count_ids_.empty()) return false;
   std::unordered_set<unsigned> seen;

@@ -270,6 +270,7 @@ SymP Encoder::from_table(int sel, std::vector<SymP> entries, const ir::TypePtr& 
     if (entries[k]->k == K::Err) errs.push_back(sels_[size_t(sel)].guard[k]);
   if (!errs.empty()) t->err = z3::mk_or(errs);
   t->items = std::move(entries);
+  note_geometry(t);
   return t;
 }
 
@@ -510,6 +511,31 @@ int Encoder::base_selector(int var, uint32_t element) {
   sels_[size_t(s)].element = element;
   base_sels_[key] = s;
   return s;
+}
+
+void Encoder::note_geometry(const SymP& t) {
+  if (sels_[size_t(t->sel)].var < 0) return;
+  bool cells = !t->items.empty() &&
+               (t->items[0]->k == K::Bits || t->domain == ir::kCellDomain || t->domain == ir::kPointDomain);
+  for (const SymP& e : t->items) cells = cells && (e->k == K::Bits || e->k == K::Val || e->k == K::Err);
+  if (!cells) return;
+  if (geometry_.size() <= size_t(t->sel)) geometry_.resize(size_t(t->sel) + 1);
+  std::vector<SymP>& g = geometry_[size_t(t->sel)];
+  if (g.size() >= kGeometryTables) return;
+  auto same = [&](const SymP& o) {
+    if (o->items.size() != t->items.size()) return false;
+    for (size_t k = 0; k < o->items.size(); ++k) {
+      const Sym &a = *o->items[k], &b = *t->items[k];
+      if (a.k != b.k || a.v != b.v || a.bits != b.bits || a.domain != b.domain) return false;
+    }
+    return true;
+  };
+  if (std::none_of(g.begin(), g.end(), same)) g.push_back(t);
+}
+
+const std::vector<SymP>& Encoder::geometry_tables(int s) const {
+  static const std::vector<SymP> none;
+  return size_t(s) < geometry_.size() ? geometry_[size_t(s)] : none;
 }
 
 SymP Encoder::identity(int s) {

@@ -117,6 +117,16 @@ class Encoder {
   /// Fixes a base state element to a constant (a setup value bound by the caller): it is
   /// read as that value and gets no selector, so whatever reads it is computed concretely.
   void bind(int var, uint32_t element, int64_t value) { bound_[{var, element}] = value; }
+  /// The selector of a base state element when one was made (-1: nothing read it).
+  int base_selector_if_any(int var, uint32_t element) const {
+    auto it = base_sels_.find({var, element});
+    return it == base_sels_.end() ? -1 : it->second;
+  }
+  /// Tables of selector `s` whose entries are concrete sets or cells, as built so far
+  /// (each content once, at most kGeometryTables): what a map of the board can be read
+  /// through (verifier/symmetry.cpp).
+  const std::vector<SymP>& geometry_tables(int s) const;
+  static constexpr size_t kGeometryTables = 16;
   /// A fresh one-hot selector over domain `d` (for move parameters).
   int fresh_selector(int d, const std::string& name);
   const std::vector<Selector>& selectors() const { return sels_; }
@@ -231,6 +241,9 @@ class Encoder {
   /// Whether `e` reads a count of components (one of their one-hot values).
   bool reads_counts(const z3::expr& e) const;
   int cells() const { return m_.cells; }
+  const ir::BoardTables& board_tables() const { return m_; }
+  /// Per count of components made so far: whether each cell is in its set.
+  std::vector<std::vector<z3::expr>> counted_sets() const;
 
   /// When on, size(S) read on an overlay (the state after a move) is the size on the state
   /// before plus the change at the elements whose membership differs (size_as_change),
@@ -310,6 +323,8 @@ class Encoder {
     return c < 0 || cares_[size_t(c)][k] != 0;
   }
   std::vector<SymP> identities_;
+  std::vector<std::vector<SymP>> geometry_;  ///< per selector: geometry_tables
+  void note_geometry(const SymP& table);
   std::map<std::pair<int, uint32_t>, int> base_sels_;
   std::map<std::pair<int, uint32_t>, int64_t> bound_;  ///< elements fixed by bind()
   std::vector<Overlay> overlays_;

@@ -298,6 +298,16 @@ class Verifier {
   void settle_vacuity(const std::vector<const ir::Property*>& props, std::vector<Result>& out);
   void find(const ir::Property& prop, Result& r);
   void bound(const ir::Property& prop, Result& r);
+  /// A find's or bound's set over boards (symmetry.cpp): each map of the board under which
+  /// the set's conditions and `values` (the terms the questions read) map onto themselves,
+  /// checked on the encoding, adds a lex-leader constraint to the set. Sound: each
+  /// question is about the set and values only, so a model of it has an image among the
+  /// lex-leaders. What was broken, for the result ("" when nothing).
+  std::string break_symmetry(Scope& sc, const std::vector<z3::expr>& values);
+  /// Images of conditions shown implied by the conditions on the selectors they read
+  /// alone (break_symmetry): the AST ids of the image and of those conditions, and the
+  /// terms (kept so that the ids are not reused).
+  std::map<std::vector<unsigned>, std::vector<z3::expr>> implied_;
   /// A bound's starting point: a find's witness, its value (times the bound's sign) and
   /// the find's name.
   struct Seed {

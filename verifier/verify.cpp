@@ -196,6 +196,11 @@ void Verifier::find(const ir::Property& prop, Result& r) {
   } restore{use_lemmas_};
   std::vector<Scope> scopes;
   const std::vector<Case> cs = cases(scopes, prop, false);
+  if (!prop.over_moves && cs.size() == 1) {
+    std::vector<z3::expr> values;
+    for (const Piece& pc : cs[0].pieces) values.push_back(pc.plain && !pc.err);
+    r.symmetry = break_symmetry(scopes[cs[0].scope], values);
+  }
   bool unknown = false;
   for (const Case& c : cs) {
     z3::expr_vector any(z3_);
@@ -223,6 +228,14 @@ void Verifier::find(const ir::Property& prop, Result& r) {
 void Verifier::bound(const ir::Property& prop, Result& r) {
   std::vector<Scope> scopes;
   std::vector<Case> cs = cases(scopes, prop, true);
+  if (!prop.over_moves && cs.size() == 1) {
+    std::vector<z3::expr> values;
+    for (const Piece& pc : cs[0].pieces) {
+      values.push_back(pc.plain);
+      values.push_back(pc.err);
+    }
+    r.symmetry = break_symmetry(scopes[cs[0].scope], values);
+  }
   const int64_t sign = prop.maximize ? 1 : -1;
   // The best a case can reach by the shape of its value (LLONG_MAX: no static bound).
   auto reach = [&](const Case& c) {
@@ -738,6 +751,7 @@ std::string result_text(const Result& r, bool times) {
   out += "\n  over: " + r.set + "\n";
   if (r.found) out += "  " + r.description + "\n";
   if (!r.detail.empty()) out += "  " + r.detail + "\n";
+  if (!r.symmetry.empty()) out += "  " + r.symmetry + "\n";
   for (const std::string& n : r.needs) out += "  needs " + n + "\n";
   for (const RuleDrop& d : r.drops) {
     out += fmt::format("  without {} (all other rules kept): {}\n", d.rule, verdict_name(d.verdict));

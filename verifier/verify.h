@@ -62,6 +62,8 @@ struct Result {
   Verdict verdict = Verdict::Unknown;
   std::string set;      ///< the set the property ranges over, in words
   std::string detail;   ///< the value, the reason of an unknown, the error, ...
+  /// find, bound: the board maps whose symmetry was broken ("" when none).
+  std::string symmetry;
   std::optional<int64_t> value;
   std::optional<Board> board;
   std::vector<std::string> needs;  ///< depends: a minimal set of named rules
@@ -117,6 +119,12 @@ struct Options {
   int ranking_games = 8;
   uint64_t ranking_rlimit = 1000000;
   int ranking_checks = 4;
+  /// Break the symmetry of find and bound questions over boards with the board maps that
+  /// keep the set and the value (lex-leader constraints): the same verdicts and values,
+  /// possibly other boards. Off unless asked (`prove` asks): checking the maps costs more
+  /// than it saves on small sets, and the report's and lint's boards stay those found
+  /// without it. Which maps pass is decided within resource units, not seconds.
+  bool symmetry = false;
   /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
   /// milliseconds, the property being checked and those not reached are "interrupted",
   /// the verdicts already given stay.
