@@ -313,8 +313,14 @@ std::vector<BmcResult> Verifier::bmc(const compiler::Interpreter& in, const std:
     for (const z3::expr& x : at[t]) any.push_back(x);
     s.add(any.empty() ? z3_.bool_val(false) : z3::mk_or(any));
     for (int attempt = 0; attempt <= kRetries; ++attempt) {
+      // One budget per item, the retries included.
+      if (r.rlimit >= plan.rlimit) {
+        r.verdict = BmcResult::Verdict::Unknown;
+        r.detail = fmt::format("resource limit ({} units spent)", r.rlimit);
+        break;
+      }
       z3::params ps(z3_);
-      ps.set("rlimit", unsigned(std::min<uint64_t>(plan.rlimit, UINT32_MAX)));
+      ps.set("rlimit", unsigned(std::min<uint64_t>(plan.rlimit - r.rlimit, UINT32_MAX)));
       ps.set("ctrl_c", false);
       s.set(ps);
       const uint64_t before = rlimit_count(s);
@@ -340,11 +346,12 @@ std::vector<BmcResult> Verifier::bmc(const compiler::Interpreter& in, const std:
           if (m.eval(c, true).is_true()) other.push_back(!c);
         if (m.eval(at[t][i], true).is_true()) break;
       }
-      s.add(z3::mk_or(other));
       r.verdict = BmcResult::Verdict::Unknown;
-      r.detail = fmt::format("the solver's lines (the last: {}) were not confirmed by the interpreter", 
-                             r.line.empty() ? std::string("from the setup") : fmt::format("{} plies", r.line.size()));
+      r.detail = fmt::format("{} line(s) found by the solver were not lines of play (a stuck block where a move was "
+                             "legal, a turn kept without `again`)", attempt + 1);
       r.line.clear();
+      if (other.empty()) break;
+      s.add(z3::mk_or(other));
     }
     s.pop();
   }
