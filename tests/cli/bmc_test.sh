@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Bounded model checking of what coverage never saw (`play --coverage --bmc-plies K`), and
 # `lint` saying whether every game ends: a move first legal at ply 7 is found within 7
-# plies with its line, and said not reachable within 6; a dead move of the lint defect
-# files is not reachable within 6; lint prints termination in text and JSON.
+# plies with its line, and said not reachable within 6; a dead move, an unreachable end and
+# an `until` that never fires, of the lint defect files, are not reachable within 6; lint
+# prints termination in text and JSON.
 # Usage: bmc_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$1
@@ -56,6 +57,12 @@ check "claim: not reachable within 6 plies, said so" 0 $?
 "$rb" play $g/dead_move.rules --coverage --games 5 --search-states 10 --bmc-plies 6 --json >"$work/dead.json" 2>/dev/null
 check "dead move: not within 6 plies" "not within" \
   "$(json "$work/dead.json" "[n for n in j['never'] if n.get('kind')=='move'][0]['bmc']['result']")"
+# An end alternative and an `until` of the defect files that four cells cannot satisfy.
+for f in unreached_end dead_transition; do
+  "$rb" play $g/$f.rules --coverage --games 5 --search-states 10 --bmc-plies 6 --json >"$work/$f.json" 2>/dev/null
+  check "$f: not within 6 plies" "not within" \
+    "$(json "$work/$f.json" "[n for n in j['never'] if n.get('kind') in ('end when', 'until')][0]['bmc']['result']")"
+done
 # Without --bmc-plies there is no bounded check.
 "$rb" play $g/dead_move.rules --coverage --games 5 --search-states 10 --json >"$work/nobmc.json" 2>/dev/null
 check "no --bmc-plies: no bmc entry" False "$(json "$work/nobmc.json" "any('bmc' in n for n in j['never'])")"
