@@ -9,6 +9,7 @@
 #include "explorer/directed.h"
 #include "explorer/endless.h"
 #include "explorer/termination.h"
+#include "verifier/bmc.h"
 #include "verifier/verify.h"
 
 namespace rulebook::cli {
@@ -163,6 +164,41 @@ std::string termination_verdict_sentence(const nlohmann::json& t) {
   return fmt::format("termination not settled: more than {} positions reachable {}", t["budget"].get<uint64_t>(), from);
 }
 
+/// The items the directed search left open, asked of a bounded model check: `bmc` in
+/// their `never` entry.
+void bounded_check(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
+                   const ExamineBudget& budget, const explorer::DirectedSearch& d, nlohmann::json& coverage) {
+  std::vector<verifier::BmcTarget> targets;
+  std::vector<nlohmann::json*> entries;
+  for (const explorer::SearchResult& r : d.results) {
+    nlohmann::json* n = entry_of(coverage["never"], r.target, interpreter.program());
+    if (!n || r.reached || (d.exhausted && !d.setup_random)) continue;
+    if (r.target.kind == explorer::SearchTarget::Kind::Board) continue;
+    targets.push_back({r.target.move, r.target.site});
+    entries.push_back(n);
+  }
+  if (targets.empty()) return;
+  verifier::BmcPlan plan;
+  plan.plies = budget.bmc_plies;
+  plan.rlimit = budget.bmc_rlimit;
+  plan.setup = games.plan.setup.values;
+  plan.stop = games.plan.stop;
+  std::vector<verifier::BmcResult> rs;
+  try {
+    rs = verifier::bounded_search(interpreter, *budget.sources, targets, plan);
+  } catch (const std::exception& e) {
+    for (nlohmann::json* n : entries) (*n)["bmc"] = {{"result", "unsupported"}, {"plies", plan.plies}, {"detail", e.what()}};
+    return;
+  }
+  for (size_t i = 0; i < rs.size() && i < entries.size(); ++i) {
+    const verifier::BmcResult& r = rs[i];
+    nlohmann::json j{{"result", verifier::bmc_verdict_name(r.verdict)}, {"plies", r.plies}, {"rlimit", r.rlimit}};
+    if (r.verdict == verifier::BmcResult::Verdict::Reached) j["line"] = r.line, j["setup"] = r.setup;
+    if (!r.detail.empty()) j["detail"] = r.detail;
+    (*entries[i])["bmc"] = j;
+  }
+}
+
 }  // namespace
 
 void examine_coverage(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
@@ -217,6 +253,7 @@ void examine_coverage(const compiler::Interpreter& interpreter, const explorer::
       (*n)["search"] = {{"result", d.exhausted ? "unreachable" : "not reached"}, {"states", d.states},
                         {"setup_random", d.setup_random}};
   }
+  if (budget.bmc_plies > 0 && budget.sources) bounded_check(interpreter, games, budget, d, coverage);
 }
 
 std::string search_line(const nlohmann::json& n) {
@@ -228,7 +265,24 @@ std::string search_line(const nlohmann::json& n) {
   if (result == "unreachable")
     return fmt::format("unreachable: not reached in all {} positions reachable from the setup{}",
                        s["states"].get<uint64_t>(), s["setup_random"].get<bool>() ? " (this seed's setup)" : "");
-  return fmt::format("not reached in {} states", s["states"].get<uint64_t>());
+  std::string out = fmt::format("not reached in {} states", s["states"].get<uint64_t>());
+  if (n.contains("bmc")) out += "; " + bmc_line(n["bmc"]);
+  return out;
+}
+
+std::string bmc_line(const nlohmann::json& b) {
+  const std::string result = b["result"].get<std::string>();
+  const int plies = b["plies"].get<int>();
+  if (result == "reached") {
+    std::string from = b["setup"].empty() ? "" : " from setup " + joined(b["setup"]);
+    return fmt::format("bounded model checking ({} plies): reached{}: line of play {}", plies, from,
+                       b["line"].empty() ? std::string("(none: the setup)") : joined(b["line"]));
+  }
+  if (result == "not within")
+    return fmt::format("bounded model checking: not reachable within {} plies (not a proof beyond {} plies)", plies, plies);
+  if (result == "unsupported")
+    return "bounded model checking: not encoded: " + b.value("detail", std::string());
+  return fmt::format("bounded model checking ({} plies): unknown: {}", plies, b.value("detail", std::string()));
 }
 
 std::string endless_text(const nlohmann::json& j) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/alerts_out.h"
+#include "cli/endless_out.h"
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
@@ -31,6 +32,7 @@ struct LintOptions {
   bool prove = false;
   uint64_t rlimit = 20000000;
   uint64_t reach_budget = 2000;
+  uint64_t termination_states = 2000;  // the report's budget: the same sentence as its page
 };
 
 /// The alerts of the file's properties (verifier/proof_alerts.h): each checked on `rlimit`
@@ -81,9 +83,27 @@ int run_lint(const LintOptions& opt) {
       return kExitInputError;
     }
   }
-  const nlohmann::json j = alerts_json(alerts, games, game.sources);
-  if (opt.json) fmt::print("{}\n", j.dump(2));
-  else fmt::print("{}", alerts_text(j));
+  nlohmann::json j = alerts_json(alerts, games, game.sources);
+  // Whether every game ends, as the report's coverage section settles it: by enumerating
+  // the positions from the first game's setup, else by a ranking the verifier proves.
+  nlohmann::json ends = nlohmann::json::object();
+  if (opt.termination_states > 0 && !interrupt.stopped()) {
+    examine_coverage(interpreter, games, {0, 0, opt.termination_states, &game.sources}, ends);
+    if (ends.contains("termination")) j["termination"] = ends["termination"];
+  }
+  if (opt.json) {
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    // Termination goes before the closing count of alerts, which stays the last line.
+    std::string text = alerts_text(j);
+    std::string ending = endless_text(ends);
+    if (!ending.empty()) {
+      const size_t last = text.size() >= 2 ? text.rfind('\n', text.size() - 2) : std::string::npos;
+      if (last == std::string::npos) text.insert(0, ending.substr(1) + "\n");
+      else text.insert(last + 1, ending + "\n");
+    }
+    fmt::print("{}", text);
+  }
   if (games.played < plan.games) {
     fmt::print(stderr, "lint: interrupted after {} of {} games\n", games.played, plan.games);
     return kExitInterrupted;
@@ -108,6 +128,9 @@ void add_lint(CLI::App& app, int& result) {
   cmd->add_option("--rlimit", opt->rlimit, "With --prove: Z3 resource units per property");
   cmd->add_option("--reach-budget", opt->reach_budget,
                   "With --prove: positions searched for a line of play reaching each board shown (0: no search)");
+  cmd->add_option("--termination-states", opt->termination_states,
+                  "Positions enumerated from the setup to settle whether every game ends, then a ranking looked for "
+                  "(0: neither)");
   cmd->add_flag("--json", opt->json, "Print the alerts as JSON");
   cmd->callback([opt, &result] { result = run_lint(*opt); });
 }

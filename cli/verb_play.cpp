@@ -49,6 +49,8 @@ struct RunOptions {
   uint64_t blocked_budget = 0;
   int examine = 3;                  ///< play --coverage: cut-off games examined
   uint64_t search_states = 20000;   ///< play --coverage: the directed search's budget
+  int bmc_plies = 0;                ///< play --coverage: plies of the bounded model check
+  uint64_t bmc_rlimit = 20000000;   ///< play --coverage: its Z3 units per item
   std::string moves;       ///< play --moves: chosen moves, comma-separated
   std::string moves_file;  ///< play --moves-file: one move per line
   bool then_random = false;  ///< after the chosen moves, random ones as without them
@@ -120,7 +122,8 @@ int run_coverage(const RunOptions& opt) {
   const compiler::Interpreter interpreter(*game.program, game.sources);
   const explorer::CoverageGames games = explorer::cover_games(interpreter, plan);
   nlohmann::json j = coverage_json(games, game.sources);
-  examine_coverage(interpreter, games, {opt.examine, opt.search_states, opt.search_states, &game.sources}, j);
+  examine_coverage(interpreter, games,
+                   {opt.examine, opt.search_states, opt.search_states, &game.sources, opt.bmc_plies, opt.bmc_rlimit}, j);
   if (opt.json) fmt::print("{}\n", j.dump(2));
   else fmt::print("{}", coverage_text(j));
   if (games.errors) {
@@ -542,6 +545,11 @@ void add_play(CLI::App& app, int& result) {
   cmd->add_option("--search-states", opt->search_states,
                   "With --coverage: positions searched breadth-first for what never happened, and enumerated to "
                   "settle whether every game ends (0: neither)");
+  cmd->add_option("--bmc-plies", opt->bmc_plies,
+                  "With --coverage: what the directed search did not reach is asked of Z3 over this many plies from "
+                  "the setup (bounded model checking; 0: not)")
+      ->check(CLI::Range(0, 64));
+  cmd->add_option("--bmc-rlimit", opt->bmc_rlimit, "With --bmc-plies: Z3 resource units per item");
   cmd->add_option("--moves", opt->moves,
                   "Play these moves first, comma-separated, as play prints them: \"place(r0c1), jump(r0c1, r2c1)\"");
   cmd->add_option("--moves-file", opt->moves_file,

@@ -306,6 +306,7 @@ void Verifier::invariant(const ir::Property& prop, Result& r) {
   // before (which the invariant constrains) plus their changes.
   size_t steps = 0;
   auto step = [&](int move, int phase) {
+    const uint64_t units_before = rlimit_seen_;
     Scope sc = step_scope(prop, move, phase);
     enc_.all_counts_as_changes = true;
     const z3::expr bad = violated(sc);
@@ -314,9 +315,10 @@ void Verifier::invariant(const ir::Property& prop, Result& r) {
     const std::string what = move >= 0 ? "move " + p_.moves[size_t(move)].name
                                        : "the stuck block of phase " + p_.phases[size_t(phase)].name;
     if (opt_.progress)
-      opt_.progress(fmt::format("  {}: {}: {} after {:.1f} s", prop.name, what,
+      opt_.progress(fmt::format("  {}: {}: {} after {:.1f} s ({} units)", prop.name, what,
                                 a.result == z3::unsat ? "kept" : a.result == z3::sat ? "broken" : "unknown",
-                                std::chrono::duration<double>(Clock::now() - budget_.started).count()));
+                                std::chrono::duration<double>(Clock::now() - budget_.started).count(),
+                                rlimit_seen_ - units_before));
     if (a.result == z3::unsat) {
       ++steps;
       return true;

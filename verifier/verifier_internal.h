@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "verifier/bmc.h"
 #include "verifier/encoder.h"
 #include "verifier/puzzle.h"
 #include "verifier/verify.h"
@@ -113,6 +114,8 @@ const std::vector<std::pair<std::string, std::string>>& fixed_setup(const ir::Pr
 
 /// One quantity a termination ranking is made of (ranking.cpp).
 struct Measure;
+/// One ply of a bounded model check (bmc.cpp).
+struct BmcPly;
 /// While it lives, a thread of its own polls `stop` (which a signal handler may set, and
 /// nothing else) and interrupts Z3, which checks its cancel flag only when told.
 class StopWatcher {
@@ -144,6 +147,8 @@ class Verifier {
   /// A new puzzle: a random solution, its clues removed while it stays unique
   /// (verifier/puzzle_generate.cpp).
   std::vector<GeneratedPuzzle> generate_puzzles(const ir::Property& prop, const GenerateOptions& go);
+  /// Bounded model checking of `targets` over plan.plies plies (bmc.cpp).
+  std::vector<BmcResult> bmc(const compiler::Interpreter& in, const std::vector<BmcTarget>& targets, const BmcPlan& plan);
   /// The property of each result of run(), in order.
   const std::vector<const ir::Property*>& ran() const { return ran_; }
 
@@ -266,6 +271,19 @@ class Verifier {
 
   /// Builds steps_ and steps_reads_ on first use.
   void ensure_steps();
+
+  // ---- bounded model checking (bmc.cpp)
+  /// `var` (or `var[key]`, a player) read on the current overlay.
+  SymP bmc_read(int var, std::optional<int64_t> key);
+  /// Whether `v` (of `domain`) is `x`.
+  z3::expr bmc_is(const SymP& v, int domain, int64_t x);
+  /// Reads every element written on the current overlay into fresh selectors (facts in `cs`).
+  void bmc_rebase(std::vector<z3::expr>& cs, int ply);
+  /// Replays the model's line with the interpreter; true (and `r` filled) when it is a
+  /// line of play reaching `target`.
+  bool bmc_confirm(const compiler::Interpreter& in, const compiler::Coverage& cov, const BmcTarget& target,
+                   const std::vector<BmcPly>& plies, const std::vector<z3::expr>& at, const z3::model& m,
+                   BmcResult& r);
 
   // ---- termination by a ranking (ranking.cpp)
   /// Whether every move and stuck block lowers the ranking `order` (lexicographically)

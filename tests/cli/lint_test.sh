@@ -107,7 +107,8 @@ check "fmt keeps the allow" 'allow dead-move discard "kept so that a variant can
 
 # No shipped variant has a warning its rules do not acknowledge. The report's 30 games where
 # a rare event needs them (the teams-move capture), a few short ones for the nine-player
-# games (every one is cut off: the acknowledged never-ends), 12 elsewhere.
+# games (every one is cut off: the acknowledged never-ends), 12 elsewhere. Termination is
+# not the question here (tests/cli/bmc_test.sh checks lint's): it is left out.
 for f in variants/*/*.rules; do
   case "$f" in
     */garnsi-9*) games="--games 3 --max-plies 500" ;;
@@ -115,7 +116,7 @@ for f in variants/*/*.rules; do
     *) games="--games 12" ;;
   esac
   # shellcheck disable=SC2086
-  "$rb" lint "$f" $games >"$work/v.txt" 2>&1
+  "$rb" lint "$f" $games --termination-states 0 >"$work/v.txt" 2>&1
   rc=$?
   check "no unacknowledged alert on $f" 0 "$rc"
   [ "$rc" -eq 0 ] || cat "$work/v.txt"
