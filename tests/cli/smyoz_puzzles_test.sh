@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SMYOZ puzzles (variants/smyoz/smyoz-puzzles.rules): the answers the rules compute agree with
-# an independent reference on seeded boards, and every entry of smyoz-puzzles.txt is what its
-# generator line makes from its fleet. With --solve (minutes per puzzle: not in ctest), each
+# an independent reference on seeded boards, every entry of smyoz-puzzles.txt is what its
+# generator line makes from its fleet, and a list data file solves (state off the grid shown). With --solve (minutes per puzzle: not in ctest), each
 # puzzle is solved: unique (proved) with every clue needed, and the puzzle without a clue
 # has two fleets.
 # Usage: smyoz_puzzles_test.sh RULEBOOK_BINARY SOURCE_DIR [--solve]
@@ -54,6 +54,27 @@ check "check" 0 $?
 out=$("$rb" solve "$rules" --setup puzzle=9 2>&1)
 check "an entry that does not exist" 1 $?
 check "says how many entries" 1 "$(echo "$out" | grep -c '1 to 6')"
+
+# A list data file through solve, and state the grid cannot show printed under it: v[1] is
+# given as 2, v[2] free in 1..3.
+printf '# two values\n2 0   # v[1] given, v[2] not\n' > "$tmp/w.txt"
+cat > "$tmp/t.rules" <<'RULES'
+game "t";
+board 2 x 2;
+players 1;
+type K = 1..2;
+setup want: K -> 0..3 = file "w.txt";
+state v: K -> 0..3;
+phase p { move m { } }
+puzzle q:
+  solution all k in {1, 2}: v[k] >= 1;
+  clue same for k in {1, 2} where want[k] != 0: v[k] == want[k];
+RULES
+out=$("$rb" solve "$tmp/t.rules" --setup want=1 --clues --no-times 2>/dev/null)
+check "list data file: the count" "puzzle q: 3 solutions" "$(echo "$out" | grep '^puzzle ')"
+check "list data file: one clue instance" "clue same(1): needed; without it, also:" "$(echo "$out" | grep '^clue same')"
+check "state off the grid shown" "  v = {1: 2, 2: 1}|  v = {1: 2, 2: 2}|  v = {1: 2, 2: 3}" \
+  "$(echo "$out" | sed -n '/^solution/,/^unique/p' | grep '^  v = ' | paste -sd '|')"
 
 if [ "$solve" == "--solve" ]; then
   for k in 1 2 3 4 5; do
