@@ -36,7 +36,20 @@ struct SolveOptions {
 };
 
 std::string board_text(const ir::Program& p, const verifier::Board& b) {
-  return render::board_text(p, b.state.data(), render::DrawOptions{});
+  std::string out = render::board_text(p, b.state.data(), render::DrawOptions{});
+  // Rules with no state keyed by Cell (a map of ships) leave the grid empty: their state
+  // follows it as values, so a solution is still seen.
+  auto on_grid = [](const ir::StateVar& v) { return v.keys.size() == 1 && v.keys[0] == ir::kCellDomain; };
+  for (const ir::StateVar& v : p.vars)
+    if (v.origin == ir::StateVar::Origin::State && on_grid(v)) return out;
+  const std::string values = compiler::board_text(p, b.state.data());
+  for (const ir::StateVar& v : p.vars) {
+    if (v.origin != ir::StateVar::Origin::State) continue;
+    const size_t at = values.find(v.name + " = ");
+    if (at != std::string::npos && (at == 0 || values[at - 1] == '\n'))
+      out += "  " + values.substr(at, values.find('\n', at) + 1 - at);
+  }
+  return out;
 }
 
 nlohmann::json board_json(const ir::Program& p, const verifier::Board& b) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ir/text.h"
 #include "compiler/lower/lower_internal.h"
 #include "dsl/limits.h"
 
@@ -373,11 +374,13 @@ int64_t Lowering::static_length(const dsl::Expr& e) {
 void Lowering::read_data_file(const dsl::Setup& decl, ir::SetupVar& setup) {
   namespace fs = std::filesystem;
   const ir::StateVar& var = prog_.vars[size_t(setup.var)];
-  if (var.keys.size() != 1 || var.keys[0] != ir::kCellDomain || var.is_set) {
-    error(decl.path_span, fmt::format("a data file fills a map 'Cell -> T', but '{}' is {}",
+  if (var.is_set) {
+    error(decl.path_span, fmt::format("a data file fills a map, a sequence or one value, but '{}' is {}",
                                       decl.name.name, dsl::to_string(var_types_[decl.name.name])));
     return;
   }
+  // `Cell -> T` is read as a grid; anything else as a list of values (records of data).
+  const bool grid = var.keys.size() == 1 && var.keys[0] == ir::kCellDomain;
   const ir::Domain& dom = prog_.domains[size_t(var.domain)];
   fs::path base = fs::path(sources_.file(decl.path_span.file).name).parent_path();
   std::string path = (base / decl.path).lexically_normal().string();
@@ -415,7 +418,37 @@ void Lowering::read_data_file(const dsl::Setup& decl, ir::SetupVar& setup) {
     return dsl::Span{id, offset, offset + std::max<uint32_t>(length, 1)};
   };
   size_t errors = diags_.error_count();
-  for (size_t n = 0; n < entries.size(); ++n) {
+  // A list entry: the variable's elements in key order (as `--setup` takes a map), each a
+  // value of the element type, separated by spaces, tabs or line breaks; `#` starts a
+  // comment to the end of the line.
+  for (size_t n = 0; n < entries.size() && !grid; ++n) {
+    std::vector<uint32_t> elems;
+    bool bad = false;
+    for (const Row& row : entries[n]) {
+      const std::string text = row.text.substr(0, row.text.find('#'));
+      size_t at = 0;
+      while ((at = text.find_first_not_of(" \t", at)) != std::string::npos) {
+        size_t stop = std::min(text.find_first_of(" \t", at), text.size());
+        std::string token = text.substr(at, stop - at);
+        auto v = parse_value(prog_, var.domain, token);
+        if (!v) {
+          error(here(row.offset + uint32_t(at), uint32_t(token.size())),
+                fmt::format("'{}' is not a value of {}", token, dom.name));
+          bad = true;
+        } else {
+          elems.push_back(uint32_t(ir::domain_index(prog_.domains, var.domain, *v)));
+        }
+        at = stop;
+      }
+    }
+    if (!bad && elems.size() != var.count)
+      error(here(entries[n].front().offset, uint32_t(entries[n].front().text.size())),
+            fmt::format("entry {} has {} values, '{}' holds {}", n + 1, elems.size(), decl.name.name,
+                        var.count));
+    else if (!bad)
+      setup.entries.push_back(std::move(elems));
+  }
+  for (size_t n = 0; n < entries.size() && grid; ++n) {
     const auto& rows = entries[n];
     if (int(rows.size()) != height_) {
       error(here(rows.front().offset, uint32_t(rows.front().text.size())),

@@ -219,6 +219,47 @@ TEST_CASE("a bad data file is reported with its file and line") {
   CHECK_THAT(m->errors(), Catch::Contains("missing.rules:4:34: error: cannot read data file"));
 }
 
+TEST_CASE("a data file fills any map as a list of values in key order, comments allowed") {
+  Scratch dir;
+  dir.write("records.txt", "# one entry of four cells\nr0c0 r0c1   # the first two\n. r1c1\n");
+  std::string rules = dir.write("game.rules",
+                                "game \"g\";\nboard 2 x 2;\nplayers 1;\ntype Field = 1..4;\n"
+                                "setup data: Field -> Cell? = file \"records.txt\";\n"
+                                "phase p { move m { } }\n");
+  auto l = load_file(rules);
+  INFO(l->errors());
+  REQUIRE(l->program);
+  const ir::Program& p = *l->program;
+  const ir::SetupVar& cells = p.setups[0];
+  const int d = p.vars[size_t(cells.var)].domain;
+  REQUIRE(cells.entries.size() == 1);
+  CHECK(cells.entries[0] == std::vector<uint32_t>{uint32_t(ir::domain_index(p.domains, d, 0)),
+                                                  uint32_t(ir::domain_index(p.domains, d, 1)),
+                                                  uint32_t(ir::domain_index(p.domains, d, ir::kNone)),
+                                                  uint32_t(ir::domain_index(p.domains, d, 3))});
+
+  std::string ints = dir.write("ints.rules",
+                               "game \"g\";\nboard 2 x 2;\nplayers 1;\ntype Field = 1..4;\n"
+                               "setup data: Field -> 0..9 = file \"numbers.txt\" entry 2;\n"
+                               "phase p { move m { } }\n");
+  dir.write("numbers.txt", "# two entries of four values\n1 2   # the first two\n3 4\n\n5 6\n7 0\n");
+  auto n = load_file(ints);
+  INFO(n->errors());
+  REQUIRE(n->program);
+  const ir::SetupVar& s = n->program->setups[0];
+  REQUIRE(s.entries.size() == 2);
+  CHECK(s.entries[0] == std::vector<uint32_t>{1, 2, 3, 4});
+  CHECK(s.entries[1] == std::vector<uint32_t>{5, 6, 7, 0});
+  CHECK(s.default_entry == 1);
+
+  dir.write("numbers.txt", "1 2 3\n\n1 2 3 4 5\n\n1 2 x 4\n");
+  auto bad = load_file(ints);
+  CHECK_FALSE(bad->program);
+  CHECK_THAT(bad->errors(), Catch::Contains("numbers.txt:1:1: error: entry 1 has 3 values, 'data' holds 4"));
+  CHECK_THAT(bad->errors(), Catch::Contains("numbers.txt:3:1: error: entry 2 has 5 values, 'data' holds 4"));
+  CHECK_THAT(bad->errors(), Catch::Contains("numbers.txt:5:5: error: 'x' is not a value of 0..9"));
+}
+
 TEST_CASE("a set whose element type is not finite is a diagnostic, not a crash") {
   auto l = load_text(
       "game \"g\";\nboard 2 x 2;\nplayers 1;\n"

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SMYOZ puzzles (variants/smyoz/smyoz-puzzles.rules): the answers the rules compute agree with
+# an independent reference on seeded boards, every entry of smyoz-puzzles.txt is what its
+# generator line makes from its fleet, and a list data file solves (state off the grid shown). With --solve (minutes per puzzle: not in ctest), each
+# puzzle is solved: unique (proved) with every clue needed, and the puzzle without a clue
+# has two fleets.
+# Usage: smyoz_puzzles_test.sh RULEBOOK_BINARY SOURCE_DIR [--solve]
+set -u
+rb=$1
+src=$2
+solve=${3:-}
+cd "$src"
+rules=variants/smyoz/smyoz-puzzles.rules
+data=variants/smyoz/smyoz-puzzles.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" == "$3" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: expected [$2], got [$3]"
+  fi
+}
+
+# The rules' answers (content, colour, ship codes) on the boards of seeded games, against
+# the reference the entries are made with.
+for seed in 1 2 3; do
+  "$rb" draw "$rules" --engine interp --seed $seed --end --format text --layer cell-labels:content \
+    --layer cell-labels:colour --layer group-labels:code:cells=ship_cells > "$tmp/board.txt" 2>&1
+  check "seed $seed: draw" 0 $?
+  out=$(python3 tests/cli/smyoz_answers_check.py < "$tmp/board.txt")
+  check "seed $seed: answers as the reference computes them" 0 $?
+  echo "seed $seed: $out" | tail -n 1
+done
+
+# Every entry is its generator's output: the data are the answers of the fleet shown.
+awk -v dir="$tmp" '/^# made by: /{n++} n{print > (dir "/entry" n ".txt")}' "$data"
+entries=$(grep -c '^# made by: ' "$data")
+check "entries with a generator line" 6 "$entries"
+for n in $(seq 1 "$entries"); do
+  cmd=$(sed -n 's/^# made by: //p' "$tmp/entry$n.txt")
+  want=$(grep -v '^#' "$tmp/entry$n.txt" | sed '/^$/d')
+  got=$(python3 $cmd | grep -v '^#')
+  check "entry $n is what '$cmd' makes" "$want" "$got"
+done
+
+# The data file loads: 6 entries, puzzle 1's clue instances (gallows, origin, groups A-C).
+"$rb" check "$rules" > /dev/null 2>&1
+check "check" 0 $?
+out=$("$rb" solve "$rules" --setup puzzle=9 2>&1)
+check "an entry that does not exist" 1 $?
+check "says how many entries" 1 "$(echo "$out" | grep -c '1 to 6')"
+
+# A list data file through solve, and state the grid cannot show printed under it: v[1] is
+# given as 2, v[2] free in 1..3.
+printf '# two values\n2 0   # v[1] given, v[2] not\n' > "$tmp/w.txt"
+cat > "$tmp/t.rules" <<'RULES'
+game "t";
+board 2 x 2;
+players 1;
+type K = 1..2;
+setup want: K -> 0..3 = file "w.txt";
+state v: K -> 0..3;
+phase p { move m { } }
+puzzle q:
+  solution all k in {1, 2}: v[k] >= 1;
+  clue same for k in {1, 2} where want[k] != 0: v[k] == want[k];
+RULES
+out=$("$rb" solve "$tmp/t.rules" --setup want=1 --clues --no-times 2>/dev/null)
+check "list data file: the count" "puzzle q: 3 solutions" "$(echo "$out" | grep '^puzzle ')"
+check "list data file: one clue instance" "clue same(1): needed; without it, also:" "$(echo "$out" | grep '^clue same')"
+check "state off the grid shown" "  v = {1: 2, 2: 1}|  v = {1: 2, 2: 2}|  v = {1: 2, 2: 3}" \
+  "$(echo "$out" | sed -n '/^solution/,/^unique/p' | grep '^  v = ' | paste -sd '|')"
+
+if [ "$solve" == "--solve" ]; then
+  for k in 1 2 3 4 5; do
+    start=$(date +%s)
+    out=$("$rb" solve "$rules" --setup "puzzle=$k" --clues --timeout 1800 --no-times 2>/dev/null)
+    echo "puzzle $k: $(( $(date +%s) - start )) s"
+    check "puzzle $k: one fleet" "puzzle find_the_fleet: 1 solution" "$(echo "$out" | grep '^puzzle ')"
+    check "puzzle $k: unique" "unique: proved" "$(echo "$out" | grep '^unique:')"
+    check "puzzle $k: no clue unneeded" 0 "$(echo "$out" | grep -c '^clue .*not needed')"
+    check "puzzle $k: every clue needed" 5 "$(echo "$out" | grep -c '^clue .*: needed')"
+  done
+  out=$("$rb" solve "$rules" --setup puzzle=6 --max 2 --timeout 1800 --no-times 2>/dev/null)
+  check "puzzle 6 (puzzle 1 without group C): two fleets" "unique: no" \
+    "$(echo "$out" | grep '^unique:')"
+  check "puzzle 6: both shown" 2 "$(echo "$out" | grep -c '^  fleet = ')"
+fi
+
+echo "smyoz puzzles: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
