@@ -12,6 +12,7 @@
 #include "cli/stdin_input.h"
 #include "cli/verbs.h"
 #include "compiler/interp/interpret.h"
+#include "compiler/ir/text.h"
 #include "compiler/load/load_engine.h"
 #include "compiler/lower/lower.h"
 #include "dsl/diagnostics.h"
@@ -79,6 +80,17 @@ int parse_setup_args(const std::vector<std::string>& setups, engine::Setup& out)
       return kExitUsage;
     }
     out.values.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return kExitOk;
+}
+
+int checked_setup_args(const std::string& file, const ir::Program& program,
+                       const std::vector<std::string>& setups, engine::Setup& out) {
+  if (int code = parse_setup_args(setups, out); code != kExitOk) return code;
+  std::vector<std::vector<uint32_t>> given;
+  if (engine::Status st = compiler::setup_overrides(program, out, given); !st.ok) {
+    fmt::print(stderr, "{}: error: {}\n", file, st.message);
+    return kExitInputError;
   }
   return kExitOk;
 }

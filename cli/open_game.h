@@ -54,4 +54,10 @@ int setup_state(const OpenedGame& game, uint64_t seed,
 /// gives kExitUsage.
 int parse_setup_args(const std::vector<std::string>& setups, engine::Setup& out);
 
+/// `parse_setup_args`, then checks every value against the program's setup (a name it
+/// lacks, an entry past its data file, a value outside the type): printed under `file`,
+/// kExitInputError.
+int checked_setup_args(const std::string& file, const ir::Program& program,
+                       const std::vector<std::string>& setups, engine::Setup& out);
+
 }  // namespace rulebook::cli

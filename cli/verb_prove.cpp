@@ -51,12 +51,7 @@ int run_prove(const ProveOptions& opt) {
     }
   }
   engine::Setup setup;
-  if (int code = parse_setup_args(opt.setups, setup); code != kExitOk) return code;
-  std::vector<std::vector<uint32_t>> given;
-  if (engine::Status st = compiler::setup_overrides(*game.program, setup, given); !st.ok) {
-    fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
-    return kExitInputError;
-  }
+  if (int code = checked_setup_args(opt.file, *game.program, opt.setups, setup); code != kExitOk) return code;
   verifier::Options vo;
   vo.setup = setup.values;
   vo.timeout_seconds = opt.timeout;

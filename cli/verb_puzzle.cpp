@@ -122,12 +122,7 @@ int run_puzzle(const PuzzleGenOptions& opt) {
     return kExitInputError;
   }
   engine::Setup setup;
-  if (int code = parse_setup_args(opt.setups, setup); code != kExitOk) return code;
-  std::vector<std::vector<uint32_t>> given;
-  if (engine::Status st = compiler::setup_overrides(prog, setup, given); !st.ok) {
-    fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
-    return kExitInputError;
-  }
+  if (int code = checked_setup_args(opt.file, prog, opt.setups, setup); code != kExitOk) return code;
   StopOnInterrupt interrupt;
   verifier::GenerateOptions go;
   go.setup = setup.values;
@@ -141,8 +136,11 @@ int run_puzzle(const PuzzleGenOptions& opt) {
   try {
     gs = verifier::generate_puzzles(prog, game.sources, *chosen, go);
   } catch (const std::exception& e) {  // no table, no solution, what Z3 cannot express
-    fmt::print(stderr, "{}: error: {}\n", opt.file, e.what());
-    return kExitInputError;
+    // Z3 stopped by Ctrl-C while encoding gives up with an exception: nothing was made.
+    if (!interrupt.stopped()) {
+      fmt::print(stderr, "{}: error: {}\n", opt.file, e.what());
+      return kExitInputError;
+    }
   }
   // What was made is written and printed, also when interrupted.
   bool all_made = int(gs.size()) == opt.count;

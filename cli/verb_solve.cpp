@@ -177,12 +177,7 @@ int run_solve(const SolveOptions& opt) {
       return kExitInputError;
     }
   engine::Setup setup;
-  if (int code = parse_setup_args(opt.setups, setup); code != kExitOk) return code;
-  std::vector<std::vector<uint32_t>> given;
-  if (engine::Status st = compiler::setup_overrides(prog, setup, given); !st.ok) {
-    fmt::print(stderr, "{}: error: {}\n", opt.file, st.message);
-    return kExitInputError;
-  }
+  if (int code = checked_setup_args(opt.file, prog, opt.setups, setup); code != kExitOk) return code;
   StopOnInterrupt interrupt;
   verifier::PuzzleOptions po;
   po.setup = setup.values;
