@@ -13,6 +13,28 @@ interrupt_after() {
   "$@" >"$out" 2>"$err" &
   local pid=$!
   sleep "$delay"
+  signal_and_wait "$pid"
+}
+
+# interrupt_when FILE LIMIT OUT ERR CMD...: as interrupt_after, but the signal is sent as
+# soon as FILE exists (polled every 0.1 s, for at most LIMIT seconds), so that a test of
+# "stopped after this point" does not depend on how fast the machine is.
+interrupt_when() {
+  local file=$1 limit=$2 out=$3 err=$4
+  shift 4
+  "$@" >"$out" 2>"$err" &
+  local pid=$!
+  local waited=0
+  while [ ! -e "$file" ] && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$((limit * 10))" ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  signal_and_wait "$pid"
+}
+
+# signal_and_wait PID: the common end of interrupt_after and interrupt_when.
+signal_and_wait() {
+  local pid=$1
   early=0
   if ! kill -0 "$pid" 2>/dev/null; then early=1; fi
   local t0
