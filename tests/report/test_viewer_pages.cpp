@@ -65,7 +65,10 @@ std::vector<fs::path> pages_of(const fs::path& report) {
 
 bool variant_page(const fs::path& page) {
   const std::string name = page.filename().string();
-  return name != "index.html" && name.find("-diff.html") == std::string::npos;
+  // Diff pages and rulebook pages have no viewer; they are still loaded and checked for
+  // console errors.
+  return name != "index.html" && name.find("-diff.html") == std::string::npos &&
+         name.find("-rulebook.html") == std::string::npos;
 }
 
 /// The labels of a board as `board_text` writes it (the JSON's end_board): per cell in
