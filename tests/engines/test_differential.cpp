@@ -1,5 +1,5 @@
 // The generated engine against the interpreter: seeded random games per shipped variant
-// (1,000, or as many as fit in a budget of interpreted moves, at least 100) with identical
+// (300, or as many as fit in a budget of interpreted moves, at least 100) with identical
 // move lists, state hashes after every move and final scores.
 // Variants are found at run time and split into shards that CTest runs in parallel.
 #include <algorithm>
@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kGames = 1000;
+constexpr int kGames = 300;
 /// Long games cost the interpreter most: a variant whose games run to the cap stops after
 /// this many moves (after kMinGames games at least), so a game of 400 moves does not cost
 /// 400 times a game of one; the random programs test the compiler more widely.
