@@ -84,33 +84,68 @@ std::string alerts_text(const nlohmann::json& j) {
   return out;
 }
 
+namespace {
+
+/// An alert's evidence: short lines as they are; a run of indented lines (a board) and any
+/// long line folded under a summary, so the table stays readable and nothing is lost.
+std::string evidence_html(const nlohmann::json& evidence) {
+  constexpr size_t kLong = 160;
+  std::string h, block;
+  auto flush = [&] {
+    if (!block.empty()) h += "<details><summary>the board</summary><pre>" + html_escape(block) + "</pre></details>";
+    block.clear();
+  };
+  for (const auto& item : evidence) {
+    const std::string e = item.get<std::string>();
+    if (!e.empty() && e[0] == ' ') {
+      block += e + "\n";
+      continue;
+    }
+    flush();
+    if (e.size() > kLong)
+      h += "<details><summary>" + html_escape(e.substr(0, kLong / 2)) + "…</summary><pre class=\"wrap\">" +
+           html_escape(e) + "</pre></details>";
+    else
+      h += "<div>" + html_escape(e) + "</div>";
+  }
+  flush();
+  return h;
+}
+
+std::string alert_table(const nlohmann::json& j, bool acknowledged, const std::string& severity) {
+  std::string h = fmt::format("<table class=\"alerts\">\n<tr><th>where</th><th>code</th><th>alert</th>{}<th>evidence</th></tr>\n",
+                              acknowledged ? "<th>reason</th>" : "");
+  for (const auto& a : j["alerts"]) {
+    if (a["acknowledged"].get<bool>() != acknowledged || (!severity.empty() && a["severity"] != severity)) continue;
+    h += fmt::format("<tr><td><code>{}</code></td><td><code class=\"{}\">{}</code></td><td>{}</td>{}<td>{}</td></tr>\n",
+                     html_escape(a["at"]), a["severity"] == "warning" && !acknowledged ? "bad" : "none",
+                     html_escape(a["code"]), html_escape(a["message"]),
+                     acknowledged ? "<td>" + html_escape(a["reason"]) + "</td>" : std::string(),
+                     evidence_html(a["evidence"]));
+  }
+  return h + "</table>\n";
+}
+
+}  // namespace
+
 std::string alerts_html(const nlohmann::json& j) {
   std::string h = fmt::format(
-      "<p>From the first {} random games of the coverage below (seeds from {}): what no game showed is "
-      "\"not seen\", not impossible. Codes: docs/lint.md.</p>\n",
+      "<p>From the first {} random games of the coverage below (seeds from {}) and the properties' boards: what no "
+      "game showed is \"not seen\", not impossible. Codes: docs/lint.md.</p>\n",
       j["games"].get<int>(), j["first_seed"].get<uint64_t>());
-  for (const bool ack : {false, true}) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& a : j["alerts"]) {
-      if (a["acknowledged"].get<bool>() != ack) continue;
-      std::string evidence;
-      for (const auto& e : a["evidence"]) evidence += (evidence.empty() ? "" : "; ") + e.get<std::string>();
-      nlohmann::json row{{"where", a["at"]}, {"severity", a["severity"]}, {"code", a["code"]}, {"alert", a["message"]},
-                         {"evidence", evidence}};
-      if (ack) row["reason"] = a["reason"];
-      rows.push_back(std::move(row));
-    }
-    if (!ack && rows.empty()) h += "<p>No alert.</p>\n";
-    if (!ack && !rows.empty())
-      h += fmt::format("<p class=\"{}\">{}, {} (a note: a statement or condition not seen doing anything, often "
-                       "only rare):</p>\n",
-                       count_of(j, false, "warning") ? "bad" : "none", counted(count_of(j, false, "warning"), "warning"),
-                       counted(count_of(j, false, "note"), "note")) +
-           table_html({"where", "severity", "code", "alert", "evidence"}, rows);
-    if (ack && !rows.empty())
-      h += fmt::format("<p>Acknowledged by the rules ({}):</p>\n", rows.size()) +
-           table_html({"where", "code", "alert", "reason", "evidence"}, rows);
-  }
+  const size_t warnings = count_of(j, false, "warning"), notes = count_of(j, false, "note"), ack = count_of(j, true);
+  if (!warnings && !notes) h += "<p>No alert.</p>\n";
+  // Warnings are what a designer must read: shown open. Notes (a statement or condition not
+  // seen doing anything, often only rare) and acknowledged alerts are one click away.
+  if (warnings) h += fmt::format("<p class=\"bad\">{}:</p>\n", counted(warnings, "warning")) + alert_table(j, false, "warning");
+  if (notes)
+    h += fmt::format("<details><summary>{} (a statement or condition not seen doing anything, often only rare; a "
+                     "board not shown reachable)</summary>\n",
+                     counted(notes, "note")) +
+         alert_table(j, false, "note") + "</details>\n";
+  if (ack)
+    h += fmt::format("<details><summary>{} acknowledged by the rules, with their reasons</summary>\n", ack) +
+         alert_table(j, true, "") + "</details>\n";
   return h;
 }
 

@@ -22,6 +22,7 @@
 #include "cli/json_out.h"
 #include "cli/output_file.h"
 #include "cli/report.h"
+#include "cli/report_glance.h"
 #include "cli/report_book.h"
 #include "cli/variant_diff.h"
 #include "cli/verbs.h"
@@ -120,7 +121,9 @@ const char* kStyle =
     "text-align:left;vertical-align:top}.bad{color:#b00020}.ok{color:#1b5e20}.none{color:#757575}"
     ".boards,.charts{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}"
     ".tree{overflow-x:auto;border:1px solid #ddd;padding:.5rem}.tree svg{height:auto}"
-    "body.wide{max-width:none}body.wide table{width:100%}";
+    "body.wide{max-width:none}body.wide table{width:100%}"
+    "table.glance th{white-space:nowrap}table.alerts td pre{padding:.4rem;margin:.2rem 0}"
+    "pre.wrap{white-space:pre-wrap;word-break:break-word}summary{cursor:pointer}";
 
 /// A page; `wide` pages (the index) use the window's width instead of a column for reading.
 std::string page(const std::string& title, const std::string& body, bool wide = false) {
@@ -313,11 +316,15 @@ int run_report(const ReportOptions& opt) {
     if (e.book)
       body += fmt::format("<p><a href=\"{}-rulebook.html\">The illustrated rulebook</a>: the rules in their own "
                           "words with allowed and not-allowed boards.</p>\n", html_escape(e.stem));
+    if (analysis && analysis->ok) body += glance_html(analysis->json);
     if (analysis) body += analysis->alerts_html;
     if (!e.ok) {
       body += "<h2 class=\"bad\">Errors</h2>\n<pre>" + html_escape(diags.render(sources)) + "</pre>\n";
     } else {
-      body += "<h2 id=\"summary\">Summary</h2>\n<pre>" + html_escape(summary) + "</pre>\n";
+      // The checker's summary is a reference, not a first read: folded under its heading.
+      body += "<h2 id=\"summary\">Declarations</h2>\n<details><summary>What rulebook read: the board, players, "
+              "state, phases, moves, rules and properties</summary>\n<pre>" +
+              html_escape(summary) + "</pre>\n</details>\n";
       if (analysis) body += analysis->html;
       body += "<h2 id=\"rules\">Rules</h2>\n<pre>" + html_escape(formatted) + "</pre>\n";
     }
