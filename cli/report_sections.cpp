@@ -195,7 +195,10 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     // of the rules (docs/verifier.md, Found invariants), and only their number is given.
     if (r.found) ++candidates;
     if (r.found && r.verdict != verifier::Verdict::Proved) continue;
-    if (!r.found) definite += r.definite() ? 1 : 0, ++properties;
+    if (!r.found) {
+      ++properties;
+      definite += r.definite() ? 1 : 0;
+    }
     const std::string kind = ir::kind_name(r.kind), verdict = verifier::verdict_name(r.verdict);
     nlohmann::json d = {{"property", r.name}, {"kind", kind},         {"verdict", verdict},
                         {"over", r.set},      {"detail", r.detail}, {"description", r.description}};
@@ -254,11 +257,12 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     for (const nlohmann::json& d : data) proved += d.value("found", false);
     s.html += fmt::format(
         "<p>The verifier also proposed {} invariant{} of its own: relations and bounds that held on every state of "
-        "{} seeded random games, each tried by induction on {} resource units (<code>rulebook prove FILE "
-        "--invariants {}</code>). {} proved, listed below as <code>found_N</code> with their formulas; the others "
-        "are dropped. Every board below is read against every invariant proved.</p>\n",
+        "{} seeded random games, each tried by induction on {} resource units after the file's properties "
+        "(<code>rulebook prove FILE --invariants {} --invariant-rlimit {} --invariants-last</code>). {} proved, "
+        "listed below as <code>found_N</code> with their formulas; the others are dropped. Every board below is "
+        "read against every invariant proved.</p>\n",
         candidates, candidates == 1 ? "" : "s", plan.invariant_games, plan.invariant_rlimit, plan.invariant_games,
-        proved == 0 ? std::string("None was") : fmt::format("{} {}", proved, proved == 1 ? "was" : "were"));
+        plan.invariant_rlimit, proved == 0 ? std::string("None was") : fmt::format("{} {}", proved, proved == 1 ? "was" : "were"));
   }
   s.html += table_html({"property", "kind", "verdict", "over", "result", "board"}, view);
   s.html += per_setup;
