@@ -164,17 +164,17 @@ std::string termination_verdict_sentence(const nlohmann::json& t) {
   return fmt::format("termination not settled: more than {} positions reachable {}", t["budget"].get<uint64_t>(), from);
 }
 
-/// The items the directed search left open, asked of a bounded model check: `bmc` in
-/// their `never` entry.
+/// The items `open` marks (those the directed search left open, or every item when there
+/// was no search), asked of a bounded model check: `bmc` in their `never` entry.
 void bounded_check(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
-                   const ExamineBudget& budget, const explorer::DirectedSearch& d, nlohmann::json& coverage) {
+                   const ExamineBudget& budget, const std::vector<explorer::SearchTarget>& all,
+                   const std::vector<bool>& open, nlohmann::json& coverage) {
   std::vector<verifier::BmcTarget> targets;
   std::vector<nlohmann::json*> entries;
-  for (const explorer::SearchResult& r : d.results) {
-    nlohmann::json* n = entry_of(coverage["never"], r.target, interpreter.program());
-    if (!n || r.reached || (d.exhausted && !d.setup_random)) continue;
-    if (r.target.kind == explorer::SearchTarget::Kind::Board) continue;
-    targets.push_back({r.target.move, r.target.site});
+  for (size_t i = 0; i < all.size(); ++i) {
+    nlohmann::json* n = entry_of(coverage["never"], all[i], interpreter.program());
+    if (!n || !open[i] || all[i].kind == explorer::SearchTarget::Kind::Board) continue;
+    targets.push_back({all[i].move, all[i].site});
     entries.push_back(n);
   }
   if (targets.empty()) return;
@@ -233,7 +233,13 @@ void examine_coverage(const compiler::Interpreter& interpreter, const explorer::
     }
   }
   const std::vector<explorer::SearchTarget> targets = explorer::never_seen(games);
-  if (targets.empty() || budget.search_states == 0) return;
+  if (targets.empty()) return;
+  const bool bounded = budget.bmc_plies > 0 && budget.sources;
+  if (budget.search_states == 0) {
+    // No search: every item goes to the bounded model check, when there is one.
+    if (bounded) bounded_check(interpreter, games, budget, targets, std::vector<bool>(targets.size(), true), coverage);
+    return;
+  }
   explorer::SearchPlan plan;
   plan.max_states = budget.search_states;
   plan.setup = games.plan.setup;
@@ -253,11 +259,16 @@ void examine_coverage(const compiler::Interpreter& interpreter, const explorer::
       (*n)["search"] = {{"result", d.exhausted ? "unreachable" : "not reached"}, {"states", d.states},
                         {"setup_random", d.setup_random}};
   }
-  if (budget.bmc_plies > 0 && budget.sources) bounded_check(interpreter, games, budget, d, coverage);
+  if (!bounded) return;
+  // What the search settled (reached, or shown unreachable from a setup that draws
+  // nothing) is not asked again.
+  std::vector<bool> open;  // d.results are in the targets' order
+  for (const explorer::SearchResult& r : d.results) open.push_back(!r.reached && !(d.exhausted && !d.setup_random));
+  bounded_check(interpreter, games, budget, targets, open, coverage);
 }
 
 std::string search_line(const nlohmann::json& n) {
-  if (!n.contains("search")) return "";
+  if (!n.contains("search")) return n.contains("bmc") ? bmc_line(n["bmc"]) : "";
   const auto& s = n["search"];
   const std::string result = s["result"].get<std::string>();
   if (result == "reached")

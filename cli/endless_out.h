@@ -23,9 +23,9 @@ struct ExamineBudget {
   /// When set (and termination is examined), a termination the enumeration does not settle
   /// is looked for as a ranking proved by the verifier (verifier::prove_ranking).
   const dsl::SourceSet* sources = nullptr;
-  /// With `sources`: each item the directed search neither reached nor settled is asked of
-  /// a bounded model check over this many plies (verifier/bmc.h; 0: none), with this many
-  /// Z3 resource units per item.
+  /// With `sources`: each item the directed search neither reached nor settled (every item
+  /// never seen when `search_states` is 0) is asked of a bounded model check over this many
+  /// plies (verifier/bmc.h; 0: none), with this many Z3 resource units per item.
   int bmc_plies = 0;
   uint64_t bmc_rlimit = 20000000;
 };
@@ -37,8 +37,8 @@ struct ExamineBudget {
 void examine_coverage(const compiler::Interpreter& interpreter, const explorer::CoverageGames& games,
                       const ExamineBudget& budget, nlohmann::json& coverage);
 
-/// One line of text for a `never` entry's `search` (empty when it has none), with its
-/// bounded model check when there is one.
+/// One line of text for a `never` entry's `search` with its bounded model check when there
+/// is one (the check alone when there was no search; empty when neither ran).
 std::string search_line(const nlohmann::json& never_entry);
 /// A `never` entry's `bmc` as one sentence.
 std::string bmc_line(const nlohmann::json& bmc);

@@ -1,6 +1,8 @@
 // JSON views of front-end results.
 #include "cli/json_out.h"
 
+#include <fmt/format.h>
+
 namespace rulebook::cli {
 namespace {
 
@@ -43,6 +45,12 @@ nlohmann::json diagnostics_json(const dsl::Diagnostics& diags, const dsl::Source
     out.push_back(std::move(j));
   }
   return out;
+}
+
+std::string state_hex(const std::vector<uint8_t>& state) {
+  std::string hex;
+  for (uint8_t x : state) hex += fmt::format("{:02x}", x);
+  return hex;
 }
 
 }  // namespace rulebook::cli

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/json_out.h"
 #include "cli/report.h"
 #include "explorer/enumerate.h"
 #include "explorer/symmetry.h"
@@ -170,6 +171,8 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   vo.rlimit = plan.prove_rlimit;
   vo.candidate_games = plan.invariant_games;
   vo.candidate_rlimit = plan.invariant_rlimit;
+  vo.candidate_seconds = plan.prove_timeout;  // a safety net: the resource limit decides
+  vo.candidates_last = true;  // the file's verdicts stay those of a run without them
   vo.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   vo.stop = stop;
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
@@ -186,17 +189,25 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     return render::board_svg(p, b.state.data(), o);
   };
   nlohmann::json data = nlohmann::json::array(), view = nlohmann::json::array();
-  int definite = 0;
+  int definite = 0, properties = 0, candidates = 0;
   for (const verifier::Result& r : results) {
-    definite += r.definite() ? 1 : 0;
+    // The verifier's own candidates are listed when proved: those not proved say nothing
+    // of the rules (docs/verifier.md, Found invariants), and only their number is given.
+    if (r.found) ++candidates;
+    if (r.found && r.verdict != verifier::Verdict::Proved) continue;
+    if (!r.found) {
+      ++properties;
+      definite += r.definite() ? 1 : 0;
+    }
     const std::string kind = ir::kind_name(r.kind), verdict = verifier::verdict_name(r.verdict);
     nlohmann::json d = {{"property", r.name}, {"kind", kind},         {"verdict", verdict},
                         {"over", r.set},      {"detail", r.detail}, {"description", r.description}};
+    if (r.found) d["found"] = true;
     if (r.value) d["value"] = *r.value;
     if (!r.needs.empty()) d["needs"] = r.needs;
     std::string boards;
     if (r.board) {
-      d["board"] = {{"text", r.board->text}, {"move", r.board->move}};
+      d["board"] = {{"text", r.board->text}, {"move", r.board->move}, {"state", state_hex(r.board->state)}};
       if (r.violates) {
         d["board"]["violates"] = *r.violates;
         d["board"]["reachability"] = verifier::reachability_text(*r.violates);
@@ -226,7 +237,7 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
     if (!r.needs.empty()) result += (result.empty() ? "" : "; ") + fmt::format("needs {}", fmt::join(r.needs, ", "));
     if (const std::string reach = r.board ? verifier::board_reach_text(r) : ""; !reach.empty())
       result += (result.empty() ? "" : "; ") + reach;
-    view.push_back({{"property", r.name},
+    view.push_back({{"property", r.found ? r.name + ": " + r.description : r.name},
                     {"kind", kind},
                     {"verdict", verdict},
                     {"over", r.set},
@@ -241,9 +252,21 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
       "<code>rulebook prove FILE --timeout S</code> gives a property more time. Boards are the witnesses and "
       "counterexamples, drawn from the same state the engines use.</p>\n",
       plan.prove_rlimit);
+  if (plan.invariant_games > 0) {
+    size_t proved = 0;
+    for (const nlohmann::json& d : data) proved += d.value("found", false);
+    s.html += fmt::format(
+        "<p>The verifier also proposed {} invariant{} of its own: relations and bounds that held on every state of "
+        "{} seeded random games, each tried by induction on {} resource units after the file's properties "
+        "(<code>rulebook prove FILE --invariants {} --invariant-rlimit {} --invariants-last</code>). {} proved, "
+        "listed below as <code>found_N</code> with their formulas; the others are dropped. Every board below is "
+        "read against every invariant proved.</p>\n",
+        candidates, candidates == 1 ? "" : "s", plan.invariant_games, plan.invariant_rlimit, plan.invariant_games,
+        plan.invariant_rlimit, proved == 0 ? std::string("None was") : fmt::format("{} {}", proved, proved == 1 ? "was" : "were"));
+  }
   s.html += table_html({"property", "kind", "verdict", "over", "result", "board"}, view);
   s.html += per_setup;
-  s.figure = fmt::format("{}/{}", definite, results.size());
+  s.figure = fmt::format("{}/{}", definite, properties);
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/alerts_out.h"
+#include "cli/coverage_out.h"
 #include "cli/endless_out.h"
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
@@ -33,7 +34,44 @@ struct LintOptions {
   uint64_t rlimit = 20000000;
   uint64_t reach_budget = 2000;
   uint64_t termination_states = 2000;  // the report's budget: the same sentence as its page
+  int bmc_plies = 0;                   // 0: no bounded model check
+  uint64_t bmc_rlimit = 20000000;
+  uint64_t search_states = 2000;       // with bmc_plies: the directed search before it
 };
+
+/// The codes whose subject is an item coverage can search for: a move never legal, a
+/// statement never run, an end alternative never ending a game, an `until` never firing.
+bool searchable(const explorer::Alert& a) {
+  return a.code == "dead-move" || a.code == "dead-statement" || a.code == "unreached-end" ||
+         a.code == "dead-transition";
+}
+
+/// The directed search's and the bounded model check's answers for the items never seen
+/// (the `never` entries of `coverage`, examined), added to the evidence of the alerts that
+/// name those items; `found[i]` gets the entry of alert i (null when none).
+void add_search_evidence(std::vector<explorer::Alert>& alerts, const nlohmann::json& coverage,
+                         const explorer::CoverageGames& games, std::vector<nlohmann::json>& found) {
+  found.assign(alerts.size(), nullptr);
+  const std::vector<compiler::CoverageSite>& sites = games.counts.sites();
+  for (const nlohmann::json& n : coverage["never"]) {
+    const std::string line = search_line(n);
+    if (line.empty()) continue;
+    for (size_t i = 0; i < alerts.size(); ++i) {
+      explorer::Alert& a = alerts[i];
+      if (!searchable(a) || !found[i].is_null()) continue;
+      bool match = false;
+      if (n.value("kind", "") == "move") {
+        match = a.code == "dead-move" && a.subject == n.value("what", "");
+      } else if (n.contains("site") && a.code != "dead-move") {
+        const dsl::Span at = sites[n["site"].get<size_t>()].span;
+        match = a.span.file == at.file && a.span.begin == at.begin;
+      }
+      if (!match) continue;
+      a.evidence.push_back(line);
+      found[i] = n;
+    }
+  }
+}
 
 /// The alerts of the file's properties (verifier/proof_alerts.h): each checked on `rlimit`
 /// resource units, with the given setup values, and its board searched for in play.
@@ -74,6 +112,17 @@ int run_lint(const LintOptions& opt) {
   ap.replay = "rulebook play " + opt.file;
   for (const std::string& s : opt.setups) ap.replay += " --setup " + s;
   std::vector<explorer::Alert> alerts = explorer::find_alerts(games, *game.program, ap);
+  // Whether every game ends, as the report's coverage section settles it: by enumerating
+  // the positions from the first game's setup, else by a ranking the verifier proves; with
+  // --bmc-plies, what the games never saw is searched for and then model checked.
+  nlohmann::json coverage = opt.bmc_plies > 0 ? coverage_json(games, game.sources) : nlohmann::json::object();
+  if ((opt.termination_states > 0 || opt.bmc_plies > 0) && !interrupt.stopped())
+    examine_coverage(interpreter, games,
+                     {0, opt.bmc_plies > 0 ? opt.search_states : 0, opt.termination_states, &game.sources,
+                      opt.bmc_plies, opt.bmc_rlimit},
+                     coverage);
+  std::vector<nlohmann::json> searched;
+  if (opt.bmc_plies > 0) add_search_evidence(alerts, coverage, games, searched);
   if (opt.prove && !interrupt.stopped()) {
     try {
       for (explorer::Alert& a : lint_proofs(opt, game, plan.setup, interpreter, interrupt.flag()))
@@ -84,13 +133,16 @@ int run_lint(const LintOptions& opt) {
     }
   }
   nlohmann::json j = alerts_json(alerts, games, game.sources);
-  // Whether every game ends, as the report's coverage section settles it: by enumerating
-  // the positions from the first game's setup, else by a ranking the verifier proves.
-  nlohmann::json ends = nlohmann::json::object();
-  if (opt.termination_states > 0 && !interrupt.stopped()) {
-    examine_coverage(interpreter, games, {0, 0, opt.termination_states, &game.sources}, ends);
-    if (ends.contains("termination")) j["termination"] = ends["termination"];
+  for (size_t i = 0; i < searched.size(); ++i) {
+    if (searched[i].contains("search")) j["alerts"][i]["search"] = searched[i]["search"];
+    if (searched[i].contains("bmc")) j["alerts"][i]["bmc"] = searched[i]["bmc"];
   }
+  if (coverage.contains("termination")) j["termination"] = coverage["termination"];
+  if (coverage.contains("search")) j["search"] = coverage["search"];
+  // The text reads only what the JSON holds: termination and the search's summary.
+  nlohmann::json ends = nlohmann::json::object();
+  for (const char* key : {"search", "termination"})
+    if (coverage.contains(key)) ends[key] = coverage[key];
   if (opt.json) {
     fmt::print("{}\n", j.dump(2));
   } else {
@@ -131,6 +183,14 @@ void add_lint(CLI::App& app, int& result) {
   cmd->add_option("--termination-states", opt->termination_states,
                   "Positions enumerated from the setup to settle whether every game ends, then a ranking looked for "
                   "(0: neither)");
+  cmd->add_option("--bmc-plies", opt->bmc_plies,
+                  "Search for each move, statement, end alternative and until the games never saw, then ask a "
+                  "bounded model check over this many plies for what the search left open (0: neither)")
+      ->check(CLI::Range(0, 64));
+  cmd->add_option("--bmc-rlimit", opt->bmc_rlimit, "With --bmc-plies: Z3 resource units per item");
+  cmd->add_option("--search-states", opt->search_states,
+                  "With --bmc-plies: positions the directed search stores first (0: every item goes to the bounded "
+                  "check)");
   cmd->add_flag("--json", opt->json, "Print the alerts as JSON");
   cmd->callback([opt, &result] { result = run_lint(*opt); });
 }

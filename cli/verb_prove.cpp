@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/interrupt.h"
+#include "cli/json_out.h"
 #include "cli/open_game.h"
 #include "cli/verbs.h"
 #include "compiler/ir/text.h"
@@ -26,6 +27,8 @@ struct ProveOptions {
   bool no_symmetry = false;
   std::vector<std::string> setups;
   int invariant_games = 0;
+  uint64_t invariant_rlimit = 3000000;
+  bool invariants_last = false;
   uint64_t reach_budget = 2000;
 };
 
@@ -33,9 +36,7 @@ nlohmann::json board_json(const verifier::Board& b) {
   nlohmann::json j;
   j["text"] = b.text;
   if (!b.move.empty()) j["move"] = b.move;
-  std::string hex;
-  for (uint8_t x : b.state) hex += fmt::format("{:02x}", x);
-  j["state"] = hex;
+  j["state"] = state_hex(b.state);
   return j;
 }
 
@@ -59,6 +60,9 @@ int run_prove(const ProveOptions& opt) {
   vo.rlimit = opt.rlimit;
   vo.only = opt.properties;
   vo.candidate_games = opt.invariant_games;
+  vo.candidate_rlimit = opt.invariant_rlimit;
+  vo.candidates_last = opt.invariants_last;
+  if (opt.rlimit > 0) vo.candidate_seconds = opt.timeout;  // the resource limits decide
   vo.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   StopOnInterrupt interrupt;
   vo.stop = interrupt.flag();
@@ -165,6 +169,11 @@ void add_prove(CLI::App& app, int& result) {
                   "Also propose invariants: relations and bounds holding in this many seeded random games, each "
                   "tried by induction (listed first as found_N; the proved ones narrow 'over reachable')")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--invariant-rlimit", opt->invariant_rlimit,
+                  "With --invariants: Z3 resource units for each candidate (deterministic)");
+  cmd->add_flag("--invariants-last", opt->invariants_last,
+                "With --invariants: try the candidates after the file's properties (as the report does): they then "
+                "narrow no 'over reachable' set, every board is still read against them");
   cmd->add_option("--reach-budget", opt->reach_budget,
                   "Search for a line of play reaching each board shown, storing at most this many positions "
                   "(0: no search)")

@@ -106,6 +106,27 @@ std::string linear_text(const std::vector<Quantity>& qs, const std::vector<int64
   return fmt::format("{} {} {}", out, op, rhs);
 }
 
+/// Whether the relation (coefficients `coef` of the quantities, `constant` that of 1) says
+/// only that the game is in exactly one phase: the same coefficient on every phase
+/// indicator and nothing else. The phase's type says so already; proving it by induction
+/// runs the engine's steps after every move, the costliest kind of step, for nothing.
+bool one_phase(const std::vector<Quantity>& qs, const std::vector<int64_t>& coef, Big constant) {
+  int64_t k = 0;
+  size_t phases = 0, all = 0;
+  for (size_t i = 0; i < qs.size(); ++i) {
+    if (qs[i].kind != Quantity::Kind::PhaseIs) {
+      if (coef[i] != 0) return false;
+      continue;
+    }
+    ++all;
+    if (coef[i] == 0) continue;
+    if (k != 0 && coef[i] != k) return false;
+    k = coef[i];
+    ++phases;
+  }
+  return phases == all && phases > 0 && constant == -Big(k);
+}
+
 }  // namespace
 
 std::vector<Verifier::Candidate> Verifier::candidates() {
@@ -202,6 +223,7 @@ std::vector<Verifier::Candidate> Verifier::candidates() {
       }
       if (per_player != mentions_player) continue;
       if (std::all_of(coef.begin(), coef.end(), [](int64_t x) { return x == 0; })) continue;
+      if (one_phase(qs, coef, v[0])) continue;
       // Written with its first coefficient positive: `a + b == 9`, not `-a - b == -9`.
       int64_t rhs = -int64_t(v[0]);
       if (*std::find_if(coef.begin(), coef.end(), [](int64_t x) { return x != 0; }) < 0) {

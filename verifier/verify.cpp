@@ -605,7 +605,7 @@ std::vector<Result> Verifier::run() {
   bind_setups();
   std::vector<Result> out;
   std::vector<const ir::Property*> props;  ///< the property of each result
-  if (opt_.candidate_games > 0) found_invariants(out, props);
+  if (opt_.candidate_games > 0 && !opt_.candidates_last) found_invariants(out, props);
   for (const ir::Property& prop : p_.properties) {
     if (prop.kind == ir::PropertyKind::Puzzle) continue;  // solved by solve_puzzle, not checked
     // Lemmas and invariants are facts for the others: always checked.
@@ -700,6 +700,7 @@ std::vector<Result> Verifier::run() {
     out.push_back(std::move(r));
     props.push_back(&prop);
   }
+  if (opt_.candidate_games > 0 && opt_.candidates_last && !opt_.stopped()) found_invariants(out, props);
   settle_vacuity(props, out);
   // Every board shown is read against the proved invariants: one that violates some
   // cannot occur in a game.

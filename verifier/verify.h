@@ -113,6 +113,12 @@ struct Options {
   int candidate_plies = 300;
   uint64_t candidate_rlimit = 3000000;
   double candidate_seconds = 10;
+  /// Try the candidates after the file's properties instead of before: those proved then
+  /// narrow no `over reachable` set, but every board shown is still read against them, and
+  /// the file's own questions meet the solver as they would without candidates (what the
+  /// candidates' steps add to it slows later questions down), so their verdicts are those
+  /// of a run without them.
+  bool candidates_last = false;
   /// Termination by a ranking (prove_ranking): sampled games, Z3's units for the whole
   /// search (the invariants proved first and every ranking checked; deterministic) and
   /// how many rankings are checked at most.

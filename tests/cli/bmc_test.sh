@@ -3,7 +3,7 @@
 # `lint` saying whether every game ends: a move first legal at ply 7 is found within 7
 # plies with its line, and said not reachable within 6; a dead move, an unreachable end and
 # an `until` that never fires, of the lint defect files, are not reachable within 6; lint
-# prints termination in text and JSON.
+# prints termination in text and JSON, and with --bmc-plies adds both checks to its alerts.
 # Usage: bmc_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$1
@@ -76,6 +76,32 @@ check "lint --json: a cycle" endless "$(json "$work/ne.json" "j['termination']['
 check "lint --json: the ranking looked for" False "$(json "$work/ne.json" "j['termination']['ranking']['proved']")"
 "$rb" lint $g/dead_move.rules --games 5 --termination-states 0 --json >"$work/none.json" 2>/dev/null
 check "lint --termination-states 0: none" False "$(json "$work/none.json" "'termination' in j")"
+
+# lint --bmc-plies: the same checks, as evidence of the alerts naming what the games never saw.
+# shellcheck disable=SC2086
+"$rb" lint $late --games 1 --max-plies 3 --search-states 10 --bmc-plies 7 --json >"$work/lint7.json" 2>/dev/null
+dead_claim="[a for a in j['alerts'] if a['code']=='dead-move' and a['subject']=='claim'][0]"
+check "lint: claim is a dead move" claim "$(json "$work/lint7.json" "$dead_claim['subject']")"
+check "lint: claim reached within 7 plies" reached "$(json "$work/lint7.json" "$dead_claim['bmc']['result']")"
+check "lint: its line has 7 moves" 7 "$(json "$work/lint7.json" "len($dead_claim['bmc']['line'])")"
+check "lint: the search ran first" "not reached" "$(json "$work/lint7.json" "$dead_claim['search']['result']")"
+"$rb" play $late --moves "$(json "$work/lint7.json" "', '.join($dead_claim['bmc']['line'])")" >/dev/null 2>&1
+check "lint: the line replays" 0 $?
+"$rb" lint $late --games 1 --max-plies 3 --search-states 10 --bmc-plies 6 >"$work/lint6.txt" 2>/dev/null
+grep -A4 "warning\[dead-move\]: move 'claim'" "$work/lint6.txt" |
+  grep -q "bounded model checking: not reachable within 6 plies (not a proof beyond 6 plies)"
+check "lint: claim not within 6 plies, in the alert's evidence" 0 $?
+# No search at all: every item goes to the bounded check.
+"$rb" lint $g/dead_move.rules --games 5 --search-states 0 --bmc-plies 6 --json >"$work/lintdead.json" 2>/dev/null
+check "lint: dead move not within 6 plies" "not within" \
+  "$(json "$work/lintdead.json" "[a for a in j['alerts'] if a['code']=='dead-move'][0]['bmc']['result']")"
+check "lint --search-states 0: no search" False "$(json "$work/lintdead.json" "'search' in j")"
+"$rb" lint $g/unreached_end.rules --games 5 --search-states 10 --bmc-plies 6 --json >"$work/lintend.json" 2>/dev/null
+check "lint: unreached end not within 6 plies" "not within" \
+  "$(json "$work/lintend.json" "[a for a in j['alerts'] if a['code']=='unreached-end'][0]['bmc']['result']")"
+# Off by default: no search, no bounded check.
+"$rb" lint $g/dead_move.rules --games 5 --json >"$work/lintoff.json" 2>/dev/null
+check "lint without --bmc-plies: no bmc" False "$(json "$work/lintoff.json" "any('bmc' in a or 'search' in a for a in j['alerts'])")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

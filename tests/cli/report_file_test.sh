@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `rulebook report FILE.rules -o DIR`: one file's page, its base read, is the page a report
 # of its folder writes, and the index lists it alone; the folder's report adds the page of
-# what the variant changes against its base.
+# what the variant changes against its base; a page with found invariants lists the proved
+# ones and reads its boards against them.
 # Usage: report_file_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -69,6 +70,29 @@ test -f "$work/here/sudoku-fill/fill-4x4.html"
 check "a file of the current folder: the page" 0 $?
 "$rb" report variants/no-such.rules -o "$work/none" >/dev/null 2>&1
 check "a missing file: usage error" 2 $?
+
+# Found invariants (invariant_games): the proved one is a row with its formula, tried after
+# the file's property, and the property's board, read against it, violates it; the board's
+# state bytes are those `prove --json` gives for the same run.
+cfg="$work/found-config.json"
+echo '{"defaults": {"games": 20, "greedy_games": 0, "coverage_games": 5, "explore_depth": 2,
+  "prove_rlimit": 2000000, "invariant_games": 3, "invariant_rlimit": 3000000}}' >"$cfg"
+"$rb" report tests/cli/report_found.rules -o "$work/found" --config "$cfg" 2>/dev/null
+check "found invariants: exit" 0 $?
+page="$work/found/cli/report_found.json"
+rows="j['analysis']['proofs']"
+check "found invariants: the file's property first, then the proved one" "crowded found_1" \
+  "$(json "$page" "' '.join(r['property'] for r in $rows)")"
+check "found invariants: its formula, proved" \
+  "all p in players: (count c in cells where owner[c] == p) + in_hand[p] <= 2 proved True" \
+  "$(json "$page" "' '.join(str(x) for x in ($rows[1]['description'], $rows[1]['verdict'], $rows[1]['found']))")"
+check "found invariants: the witness violates it" "['found_1']" "$(json "$page" "$rows[0]['board']['violates']")"
+"$rb" prove tests/cli/report_found.rules --rlimit 2000000 --invariants 3 --invariants-last --reach-budget 0 --no-symmetry \
+  --json --no-times >"$work/found-prove.json" 2>/dev/null
+check "found invariants: the board's bytes are prove's" \
+  "$(json "$work/found-prove.json" "j[0]['board']['state']")" "$(json "$page" "$rows[0]['board']['state']")"
+grep -q "The verifier also proposed 1 invariant of its own" "$work/found/cli/report_found.html"
+check "found invariants: the page says how many were proposed" 0 $?
 
 echo "report FILE: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -213,10 +213,10 @@ TEST_CASE("invariants found from random games: on board + in hand == pieces per 
   }
   INFO(all);
   CHECK(conservation);
-  // The phases are exclusive and one of them holds: found and proved too.
-  bool phases = false;
+  // That the game is in exactly one phase holds on every sample too, but the phase's type
+  // says so: it is not proposed (its induction would run the engine's steps after every
+  // move for nothing).
   for (const auto& r : rs)
-    phases = phases || (r.description.find("phase == placement") != std::string::npos &&
-                        r.description.find("phase == battle") != std::string::npos && r.verdict == Verdict::Proved);
-  CHECK(phases);
+    CHECK(r.description != "(if phase == placement then 1 else 0) + (if phase == battle then 1 else 0) == 1");
+  CHECK(rs.size() >= 1);
 }
