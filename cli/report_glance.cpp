@@ -82,12 +82,16 @@ std::string what_was_proved(const nlohmann::json& proofs) {
   if (!proofs.is_array() || proofs.empty()) return "";
   std::vector<std::string> order;
   std::map<std::string, size_t> count;
+  size_t stated = 0;
   for (const nlohmann::json& p : proofs) {
+    if (p.value("found", false)) continue;  // the verifier's own candidates are not the file's properties
+    ++stated;
     const std::string v = p.value("verdict", "");
     if (!count.count(v)) order.push_back(v);
     ++count[v];
   }
-  std::string out = plural(proofs.size(), "property", "properties") + " checked: ";
+  if (stated == 0) return "";
+  std::string out = plural(stated, "property", "properties") + " checked: ";
   for (size_t i = 0; i < order.size(); ++i)
     out += fmt::format("{}{} {}", i ? ", " : "", thousands(count[order[i]]), html_escape(order[i]));
   const size_t open = count["unknown"] + count["timeout"];

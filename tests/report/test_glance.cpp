@@ -33,7 +33,7 @@ TEST_CASE("at a glance: who wins, how long, what happens, what was proved, how b
   a["coverage"] = {{"played", 30},
                    {"moves", {{{"move", "place"}, {"chosen", 1234}, {"games", 30}}, {{"move", "capture"}, {"chosen", 0}, {"games", 0}}}},
                    {"ended_by", {{{"cause", "end when"}, {"games", 30}}, {{"cause", "cut off"}, {"games", 0}}}}};
-  a["proofs"] = {{{"verdict", "proved"}}, {{"verdict", "unknown"}}, {{"verdict", "proved"}}};
+  a["proofs"] = {{{"verdict", "proved"}}, {{"verdict", "unknown"}}, {{"verdict", "proved"}}, {{"verdict", "proved"}, {"found", true}}};
   a["enumeration"] = {{"total_distinct", 1234567}, {"complete", false}, {"max_depth", 4}, {"group_order", 8}};
   a["alerts"] = {{"alerts", {{{"severity", "warning"}, {"acknowledged", false}},
                              {{"severity", "note"}, {"acknowledged", false}},
