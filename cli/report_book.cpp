@@ -184,13 +184,14 @@ class Book {
                      plan_.seed, ep.games, ep.max_plies, found.positions, found.evaluated, ep.budget,
                      found.budget_spent ? ", spent" : "", found.searched);
     if (found.verifier_questions > 0)
-      h += fmt::format("<p>Where play gave no example, the verifier (Z3) was asked for a board of {}, on {} resource "
-                       "units per move tried ({} questions, {} units in all): one where the move is legal, or where "
+      h += fmt::format("<p>Where play gave no example, the verifier (Z3) was asked for one among {}{}, on {} resource "
+                       "units per move tried ({} question{}, {} units in all): one where the move is legal, or where "
                        "every <code>requires</code> and every other rule holds and the rule does not. Each board it "
                        "gives is read again by the interpreter as above, then searched for in play ({} positions at "
                        "most); a board no line of play was found to reach is marked <i>not shown reachable</i>.</p>\n",
-                       esc(found.verifier_set), ep.verifier_rlimit, found.verifier_questions, found.verifier_rlimit,
-                       ep.reach_states);
+                       esc(found.verifier_set), found.invariants.empty() ? " (no invariant of these rules is proved)" : "",
+                       ep.verifier_rlimit, found.verifier_questions, found.verifier_questions == 1 ? "" : "s",
+                       found.verifier_rlimit, ep.reach_states);
     page.json["search"] = {{"games", ep.games},       {"max_plies", ep.max_plies},     {"budget", ep.budget},
                            {"positions", found.positions}, {"evaluated", found.evaluated},
                            {"budget_spent", found.budget_spent}, {"search_states", ep.search_states},

@@ -84,7 +84,7 @@ void ask_verifier(const compiler::Interpreter& in, const dsl::SourceSet& sources
   found.verifier_rlimit = boards.rlimit;
   found.invariants = boards.invariants;
   found.verifier_set = boards.invariants.empty()
-                           ? "the boards where every board rule holds (no invariant of these rules is proved)"
+                           ? "the boards where every board rule holds"
                            : fmt::format("the boards where every board rule and the proved invariants ({}) hold",
                                          fmt::join(boards.invariants, ", "));
   // The boards found are searched for in play together (each from its own setup).
