@@ -63,6 +63,10 @@ struct ReportPlan {
   int book_plies = 1000;
   uint64_t book_budget = 400000;
   uint64_t book_search_states = 300;
+  /// Then the verifier, for each example still missing: Z3's units per move tried (0: not
+  /// asked), and the positions searched for a line of play reaching each board it gives.
+  uint64_t book_rlimit = 2000000;
+  uint64_t book_reach_states = 200;
   /// What begins each progress line of this variant, e.g. "[3/21]" (variants may be
   /// analysed side by side, so every line names its own).
   std::string label;

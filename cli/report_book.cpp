@@ -24,7 +24,7 @@ const char* kBookStyle =
     "border-radius:4px}.plain{font-style:italic}.where{color:#757575;font-size:.85em}"
     ".examples{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}"
     "figure{margin:0;max-width:28rem}figcaption{font-size:.9em}.ok{color:#1b5e20}.bad{color:#b00020}"
-    ".none{color:#757575}section.rule{border-top:1px solid #ddd;padding-top:.5rem}"
+    ".none{color:#757575}.finding{color:#8a4b00}section.rule{border-top:1px solid #ddd;padding-top:.5rem}"
     "@media print{nav{display:none}body{max-width:none;margin:0}h2{break-before:page}"
     "section.rule,figure,svg,pre{break-inside:avoid}a{color:inherit;text-decoration:none}}";
 
@@ -183,10 +183,23 @@ class Book {
                      "move's cells are outlined.</p>\n",
                      plan_.seed, ep.games, ep.max_plies, found.positions, found.evaluated, ep.budget,
                      found.budget_spent ? ", spent" : "", found.searched);
+    if (found.verifier_questions > 0)
+      h += fmt::format("<p>Where play gave no example, the verifier (Z3) was asked for one among {}{}, on {} resource "
+                       "units per move tried ({} question{}, {} units in all): one where the move is legal, or where "
+                       "every <code>requires</code> and every other rule holds and the rule does not. Each board it "
+                       "gives is read again by the interpreter as above, then searched for in play ({} positions at "
+                       "most); a board no line of play was found to reach is marked <i>not shown reachable</i>.</p>\n",
+                       esc(found.verifier_set), found.invariants.empty() ? " (no invariant of these rules is proved)" : "",
+                       ep.verifier_rlimit, found.verifier_questions, found.verifier_questions == 1 ? "" : "s",
+                       found.verifier_rlimit, ep.reach_states);
     page.json["search"] = {{"games", ep.games},       {"max_plies", ep.max_plies},     {"budget", ep.budget},
                            {"positions", found.positions}, {"evaluated", found.evaluated},
                            {"budget_spent", found.budget_spent}, {"search_states", ep.search_states},
                            {"searched", found.searched}};
+    if (found.verifier_questions > 0)
+      page.json["search"]["verifier"] = {{"rlimit_per_move", ep.verifier_rlimit}, {"questions", found.verifier_questions},
+                                         {"rlimit_spent", found.verifier_rlimit}, {"over", found.verifier_set},
+                                         {"invariants", found.invariants}, {"reach_states", ep.reach_states}};
     if (!found.error.empty()) page.json["search"]["error"] = found.error;
     nlohmann::json rows = nlohmann::json::array();
     for (const RuleExamples& re : found.rules) {
@@ -228,21 +241,89 @@ class Book {
                        p_.score.per_team ? "team" : "player", esc(dsl::one_line(src(game_.sources, p_.score.value->span))),
                        p_.score.highest ? "highest" : "lowest");
     h += "</ul>\n";
-    const explorer::GameEnd end = explorer::seeded_game(*game_.engine, plan_.seed, plan_.max_plies);
+    // The first of the example games that is over (a finished game's board), else the first.
+    uint64_t seed = plan_.seed;
+    explorer::GameEnd end = explorer::seeded_game(*game_.engine, seed, plan_.max_plies);
+    for (int k = 1; k < examples_.games && end.status.ok && !end.over; ++k) {
+      explorer::GameEnd next = explorer::seeded_game(*game_.engine, plan_.seed + uint64_t(k), plan_.max_plies);
+      if (next.status.ok && next.over) {
+        seed = plan_.seed + uint64_t(k);
+        end = std::move(next);
+      }
+    }
     if (!end.status.ok) return h + "<p class=\"bad\">" + esc(end.status.message) + "</p>\n";
     std::vector<int64_t> scores;
     (void)game_.engine->scores(end.after.data(), scores);
     render::LastMove last{end.last, end.before.data()};
     h += fmt::format("<p>An example end: the random game of seed {} (<code>rulebook play --seed {}</code>), {} "
                      "after {} moves{}.</p>\n{}\n",
-                     plan_.seed, plan_.seed, end.over ? "over" : "cut off", end.plies,
+                     seed, seed, end.over ? "over" : "cut off", end.plies,
                      p_.score.value ? fmt::format(", scores {}", fmt::join(scores, ", ")) : std::string(),
                      board(end.after.data(), fmt::format("after {} moves", end.plies), end.plies ? &last : nullptr));
-    page.json["end_example"] = {{"seed", plan_.seed}, {"plies", end.plies}, {"over", end.over}, {"scores", scores}};
+    page.json["end_example"] = {{"seed", seed}, {"plies", end.plies}, {"over", end.over}, {"scores", scores}};
+    h += legend(end.after.data(), page);
     return h;
   }
 
  private:
+  /// The legend of the configured layers in words, for the board `state`: each layer's
+  /// legend line, then the definition it draws as the file writes it, with the comment
+  /// above it ("" when no layer is configured).
+  std::string legend(const uint8_t* state, BookPage& page) {
+    if (plan_.layers.empty()) return "";
+    render::Annotations notes;
+    if (!annotator_.draw(plan_.layers, state, notes).ok || notes.legend.size() != plan_.layers.size()) return "";
+    std::string h = "<h3 id=\"legend\">Reading the coloured board</h3>\n<p>The board above is drawn with the layers "
+                    "configured for this game, each computed by the interpreter from a definition of the rules:</p>\n<dl>\n";
+    nlohmann::json rows = nlohmann::json::array();
+    for (size_t i = 0; i < plan_.layers.size(); ++i) {
+      const render::Layer& layer = plan_.layers[i];
+      const ir::Function* f = nullptr;
+      for (const ir::Function& fn : p_.functions)
+        if (fn.name == layer.define) f = &fn;
+      std::string text, comment;
+      if (f) {
+        text = dsl::one_line(definition_text(*f));
+        comment = comment_above(f->span);
+      }
+      h += fmt::format("<dt>{}</dt>\n<dd>{}{}</dd>\n", esc(notes.legend[i]),
+                       comment.empty() ? "" : "<span class=\"plain\">" + esc(comment) + "</span> ",
+                       text.empty() ? "" : "<code>" + esc(text) + "</code>");
+      rows.push_back({{"legend", notes.legend[i]}, {"define", layer.define}, {"source", text}, {"comment", comment}});
+    }
+    page.json["end_legend"] = rows;
+    return h + "</dl>\n";
+  }
+
+  /// A definition as written, from `define` to the end of its body.
+  std::string definition_text(const ir::Function& f) const {
+    dsl::Span span = f.span;
+    if (f.body && f.body->span.file == span.file && f.body->span.end > span.end) span.end = f.body->span.end;
+    std::string t = src(game_.sources, span);
+    return t.rfind("define", 0) == 0 ? t : "define " + t;
+  }
+
+  /// The `//` comment lines just above `span`'s line (without the slashes), joined.
+  std::string comment_above(const dsl::Span& span) const {
+    const std::string& text = game_.sources.file(span.file).text;
+    size_t line_start = text.rfind('\n', span.begin == 0 ? 0 : span.begin - 1);
+    std::vector<std::string> lines;
+    while (line_start != std::string::npos && line_start > 0) {
+      const size_t prev = text.rfind('\n', line_start - 1);
+      const size_t b = prev == std::string::npos ? 0 : prev + 1;
+      std::string l = text.substr(b, line_start - b);
+      const size_t first = l.find_first_not_of(" \t");
+      if (first == std::string::npos || l.compare(first, 2, "//") != 0) break;
+      l = l.substr(first + 2);
+      if (!l.empty() && l[0] == '/') l.erase(0, 1);
+      if (!l.empty() && l[0] == ' ') l.erase(0, 1);
+      lines.insert(lines.begin(), l);
+      if (prev == std::string::npos) break;
+      line_start = prev;
+    }
+    return fmt::format("{}", fmt::join(lines, " "));
+  }
+
   std::string board(const uint8_t* state, const std::string& title, const render::LastMove* last) {
     render::DrawOptions o;
     o.title = title;
@@ -256,10 +337,27 @@ class Book {
                       BookPage& page, nlohmann::json& j) {
     const char* what = allowed ? "allowed" : "not allowed";
     if (!ex.found) {
-      const std::string why = fmt::format("no example found in {} positions of {} seeded games{}{}", found.positions,
-                                          examples_.games, allowed ? fmt::format(" and {} of the directed search", found.searched) : "",
-                                          found.budget_spent ? " (the budget of conditions was spent)" : "");
+      std::string why = fmt::format("no example found in {} positions of {} seeded games{}{}", found.positions,
+                                    examples_.games, allowed ? fmt::format(" and {} of the directed search", found.searched) : "",
+                                    found.budget_spent ? " (the budget of conditions was spent)" : "");
+      std::string finding;
+      if (ex.verifier == "none")
+        finding = allowed ? fmt::format("no move this rule governs is ever legal: proved over {}", found.verifier_set)
+                          : fmt::format("this rule never forbids a move the other rules allow: proved over {}",
+                                        found.verifier_set);
+      else if (ex.verifier == "unknown")
+        why += fmt::format("; the verifier found none within {} units per move ({})", examples_.verifier_rlimit,
+                           ex.verifier_detail);
+      else if (!ex.verifier.empty())
+        why += fmt::format("; the verifier: {}{}", ex.verifier, ex.verifier_detail.empty() ? "" : " (" + ex.verifier_detail + ")");
       j = {{"found", false}, {"why", why}};
+      if (!ex.verifier.empty()) j["verifier"] = {{"verdict", ex.verifier}, {"detail", ex.verifier_detail}, {"rlimit", ex.verifier_rlimit}};
+      if (!finding.empty()) {
+        j["proved_impossible"] = finding;
+        return fmt::format("<figure class=\"rule-finding\"><figcaption><b>{}</b>: <b class=\"finding\">{}.</b> "
+                           "<span class=\"where\">({}; Z3, {} units.)</span></figcaption></figure>\n",
+                           what, esc(finding), esc(why), ex.verifier_rlimit);
+      }
       return fmt::format("<figure><figcaption><b>{}</b>: <span class=\"none\">{}.</span></figcaption></figure>\n", what, esc(why));
     }
     // The interpreter's own reading, again: legal, or rejected by this rule alone.
@@ -269,13 +367,32 @@ class Book {
     bool listed = false;
     if (!ev.legal(ex.move.kind, ex.move.args, listed).ok) listed = !allowed;  // unreadable: not confirmed
     const bool checked = allowed ? listed && ex.refusal.blockers.empty() : !listed && forbidden_only_by(ex.refusal, rule);
-    j = {{"found", true}, {"move", ex.move_text}, {"seed", ex.seed}, {"line", ex.line}, {"how", ex.how},
-         {"checked", checked}, {"reachable", true}, {"board", render::board_text(p_, ex.state.data(), {})}};
+    j = {{"found", true}, {"move", ex.move_text}, {"how", ex.how}, {"checked", checked}, {"reachable", ex.reachable},
+         {"board", render::board_text(p_, ex.state.data(), {})}};
+    if (ex.reachable) {
+      j["seed"] = ex.seed;
+      j["line"] = ex.line;
+    }
+    if (!ex.verifier.empty()) j["verifier"] = {{"verdict", ex.verifier}, {"rlimit", ex.verifier_rlimit}, {"reach_searched", ex.reach_searched}};
     // An allowed move has no refusal to show: the interpreter's reading is its legality.
     if (allowed) j["legal"] = listed && ex.refusal.blockers.empty();
     else j["refusal"] = refusal_json(ex.refusal);
     render::LastMove mark{ex.move, nullptr};
     ++page.rule_diagrams;
+    const std::string verdict = !checked ? "the interpreter does not confirm it"
+                                : allowed ? "a legal move here"
+                                          : "rejected by " + esc(rule.name) + " alone, every other condition allows it";
+    if (!ex.reachable) {
+      const std::string note = fmt::format(
+          "not shown reachable: found by the verifier over {} (Z3, {} units), not reached by the explorer's search "
+          "from its setup ({} positions)", found.verifier_set, ex.verifier_rlimit, ex.reach_searched);
+      j["not_shown_reachable"] = note;
+      return fmt::format("<figure class=\"rule-example {} unreached\">{}<figcaption><b class=\"{}\">{}</b>: "
+                         "<code>{}</code> — {}.<br><i>{}</i>.</figcaption></figure>\n",
+                         allowed ? "allowed" : "forbidden",
+                         board(ex.state.data(), fmt::format("{}: {}", what, ex.move_text), &mark), checked ? "ok" : "bad",
+                         what, esc(ex.move_text), verdict, esc(note));
+    }
     // The line and the move itself, as `play` replays them: a not-allowed move stops it
     // with the rule's name.
     std::vector<std::string> moves = ex.line;
@@ -289,10 +406,7 @@ class Book {
         "<figure class=\"rule-example {}\">{}<figcaption><b class=\"{}\">{}</b>: <code>{}</code> — {}.<br>Reached by "
         "(setup seed {}, {}): {}</figcaption></figure>\n",
         allowed ? "allowed" : "forbidden", board(ex.state.data(), fmt::format("{}: {}", what, ex.move_text), &mark),
-        checked ? "ok" : "bad", what, esc(ex.move_text),
-        !checked ? "the interpreter does not confirm it"
-                 : allowed ? "a legal move here" : "rejected by " + esc(rule.name) + " alone, every other condition allows it",
-        ex.seed, esc(ex.how), line);
+        checked ? "ok" : "bad", what, esc(ex.move_text), verdict, ex.seed, esc(ex.how), line);
   }
 
   const OpenedGame& game_;
@@ -320,6 +434,11 @@ BookPage rulebook_page(const std::string& path, const std::string& title, const 
   examples.max_plies = std::min(plan.max_plies, plan.book_plies);
   examples.budget = plan.book_budget;
   examples.search_states = plan.book_search_states;
+  examples.verifier_rlimit = plan.book_rlimit;
+  examples.reach_states = plan.book_reach_states;
+  examples.invariant_games = plan.invariant_games;
+  examples.invariant_rlimit = plan.invariant_rlimit;
+  examples.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   examples.stop = stop;
   Book b(game, plan, examples);
   std::string body = fmt::format(

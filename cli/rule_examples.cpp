@@ -280,6 +280,7 @@ ExampleSearch find_rule_examples(const compiler::Interpreter& interpreter, const
   for (int k = 0; k < plan.games && !f.done(); ++k) f.walk_game(k);
   f.pair_on_one_board();
   if (!(plan.stop && plan.stop->load())) f.search_allowed();
+  if (plan.verifier_rlimit > 0 && !(plan.stop && plan.stop->load())) ask_verifier(interpreter, sources, plan, out);
   return out;
 }
 

@@ -77,6 +77,8 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("book_plies")) plan.book_plies = j["book_plies"].get<int>();
     if (j.contains("book_budget")) plan.book_budget = j["book_budget"].get<uint64_t>();
     if (j.contains("book_search_states")) plan.book_search_states = j["book_search_states"].get<uint64_t>();
+    if (j.contains("book_rlimit")) plan.book_rlimit = j["book_rlimit"].get<uint64_t>();
+    if (j.contains("book_reach_states")) plan.book_reach_states = j["book_reach_states"].get<uint64_t>();
     if (j.contains("prove_setups")) plan.prove_setups = j["prove_setups"].get<std::vector<std::string>>();
     if (j.contains("layers")) {
       plan.layers.clear();

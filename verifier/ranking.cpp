@@ -173,17 +173,12 @@ Ranking Verifier::ranking() {
     budget_.seconds = opt_.timeout_seconds;
     budget_.rlimit = left_units();
   };
-  for (const ir::Property& prop : p_.properties) {
-    if (prop.kind != ir::PropertyKind::Invariant || opt_.stopped() || left_units() == 0) continue;
-    Result r;
+  prove_invariants([&] {
+    if (left_units() == 0) return false;
     start_budget();
-    try {
-      invariant(prop, r);
-    } catch (const Unsupported&) {
-    } catch (const z3::exception&) {
-    }
-    if (r.verdict == Verdict::Proved) out.invariants.push_back(prop.name);
-  }
+    return true;
+  });
+  for (const ir::Property* inv : proved_invariants_) out.invariants.push_back(inv->name);
   for (size_t c = 0; c < cands.size() && int(out.checked) < opt_.ranking_checks && !opt_.stopped(); ++c) {
     if (!alive[c]) continue;
     if (left_units() == 0) {

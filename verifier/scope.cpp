@@ -177,7 +177,7 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
     if (r.board_rule) reads_of(p_, *r.condition, after);
   // An invariant's step (symbolic_moves_) may range over a superset: a statement that
   // only errs is left out there.
-  sc.slice = slice_body(p_, mv.body, after, !symbolic_moves_);
+  sc.slice = slice_body(p_, mv.body, after, !symbolic_moves_ && keep_erring_);
   enc_.slice = &sc.slice;
   auto after_rules = [&](const z3::expr& g) {
     for (const ir::Rule& r : p_.rules) {
@@ -191,7 +191,8 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
   // An invariant's step splits only moves of few instances (a count over the board is one
   // term per instance and cell).
   constexpr size_t kFewInstances = 100;
-  if (mv.params.empty() || product > kMaxInstances || (symbolic_moves_ && product > kFewInstances)) {
+  if (mv.params.empty() || product > std::min(kMaxInstances, max_instances_) ||
+      (symbolic_moves_ && product > kFewInstances)) {
     for (const auto& r : mv.requires_) {
       auto [c, err] = enc_.condition(*r, mf);
       add_parts(sc, c && !err);

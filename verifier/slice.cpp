@@ -16,6 +16,13 @@ namespace {
 using ir::Op;
 using B = dsl::BuiltinId;
 
+/// The slots of the expression's own frame it reads (a call's body has a frame of its own).
+void locals_read(const ir::Expr& e, std::set<int>& slots) {
+  if (e.op == Op::Local) slots.insert(e.slot);
+  for (const ir::ExprPtr& a : e.args)
+    if (a) locals_read(*a, slots);
+}
+
 void reads_rec(const ir::Program& p, const ir::Expr& e, std::set<int>& vars, std::set<int>& seen_fn,
                std::set<int>& seen_move) {
   switch (e.op) {
@@ -247,13 +254,19 @@ std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::B
     return false;
   };
   std::unordered_set<const ir::Stmt*> keep;
-  // Grows `needed` with the reads of kept statements until nothing changes (flow-
-  // insensitive, so it may keep more than strictly needed; never less).
+  // The frame's slots that kept statements read: a `let` is needed only when its slot is
+  // read (a quantifier's binder read under the same slot keeps it too: more, never less),
+  // or, with keep_erring, when its value may err.
+  std::set<int> slots;
+  // Grows `needed` and `slots` with the reads of kept statements until nothing changes
+  // (flow-insensitive, so it may keep more than strictly needed; never less).
   std::function<bool(const ir::Block&)> visit = [&](const ir::Block& b) {
     bool any = false;
     for (const ir::StmtPtr& sp : b) {
       const ir::Stmt& s = *sp;
-      bool k = s.op == ir::StmtOp::Let || (keep_erring && own_err(s)) || (writes(s) >= 0 && needed.count(writes(s)));
+      bool k = s.op == ir::StmtOp::Let
+                   ? slots.count(s.slot) > 0 || (keep_erring && (!s.value || err.expr(*s.value)))
+                   : (keep_erring && own_err(s)) || (writes(s) >= 0 && needed.count(writes(s)));
       bool inner = visit(s.body);
       inner = visit(s.otherwise) || inner;
       k = k || inner;
@@ -263,15 +276,18 @@ std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::B
         if (s.value) reads_of(p, *s.value, needed);
         if (s.where) reads_of(p, *s.where, needed);
         for (const auto& key : s.keys) reads_of(p, *key, needed);
+        if (s.value) locals_read(*s.value, slots);
+        if (s.where) locals_read(*s.where, slots);
+        for (const auto& key : s.keys) locals_read(*key, slots);
       }
     }
     return any;
   };
   size_t before;
   do {
-    before = keep.size() + needed.size() * 100000;
+    before = keep.size() + needed.size() * 100000 + slots.size() * 10000000000;
     visit(body);
-  } while (keep.size() + needed.size() * 100000 != before);
+  } while (keep.size() + needed.size() * 100000 + slots.size() * 10000000000 != before);
   return keep;
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +18,7 @@
 #include "verifier/bmc.h"
 #include "verifier/encoder.h"
 #include "verifier/puzzle.h"
+#include "verifier/rule_boards.h"
 #include "verifier/verify.h"
 
 namespace rulebook::verifier {
@@ -149,6 +152,8 @@ class Verifier {
   std::vector<GeneratedPuzzle> generate_puzzles(const ir::Property& prop, const GenerateOptions& go);
   /// Bounded model checking of `targets` over plan.plies plies (bmc.cpp).
   std::vector<BmcResult> bmc(const compiler::Interpreter& in, const std::vector<BmcTarget>& targets, const BmcPlan& plan);
+  /// Boards for a rulebook's examples (rule_boards.cpp): the invariants proved first.
+  RuleBoards rule_boards(const std::vector<RuleQuestion>& questions);
   /// The property of each result of run(), in order.
   const std::vector<const ir::Property*>& ran() const { return ran_; }
 
@@ -269,6 +274,9 @@ class Verifier {
   /// The proved invariants false on the board (by the interpreter).
   std::vector<std::string> violated_invariants(const Board& b);
 
+  /// Proves the declared invariants in file order, each once `start()` has set its budget
+  /// (none once it returns false), so that `over reachable` assumes those proved.
+  void prove_invariants(const std::function<bool()>& start);
   /// Builds steps_ and steps_reads_ on first use.
   void ensure_steps();
 
@@ -304,6 +312,11 @@ class Verifier {
   /// Proves each candidate by induction on a small budget (in `out`, first).
   void found_invariants(std::vector<Result>& out, std::vector<const ir::Property*>& props);
   std::vector<std::unique_ptr<ir::Property>> found_props_;
+
+  // ---- a rulebook's example boards (rule_boards.cpp)
+  /// One question on the set of `move` over reachable boards; `index` makes the
+  /// parameters' selectors fresh.
+  RuleAnswer rule_board(const RuleQuestion& question, int move, size_t index);
 
   // ---- property kinds (verify.cpp)
   void one(const ir::Property& prop, Result& r);
@@ -381,6 +394,14 @@ class Verifier {
   /// instances: an invariant's value counts over the whole board, and one term per
   /// instance and cell would be far larger than one per cell.
   bool symbolic_moves_ = false;
+  /// Moves of more parameter tuples than this are one symbolic instance (a rulebook's
+  /// example asks for one board, where building a state after per tuple costs far more
+  /// than the question).
+  size_t max_instances_ = SIZE_MAX;
+  /// Whether a move's statements that only err (write nothing read after it) are run: a
+  /// rulebook's example leaves them out (a superset), since the interpreter reads every
+  /// board it gives again.
+  bool keep_erring_ = true;
   /// Per setup variable: the entry number (from 1) or value text it is bound to, or "".
   std::vector<std::string> bound_;
 };

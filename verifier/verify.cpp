@@ -589,6 +589,18 @@ StopWatcher::~StopWatcher() {
   if (thread_.joinable()) thread_.join();
 }
 
+void Verifier::prove_invariants(const std::function<bool()>& start) {
+  for (const ir::Property& prop : p_.properties) {
+    if (prop.kind != ir::PropertyKind::Invariant || opt_.stopped() || !start()) continue;
+    Result r;
+    try {
+      invariant(prop, r);
+    } catch (const Unsupported&) {
+    } catch (const z3::exception&) {
+    }
+  }
+}
+
 void Verifier::one(const ir::Property& prop, Result& r) {
   if (prop.kind == ir::PropertyKind::Prove || prop.kind == ir::PropertyKind::Lemma) prove_like(prop, r);
   else if (prop.kind == ir::PropertyKind::Invariant) invariant(prop, r);
