@@ -1,6 +1,7 @@
 // Classes of complete fleets up to the maps of the board (explorer/end_classes.h) on a
 // small SMYOZ board, against a brute-force orbit count of the fleets as sets of cells and
 // the hand-written counter's fixed fleets per symmetry (bench/hand).
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,6 +14,7 @@
 #include "compiler/interp/interpret.h"
 #include "compiler/lower/lower.h"
 #include "explorer/end_classes.h"
+#include "explorer/orbit_table.h"
 #include "explorer/perft.h"
 #include "smyoz_fleets.h"
 
@@ -206,4 +208,43 @@ TEST_CASE("complete fleets up to symmetry: a memory bound stops the count", "[ex
   const explorer::EndClassResult r = explorer::end_classes(*g->program, g->sources, *g->interp, g->root.data(), o);
   CHECK(r.error.find("need more than 1000 bytes") != std::string::npos);
   CHECK(r.classes == 0);
+}
+
+TEST_CASE("orbit table: one entry per orbit, forms seen once, scores per form where they differ", "[explore][symmetry]") {
+  explorer::OrbitTable t(3);
+  const uint8_t a[3] = {1, 2, 3}, b[3] = {3, 2, 1};
+  CHECK(t.add(a, t.hash(a), 0, 0x01, 5));
+  CHECK(t.add(a, t.hash(a), 3, 0x01, 5));
+  CHECK_FALSE(t.add(a, t.hash(a), 3, 0x01, 5));  // seen: nothing changes
+  CHECK(t.add(a, t.hash(a), 2, 0x01, 7));        // other scores: every form's kept
+  CHECK(t.add(b, t.hash(b), 1, 0x03, 9));
+  CHECK(t.orbits() == 2);
+  // Many orbits: the shards grow and each key is found again.
+  for (uint32_t k = 0; k < 20000; ++k) {
+    const uint8_t key[3] = {uint8_t(k), uint8_t(k >> 8), 7};
+    REQUIRE(t.add(key, t.hash(key), k % 8, 0x01, k));
+  }
+  CHECK(t.orbits() == 20002);
+  size_t entries = 0, forms = 0;
+  t.each(0, explorer::OrbitTable::shards(), [&](const explorer::OrbitTable::Entry& e) {
+    ++entries;
+    forms += size_t(__builtin_popcount(e.seen));
+    if (std::equal(e.key, e.key + 3, a)) {
+      CHECK(e.seen == 0x0d);
+      CHECK(e.scores[0] == 5);
+      CHECK(e.scores[3] == 5);
+      CHECK(e.scores[2] == 7);
+    } else if (std::equal(e.key, e.key + 3, b)) {
+      CHECK(e.seen == 0x02);
+      CHECK(e.stabiliser == 0x03);
+      CHECK(e.scores[1] == 9);
+    } else {
+      CHECK(e.key[2] == 7);
+      const uint32_t k = uint32_t(e.key[0]) | uint32_t(e.key[1]) << 8;
+      CHECK(e.seen == 1u << (k % 8));
+      CHECK(e.scores[k % 8] == k);
+    }
+  });
+  CHECK(entries == 20002);
+  CHECK(forms == 20004);
 }
