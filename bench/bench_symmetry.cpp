@@ -7,6 +7,7 @@
 //
 // FILE#name=value explores FILE with `--setup name=value` (Garnsi 6x6 with blocked cells).
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -83,21 +84,34 @@ int main(int argc, char** argv) {
     if (!symmetry) argv.push_back("--no-symmetry");
     return bench::run(argv, dir);
   };
-  std::vector<Row> rows;
+  fmt::print("explore with symmetry / --no-symmetry, {} runs each alternated, {} thread(s); CPU seconds "
+             "(medians), wall seconds in brackets\n\n",
+             runs, threads);
+  fmt::print("| variant | depth | distinct | classes | group | --no-symmetry s | symmetry s | ratio |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
   bool ok = true;
+  double worst = 0;
   for (const std::string& file : files) {
     Row row;
     row.file = std::filesystem::path(file).filename().string();  // with its #setup
-    // The depth: the first where the plain run takes the target, or the last the game has.
+    // The depth: of the last below the target and the first past it, the nearer to the
+    // target as a ratio (games grow by large factors per depth); or the last the game has.
     uint64_t last_distinct = UINT64_MAX;
+    double last_seconds = 0;
     for (int d = 1; d <= max_depth; ++d) {
       const bench::Run r = explore(file, d, false);
       if (r.status != 0) break;
       uint64_t distinct = 0, classes = 0, group = 0;
       read_counts(r.out, distinct, classes, group);
       row.depth = d;
-      if (r.cpu_seconds >= target || distinct == last_distinct) break;
+      if (distinct == last_distinct) break;
+      if (r.cpu_seconds >= target) {
+        if (d > 1 && last_seconds > 0 && target / last_seconds < r.cpu_seconds / target) row.depth = d - 1;
+        break;
+      }
       last_distinct = distinct;
+      last_seconds = r.cpu_seconds;
     }
     if (row.depth == 0) {
       ok = false;
@@ -118,22 +132,14 @@ int main(int argc, char** argv) {
       row.plain_wall.push_back(plain.seconds);
       row.sym_wall.push_back(sym.seconds);
     }
-    fmt::print(stderr, "{} depth {}: {:.2f} s plain, {:.2f} s with symmetry (CPU, medians)\n", row.file, row.depth,
-               median(row.plain_cpu), median(row.sym_cpu));
-    rows.push_back(std::move(row));
-  }
-  fmt::print("explore with symmetry / --no-symmetry, {} runs each alternated, {} thread(s); CPU seconds "
-             "(medians), wall seconds in brackets\n\n",
-             runs, threads);
-  fmt::print("| variant | depth | distinct | classes | group | --no-symmetry s | symmetry s | ratio |\n");
-  fmt::print("|---|---|---|---|---|---|---|---|\n");
-  double worst = 0;
-  for (const Row& r : rows) {
+    // Each row as soon as it is measured: a long benchmark stopped early keeps its rows.
+    const Row& r = row;
     const double ratio = median(r.sym_cpu) / std::max(1e-9, median(r.plain_cpu));
     worst = std::max(worst, ratio);
     fmt::print("| {} | {} | {} | {} | {} | {:.2f} ({:.2f}) | {:.2f} ({:.2f}) | {:.2f} |\n", r.file, r.depth, r.distinct,
                r.classes, r.group, median(r.plain_cpu), median(r.plain_wall), median(r.sym_cpu),
                median(r.sym_wall), ratio);
+    std::fflush(stdout);
     if (!r.same_states) {
       fmt::print("  {}: the two runs count different distinct states\n", r.file);
       ok = false;

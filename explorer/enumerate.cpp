@@ -367,6 +367,12 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
   // candidate is rejected by one, and most candidates are (a count of them all cost more
   // than the exploration itself on the 6x6 fill's dead ends).
   std::atomic<bool> outside{false};
+  // The terminal states' digits, decoded on the first pass and read on the others, when
+  // each fits a byte and they take at most 256 MB (decoding is a division per digit).
+  const bool byte_digits = std::all_of(packer_.elements().begin(), packer_.elements().end(),
+                                       [](const PackedElement& e) { return e.radix <= 256; });
+  std::vector<uint8_t> decoded(byte_digits && ends.size() * n <= (size_t{1} << 28) ? ends.size() * n : 0);
+  std::vector<uint8_t> have(decoded.empty() ? 0 : ends.size(), 0);
   auto images = [&](const Transform& t, bool first_outside) {
     KeyAction action(program_, packer_, {group_.front(), t});
     outside = false;
@@ -377,7 +383,15 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
       digits.resize(n);
       image.resize(n);
       key.resize(kb);
-      packer_.decode(ends.key(i), digits.data());
+      if (!have.empty() && have[i]) {
+        for (size_t k = 0; k < n; ++k) digits[k] = decoded[i * n + k];
+      } else {
+        packer_.decode(ends.key(i), digits.data());
+        if (!have.empty()) {
+          for (size_t k = 0; k < n; ++k) decoded[i * n + k] = uint8_t(digits[k]);
+          have[i] = 1;
+        }
+      }
       action.apply(1, digits.data(), image.data());
       packer_.encode(image.data(), key.data());
       image_of[i] = ends.find(key.data());
