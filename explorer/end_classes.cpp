@@ -1,6 +1,6 @@
 // Classes of the complete states of one depth up to the maps of the board, compared by what
-// the rules observe: every map checked on every complete state, then the classes counted
-// by least forms and by Burnside's lemma.
+// the rules observe: the classes counted by least forms and by Burnside's lemma while the
+// paths are walked, the forms held one entry per orbit, every map then checked on all.
 #include "explorer/end_classes.h"
 
 #include <algorithm>
