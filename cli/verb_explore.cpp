@@ -66,7 +66,8 @@ std::string phase_cells(const std::vector<uint64_t>& per_phase) {
 }
 
 /// --complete-classes: the complete states of --depth moves up to the maps of the board.
-int run_complete_classes(const ExploreOptions& opt, const OpenedGame& game, const std::vector<uint8_t>& root) {
+int run_complete_classes(const ExploreOptions& opt, const OpenedGame& game, const std::vector<uint8_t>& root,
+                         uint64_t max_memory) {
   if (opt.depth <= 0) {
     fmt::print(stderr, "rulebook explore: --complete-classes needs --depth N (the moves of a complete state)\n");
     return kExitUsage;
@@ -76,6 +77,13 @@ int run_complete_classes(const ExploreOptions& opt, const OpenedGame& game, cons
   o.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   StopOnInterrupt interrupt;
   o.interrupt = interrupt.flag();
+  o.max_memory = max_memory;
+  if (!opt.quiet)
+    o.progress = [](const explorer::EndClassProgress& pr) {
+      fmt::print(stderr, "  {:.0f} s: {} of {} subtrees (depth {}), {} paths of full depth, {} orbits, {:.0f} MB\n",
+                 pr.perft.seconds, pr.perft.subtrees_done, pr.perft.subtrees, pr.perft.split_depth, pr.perft.deepest,
+                 pr.orbits, double(pr.bytes) / 1e6);
+    };
   const explorer::EndClassResult r = explorer::end_classes(*game.program, game.sources, *game.engine, root.data(), o);
   if (opt.json) fmt::print("{}\n", explorer::end_classes_json(r, opt.depth).dump(2));
   else fmt::print("{}\n{}", game.program->title, explorer::end_classes_text(r, opt.depth));
@@ -98,7 +106,7 @@ int run_explore(const ExploreOptions& opt) {
   const engine::Engine& e = *game.engine;
   if (!opt.quiet) fmt::print(stderr, "engine: {}\n", game.engine_note);
 
-  if (opt.complete_classes) return run_complete_classes(opt, game, root);
+  if (opt.complete_classes) return run_complete_classes(opt, game, root, max_memory);
   explorer::SurveyOptions so;
   so.symmetry = !opt.no_symmetry;
   so.max_depth = opt.depth;

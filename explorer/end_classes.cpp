@@ -1,16 +1,18 @@
 // Classes of the complete states of one depth up to the maps of the board, compared by what
-// the rules observe: every map checked on every complete state, then the classes counted
-// by least forms and by Burnside's lemma.
+// the rules observe: the classes counted by least forms and by Burnside's lemma while the
+// paths are walked, the forms held one entry per orbit, every map then checked on all.
 #include "explorer/end_classes.h"
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "explorer/orbit_table.h"
 #include "explorer/pack.h"
 
 namespace rulebook::explorer {
@@ -32,6 +34,18 @@ class Forms {
       auto& pos = position_[size_t(e.var)];
       if (pos.empty()) pos.assign(p.vars[size_t(e.var)].count, -1);
       pos[e.index] = int32_t(i);
+    }
+    for (const ObservedVar& ov : obs.vars()) {
+      const auto& pos = position_[size_t(ov.var)];
+      if (pos.empty()) continue;
+      for (size_t k = 0; k < pos.size(); ++k)
+        if (pos[k] >= 0) reps_.emplace_back(uint32_t(pos[k]), ov.rep[k].data());
+      for (const auto& group : ov.alike) {
+        std::vector<uint32_t> digits;
+        for (uint32_t k : group)
+          if (pos[k] >= 0) digits.push_back(uint32_t(pos[k]));
+        if (digits.size() >= 2) alike_.push_back(std::move(digits));
+      }
     }
   }
 
@@ -70,25 +84,28 @@ class Forms {
   }
 
   /// `d` as observed: each observed value replaced by the least one with its cells, the
-  /// values of alike keys sorted.
-  void form(uint32_t* d) const {
-    for (const ObservedVar& ov : obs_.vars()) {
-      const auto& pos = position_[size_t(ov.var)];
-      if (pos.empty()) continue;
-      for (size_t k = 0; k < pos.size(); ++k)
-        if (pos[k] >= 0) d[pos[k]] = ov.rep[k][d[pos[k]]];
-      for (const auto& group : ov.alike) {
-        if (group.size() < 2) continue;
-        uint32_t vals[256];
-        size_t n = 0;
-        for (uint32_t k : group)
-          if (pos[k] >= 0 && n < 256) vals[n++] = d[pos[k]];
-        std::sort(vals, vals + n);
-        n = 0;
-        for (uint32_t k : group)
-          if (pos[k] >= 0 && n < 256) d[pos[k]] = vals[n++];
+  /// values of alike keys sorted. An image under an action holds such values already
+  /// (`reps_known`): only the sort is left.
+  void form(uint32_t* d, bool reps_known = false) const {
+    if (!reps_known)
+      for (const auto& r : reps_) d[r.first] = r.second[d[r.first]];
+    for (const std::vector<uint32_t>& group : alike_) {
+      // Insertion sort of a few values, in place along the group's digits.
+      for (size_t a = 1; a < group.size(); ++a) {
+        const uint32_t v = d[group[a]];
+        size_t b = a;
+        for (; b > 0 && d[group[b - 1]] > v; --b) d[group[b]] = d[group[b - 1]];
+        d[group[b]] = v;
       }
     }
+  }
+
+  /// Whether digit `i` holds `v` in some form (an observed value is replaced by the least
+  /// one with its cells).
+  bool in_forms(size_t i, uint32_t v) const {
+    const PackedElement& e = packer_.elements()[i];
+    const int o = observed_index(e.var);
+    return o < 0 || obs_.vars()[size_t(o)].rep[e.index][v] == v;
   }
 
   static void apply(const DigitMap& m, const uint32_t* in, uint32_t* out) {
@@ -106,57 +123,8 @@ class Forms {
   const Observation& obs_;
   const Packer& packer_;
   std::vector<std::vector<int32_t>> position_;  ///< per variable and element: its digit
-};
-
-/// The distinct forms of the complete states' records (form key, own key, scores' hash),
-/// by an open-addressing table: a state reached by several paths counts once; two states
-/// with one form are clashes.
-class FormSet {
- public:
-  FormSet(const std::vector<uint8_t>& records, size_t rec, size_t kb) : all_(records), rec_(rec), kb_(kb) {
-    const size_t n = records.size() / rec;
-    size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    slots_.assign(cap, 0);
-    for (size_t i = 0; i < n; ++i) {
-      const uint8_t* x = records.data() + i * rec;
-      size_t h = hash(x) & (cap - 1);
-      for (;; h = (h + 1) & (cap - 1)) {
-        if (slots_[h] == 0) {
-          slots_[h] = uint32_t(i + 1);
-          firsts_.push_back(uint32_t(i));
-          break;
-        }
-        const uint8_t* y = records.data() + size_t(slots_[h] - 1) * rec;
-        if (std::memcmp(x, y, kb) != 0) continue;
-        if (std::memcmp(x + kb, y + kb, kb) != 0) ++clashes_;
-        break;
-      }
-    }
-  }
-  size_t size() const { return firsts_.size(); }
-  uint64_t clashes() const { return clashes_; }
-  const uint8_t* record(size_t i) const { return all_.data() + size_t(firsts_[i]) * rec_; }
-  /// The record of the form `key`, or null.
-  const uint8_t* find(const uint8_t* key) const {
-    for (size_t h = hash(key) & (slots_.size() - 1);; h = (h + 1) & (slots_.size() - 1)) {
-      if (slots_[h] == 0) return nullptr;
-      const uint8_t* y = all_.data() + size_t(slots_[h] - 1) * rec_;
-      if (std::memcmp(key, y, kb_) == 0) return y;
-    }
-  }
-
- private:
-  size_t hash(const uint8_t* key) const {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < kb_; ++i) h = (h ^ key[i]) * 0x100000001b3ULL;
-    return size_t(h ^ (h >> 29));
-  }
-  const std::vector<uint8_t>& all_;
-  size_t rec_, kb_;
-  std::vector<uint32_t> slots_;   ///< record index + 1; 0: empty
-  std::vector<uint32_t> firsts_;  ///< the first record of each form
-  uint64_t clashes_ = 0;
+  std::vector<std::pair<uint32_t, const uint32_t*>> reps_;  ///< observed digits, their least values
+  std::vector<std::vector<uint32_t>> alike_;  ///< digits of alike keys, in key order
 };
 
 /// Runs f(begin, end, worker) over [0, n) on `threads` threads.
@@ -169,6 +137,84 @@ void parallel(size_t n, int threads, F&& f) {
   for (std::thread& th : pool) th.join();
 }
 
+/// The maps with an action on forms as a group of at most 8 elements, by their actions:
+/// products, inverses, and per stabiliser (a mask of elements) the tables naming a form in
+/// its orbit.
+struct ActionGroup {
+  uint32_t valid = 0;                   ///< the maps with an action
+  size_t n = 0;
+  size_t identity = 0;                  ///< the map acting as the identity
+  uint8_t mult[8][8] = {};              ///< mult[g][a]: g after a
+  uint8_t inv[8] = {};
+  uint8_t name[256][8] = {};            ///< per stabiliser S of f, element a: least c with c(a(f)) = f
+  uint8_t stab_of_image[256][8] = {};   ///< stabiliser of a(f), from that of f
+  uint8_t canon[256][8] = {};           ///< per stabiliser S of m: least c with c(m) = x(m)
+
+  /// "" or why the actions do not make a group.
+  std::string build(const std::vector<DigitMap>& actions, const std::vector<SymmetryCheck>& checks,
+                    const Packer& packer, const Forms& forms) {
+    n = actions.size();
+    for (size_t g = 0; g < n; ++g)
+      if (checks[g].reason.empty()) valid |= 1u << g;
+    auto value = [&](const DigitMap& m, size_t i, uint32_t v) { return m.values[i].empty() ? v : m.values[i][v]; };
+    // g after a equals c: digit i goes where a then g send it, through both value maps.
+    auto equal_product = [&](const DigitMap& g, const DigitMap& a, const DigitMap& c) {
+      for (size_t i = 0; i < a.target.size(); ++i) {
+        const uint32_t mid = a.target[i];
+        if (g.target[mid] != c.target[i]) return false;
+        for (uint32_t v = 0; v < packer.elements()[i].radix; ++v)
+          if (forms.in_forms(i, v) && value(g, mid, value(a, i, v)) != value(c, i, v)) return false;
+      }
+      return true;
+    };
+    int identity = -1;
+    for (size_t g = 0; g < n && identity < 0; ++g) {
+      if (!(valid >> g & 1)) continue;
+      bool id = true;
+      for (size_t i = 0; i < actions[g].target.size() && id; ++i) {
+        id = actions[g].target[i] == i;
+        for (uint32_t v = 0; id && v < packer.elements()[i].radix; ++v)
+          id = !forms.in_forms(i, v) || value(actions[g], i, v) == v;
+      }
+      if (id) identity = int(g);
+    }
+    if (identity < 0) return "no map acts as the identity";
+    this->identity = size_t(identity);
+    for (size_t g = 0; g < n; ++g)
+      for (size_t a = 0; a < n; ++a) {
+        if (!(valid >> g & 1) || !(valid >> a & 1)) continue;
+        size_t c = 0;
+        while (c < n && !((valid >> c & 1) && equal_product(actions[g], actions[a], actions[c]))) ++c;
+        if (c == n) return fmt::format("{} after {} is no map with an action", actions[g].name, actions[a].name);
+        mult[g][a] = uint8_t(c);
+        if (c == size_t(identity)) inv[a] = uint8_t(g);
+      }
+    for (uint32_t s = 0; s < 256; ++s)
+      for (size_t a = 0; a < n; ++a) {
+        if (!(valid >> a & 1)) continue;
+        name[s][a] = canon[s][a] = 0xff;
+        for (size_t c = n; c-- > 0;) {
+          if (!(valid >> c & 1)) continue;
+          if (s >> mult[c][a] & 1) name[s][a] = uint8_t(c);
+          if (s >> mult[inv[a]][c] & 1) canon[s][a] = uint8_t(c);
+          if (s >> mult[inv[a]][mult[c][a]] & 1) stab_of_image[s][a] |= uint8_t(1u << c);
+        }
+      }
+    return "";
+  }
+};
+
+/// What one worker counts.
+struct Tally {
+  std::vector<uint64_t> outside, other, fixed, by_less;  // by_less: per mask of maps giving less
+  std::vector<uint8_t> example;  ///< per map: an orbit's key and the name of a form it moves out
+  std::vector<bool> has_example;
+  uint64_t repeats = 0, wrong_names = 0, seen = 0;
+  explicit Tally(size_t nm = 0, size_t kb = 0)
+      : outside(nm, 0), other(nm, 0), fixed(nm, 0), by_less(size_t{1} << nm, 0), example(nm * (kb + 1), 0),
+        has_example(nm, false) {}
+};
+
 }  // namespace
 
 EndClassResult end_classes(const ir::Program& p, const dsl::SourceSet& sources, const engine::Engine& e,
@@ -179,126 +225,213 @@ EndClassResult end_classes(const ir::Program& p, const dsl::SourceSet& sources, 
   const Packer packer(p, root);
   const Forms forms(p, obs, packer);
   const size_t nd = forms.digits(), kb = packer.key_bytes();
-  // A record per complete state: its observed form's key, its own key, its scores' hash.
-  const size_t rec = 2 * kb + 8;
-  const int threads = std::max(1, options.threads);
-  std::vector<std::vector<uint8_t>> found(static_cast<size_t>(threads));
-  std::vector<std::vector<int64_t>> score_buffers(static_cast<size_t>(threads));
-  PerftOptions po;
-  po.threads = threads;
-  po.interrupt = options.interrupt;
-  po.on_end = [&](const uint8_t* s, int ply, int worker) {
-    if (ply != options.depth - 1) return;
-    uint32_t d[4096];
-    std::vector<int64_t>& scores = score_buffers[size_t(worker)];
-    scores.clear();
-    if (nd > 4096) return;
-    packer.gather(s, d);
-    std::vector<uint8_t>& out = found[size_t(worker)];
-    const size_t at = out.size();
-    out.resize(at + rec);
-    packer.encode(d, out.data() + at + kb);
-    forms.form(d);
-    packer.encode(d, out.data() + at);
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    if (e.scores(s, scores).ok)
-      for (int64_t v : scores) h = (h ^ uint64_t(v)) * 0x100000001b3ULL;
-    std::memcpy(out.data() + at + 2 * kb, &h, 8);
-  };
   if (nd > 4096) {
     r.error = "the state has too many parts to compare";
     return r;
   }
-  const PerftResult pr = perft(e, root, options.depth, po);
-  if (!pr.status.ok || !pr.complete) {
-    r.error = pr.status.ok ? "interrupted" : pr.status.message;
-    return r;
-  }
-  r.paths = pr.ends.empty() ? 0 : pr.ends.back();
-  std::vector<uint8_t> all;
-  for (auto& f : found) {
-    all.insert(all.end(), f.begin(), f.end());
-    std::vector<uint8_t>().swap(f);
-  }
-  if (all.size() / rec >= UINT32_MAX) {
-    r.error = "too many complete states to hold";
-    return r;
-  }
-  const FormSet set(all, rec, kb);
-  r.forms = set.size();
-  r.states = r.forms + set.clashes();
-  if (set.clashes() > 0) {
-    r.error = fmt::format("{} complete states make only {} forms as observed: the rules tell apart states "
-                          "that differ by more than the order of alike keys",
-                          r.states, r.forms);
-    return r;
-  }
-  // Every map of the board on every complete state, in one pass: its image must be a
-  // complete state with the same scores; which images are less than the state and which
-  // equal it give the least forms and the fixed ones under whichever maps are kept.
   const std::vector<Transform> maps = board_transforms(p);
+  const size_t nm = maps.size();
+  if (nm > 8) {
+    r.error = "more maps of the board than the square has";
+    return r;
+  }
   std::vector<DigitMap> actions;
   for (const Transform& t : maps) {
     SymmetryCheck c{t, false, "", false, {}, false};
     actions.push_back(forms.action(t, root, c.reason));
     r.checks.push_back(std::move(c));
   }
-  const size_t nm = maps.size();
-  if (nm > 8) {
-    r.error = "more maps of the board than the square has";
+  auto group_tables = std::make_unique<ActionGroup>();
+  const ActionGroup& ag = *group_tables;
+  if (std::string why = group_tables->build(actions, r.checks, packer, forms); !why.empty()) {
+    r.error = "the maps of the board do not act as a group on the states as observed: " + why;
     return r;
   }
-  struct Tally {
-    std::vector<uint64_t> outside, other, fixed, by_less;  // by_less: per mask of maps giving less
-    std::vector<size_t> example;
+  // Every complete state's form goes to the entry of its orbit under the maps with an
+  // action: memory per class. Its images under each map give, without storing anything,
+  // the maps that fix it (Burnside) and those giving a lesser form (least forms, for
+  // whichever maps are kept in the end).
+  const int threads = std::max(1, options.threads);
+  OrbitTable table(kb);
+  std::vector<Tally> tallies(static_cast<size_t>(threads), Tally(nm, kb));
+  std::atomic<bool> stop{false}, over_memory{false};
+  auto interrupted = [&] { return options.interrupt && options.interrupt->load(std::memory_order_relaxed); };
+  // Each worker's adds wait in a ring a few states long, their slots prefetched.
+  constexpr size_t kRing = 8;
+  struct Pending {
+    std::vector<uint8_t> key;
+    uint64_t hash = 0, scores = 0;
+    uint8_t name = 0, stabiliser = 0;
+    bool used = false;
   };
-  std::vector<Tally> tallies(static_cast<size_t>(threads));
-  for (Tally& t : tallies) {
-    t.outside.assign(nm, 0);
-    t.other.assign(nm, 0);
-    t.fixed.assign(nm, 0);
-    t.by_less.assign(size_t{1} << nm, 0);
-    t.example.assign(nm, SIZE_MAX);
+  struct Scratch {
+    std::vector<uint32_t> d, images, named;
+    std::vector<int64_t> scores;
+    std::vector<Pending> ring;
+    uint64_t leaves = 0;
+  };
+  std::vector<Scratch> scratch(static_cast<size_t>(threads));
+  for (Scratch& s : scratch) {
+    s.d.resize(nd);
+    s.images.resize(nd * nm);
+    s.named.resize(nd);
+    s.ring.resize(kRing);
+    for (Pending& q : s.ring) q.key.resize(kb);
   }
-  parallel(set.size(), threads, [&](size_t from, size_t to, size_t w) {
-    Tally& tally = tallies[w];
-    std::vector<uint32_t> d(nd), img(nd);
-    std::vector<uint8_t> key(kb);
-    for (size_t i = from; i < to; ++i) {
-      const uint8_t* x = set.record(i);
-      packer.decode(x, d.data());
-      uint32_t less = 0;
-      for (size_t g = 0; g < nm; ++g) {
-        if (!r.checks[g].reason.empty()) continue;
-        Forms::apply(actions[g], d.data(), img.data());
-        forms.form(img.data());
-        const int c = packer.compare_digits(img.data(), d.data());
-        if (c == 0) ++tally.fixed[g];
-        if (c < 0) less |= 1u << g;
-        packer.encode(img.data(), key.data());
-        const uint8_t* hit = set.find(key.data());
-        if (hit && std::memcmp(hit + 2 * kb, x + 2 * kb, 8) == 0) continue;
-        ++(hit ? tally.other : tally.outside)[g];
-        if (tally.example[g] == SIZE_MAX) tally.example[g] = i;
-      }
-      ++tally.by_less[less];
+  auto add = [&](Pending& q, Tally& tally) {
+    if (!q.used) return;
+    q.used = false;
+    if (!table.add(q.key.data(), q.hash, q.name, q.stabiliser, q.scores)) ++tally.repeats;
+    if (options.max_memory > 0 && table.bytes() > options.max_memory) {
+      over_memory = true;
+      stop = true;
     }
+  };
+  PerftOptions po;
+  po.threads = threads;
+  po.interrupt = &stop;
+  po.progress = [&](const PerftProgress& pp) {
+    if (interrupted()) stop = true;
+    if (!options.progress) return;
+    EndClassProgress ep{pp, table.orbits(), table.bytes()};
+    options.progress(ep);
+  };
+  po.on_end = [&](const uint8_t* s, int ply, int worker) {
+    if (ply != options.depth - 1) return;
+    Scratch& x = scratch[size_t(worker)];
+    Tally& tally = tallies[size_t(worker)];
+    uint32_t* d = x.d.data();
+    packer.gather(s, d);
+    forms.form(d);
+    uint32_t less = 0, stab = 1u << ag.identity;
+    ++tally.fixed[ag.identity];
+    size_t best = ag.identity;  // the map giving the least image
+    const uint32_t* least = d;
+    for (size_t g = 0; g < nm; ++g) {
+      if (!(ag.valid >> g & 1) || g == ag.identity) continue;
+      uint32_t* img = x.images.data() + g * nd;
+      Forms::apply(actions[g], d, img);
+      forms.form(img, true);
+      const int c = packer.compare_digits(img, d);
+      if (c == 0) {
+        ++tally.fixed[g];
+        stab |= 1u << g;
+      }
+      if (c < 0) less |= 1u << g;
+      if (packer.compare_digits(img, least) < 0) {
+        best = g;
+        least = img;
+      }
+    }
+    ++tally.by_less[less];
+    const uint8_t name = ag.name[stab][best];
+    // The name must carry the least form back onto this one: the actions compose as the
+    // group's table says (checked on one state in 64, each costs one image).
+    if ((++x.leaves & 63) == 0) {
+      Forms::apply(actions[name], least, x.named.data());
+      forms.form(x.named.data(), true);
+      if (packer.compare_digits(x.named.data(), d) != 0) ++tally.wrong_names;
+    }
+    Pending& q = x.ring[x.leaves % kRing];
+    add(q, tally);
+    packer.encode(least, q.key.data());
+    q.hash = table.hash(q.key.data());
+    table.prefetch(q.hash);
+    q.scores = 0x9e3779b97f4a7c15ULL;
+    x.scores.clear();
+    if (e.scores(s, x.scores).ok)
+      for (int64_t v : x.scores) q.scores = (q.scores ^ uint64_t(v)) * 0x100000001b3ULL;
+    q.name = name;
+    q.stabiliser = ag.stab_of_image[stab][best];
+    q.used = true;
+    if (interrupted()) stop = true;
+  };
+  const PerftResult pr = perft(e, root, options.depth, po);
+  for (size_t w = 0; w < scratch.size(); ++w)
+    for (Pending& q : scratch[w].ring) add(q, tallies[w]);
+  if (over_memory) {
+    r.error = fmt::format("the orbits of the complete states need more than {} bytes ({} orbits when it stopped)",
+                          options.max_memory, table.orbits());
+    return r;
+  }
+  if (!pr.status.ok || !pr.complete) {
+    r.error = pr.status.ok ? "interrupted" : pr.status.message;
+    return r;
+  }
+  r.paths = pr.ends.empty() ? 0 : pr.ends.back();
+  r.orbits = table.orbits();
+  r.table_bytes = table.bytes();
+  uint64_t repeats = 0, wrong = 0;
+  for (const Tally& t : tallies) {
+    repeats += t.repeats;
+    wrong += t.wrong_names;
+  }
+  if (wrong > 0) {
+    r.error = fmt::format("on {} complete states the maps of the board do not compose as their table says", wrong);
+    return r;
+  }
+  r.forms = r.paths - repeats;
+  r.states = r.forms;
+  if (repeats > 0) {
+    // Without the states themselves a state reached by two paths is not told from two
+    // states with one form; either way the counts below would count it twice.
+    r.error = fmt::format("{} paths end in a form seen before (a state reached by several paths, or states "
+                          "that differ by more than the order of alike keys): classes not counted",
+                          repeats);
+    return r;
+  }
+  // Every map on every complete form, orbit by orbit: its image must be a form seen, with
+  // the same scores.
+  parallel(OrbitTable::shards(), threads, [&](size_t from, size_t to, size_t w) {
+    Tally& tally = tallies[w];
+    table.each(from, to, [&](const OrbitTable::Entry& en) {
+      for (uint32_t i = 0; i < nm; ++i) {
+        if (!(en.seen >> i & 1)) continue;
+        ++tally.seen;
+        for (size_t g = 0; g < nm; ++g) {
+          if (!(ag.valid >> g & 1)) continue;
+          const uint8_t j = ag.canon[en.stabiliser][ag.mult[g][i]];
+          const bool out = !(en.seen >> j & 1);
+          if (!out && en.scores[j] == en.scores[i]) continue;
+          ++(out ? tally.outside : tally.other)[g];
+          // The example: the least orbit key and name, whatever the order of the slots.
+          uint8_t* ex = tally.example.data() + g * (kb + 1);
+          const int c = std::memcmp(en.key, ex, kb);
+          if (tally.has_example[g] && (c > 0 || (c == 0 && i >= ex[kb]))) continue;
+          tally.has_example[g] = true;
+          std::memcpy(ex, en.key, kb);
+          ex[kb] = uint8_t(i);
+        }
+      }
+    });
   });
+  uint64_t seen = 0;
+  for (const Tally& t : tallies) seen += t.seen;
+  if (seen != r.forms) {
+    r.error = fmt::format("{} forms walked, {} held", r.forms, seen);
+    return r;
+  }
   std::vector<Transform> generators;
   uint32_t kept = 0;
   for (size_t g = 0; g < nm; ++g) {
     SymmetryCheck& c = r.checks[g];
     uint64_t out = 0, diff = 0;
-    size_t ex = SIZE_MAX;
+    const uint8_t* ex = nullptr;
     for (const Tally& t : tallies) {
       out += t.outside[g];
       diff += t.other[g];
-      if (ex == SIZE_MAX) ex = t.example[g];
+      const uint8_t* mine = t.example.data() + g * (kb + 1);
+      if (t.has_example[g] && (!ex || std::memcmp(mine, ex, kb + 1) < 0)) ex = mine;
     }
     if (c.reason.empty() && out + diff > 0) {
-      std::vector<uint8_t> s(p.state_bytes);
-      std::vector<uint32_t> scratch(nd + 1);
-      packer.unpack(set.record(ex) + kb, s.data(), scratch.data());
+      // The example: the form named in the orbit entry, as a state.
+      std::vector<uint32_t> m(nd), f(nd), scratch_digits(nd + 1);
+      std::vector<uint8_t> key(kb), s(p.state_bytes);
+      packer.decode(ex, m.data());
+      Forms::apply(actions[ex[kb]], m.data(), f.data());
+      forms.form(f.data());
+      packer.encode(f.data(), key.data());
+      packer.unpack(key.data(), s.data(), scratch_digits.data());
       c.reason = fmt::format("of {} complete states it maps {} outside them and {} onto one with other scores, "
                              "e.g. this one:\n{}",
                              r.forms, out, diff, e.board_text(s.data()));
@@ -334,6 +467,8 @@ std::string end_classes_text(const EndClassResult& r, int depth) {
   if (!r.observed.empty()) s += fmt::format("  observed: {}\n", r.observed);
   if (!r.error.empty() && r.checks.empty()) return s + fmt::format("  not counted: {}\n", r.error);
   s += fmt::format("  paths ending the game: {}; complete states: {}; forms: {}\n", r.paths, r.states, r.forms);
+  if (r.orbits > 0)
+    s += fmt::format("  held as {} orbits under the maps acting on forms ({:.1f} MB)\n", r.orbits, double(r.table_bytes) / 1e6);
   for (const SymmetryCheck& c : r.checks)
     s += c.kept ? fmt::format("  kept      {}\n", c.transform.name)
                 : fmt::format("  rejected  {}: {}\n", c.transform.name, c.reason);

@@ -363,18 +363,39 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
   const size_t n = packer_.elements().size();
   // The image of each terminal state under t, as its number among them (-1: not one).
   std::vector<int64_t> image_of(ends.size());
-  auto images = [&](const Transform& t) {
+  // With `first_outside`, the pass ends at the first image outside the terminal states: a
+  // candidate is rejected by one, and most candidates are (a count of them all cost more
+  // than the exploration itself on the 6x6 fill's dead ends).
+  std::atomic<bool> outside{false};
+  // The terminal states' digits, decoded on the first pass and read on the others, when
+  // each fits a byte and they take at most 256 MB (decoding is a division per digit).
+  const bool byte_digits = std::all_of(packer_.elements().begin(), packer_.elements().end(),
+                                       [](const PackedElement& e) { return e.radix <= 256; });
+  std::vector<uint8_t> decoded(byte_digits && ends.size() * n <= (size_t{1} << 28) ? ends.size() * n : 0);
+  std::vector<uint8_t> have(decoded.empty() ? 0 : ends.size(), 0);
+  auto images = [&](const Transform& t, bool first_outside) {
     KeyAction action(program_, packer_, {group_.front(), t});
+    outside = false;
     parallel_for(ends.size(), [&](size_t i) {
+      if (first_outside && outside.load(std::memory_order_relaxed)) return;
       thread_local std::vector<uint32_t> digits, image;
       thread_local std::vector<uint8_t> key;
       digits.resize(n);
       image.resize(n);
       key.resize(kb);
-      packer_.decode(ends.key(i), digits.data());
+      if (!have.empty() && have[i]) {
+        for (size_t k = 0; k < n; ++k) digits[k] = decoded[i * n + k];
+      } else {
+        packer_.decode(ends.key(i), digits.data());
+        if (!have.empty()) {
+          for (size_t k = 0; k < n; ++k) decoded[i * n + k] = uint8_t(digits[k]);
+          have[i] = 1;
+        }
+      }
       action.apply(1, digits.data(), image.data());
       packer_.encode(image.data(), key.data());
       image_of[i] = ends.find(key.data());
+      if (image_of[i] < 0) outside = true;
     });
   };
   // The end classes are the orbits under generators: joined by union-find, one pass each.
@@ -390,30 +411,39 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
       if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
   };
-  std::vector<Transform> generators = options_.generators.empty() ? group_ : options_.generators;
-  for (const Transform& t : generators) {
-    if (t.is_identity()) continue;
-    images(t);
-    if (stopping_) return;
-    // The group keeps the states of a depth; a terminal state's image is terminal.
-    if (std::any_of(image_of.begin(), image_of.end(), [](int64_t j) { return j < 0; })) return;
-    join();
-  }
+  // The candidates first: the group's own passes are needed only when one is kept (the
+  // orbits are the same whatever the order of the joins).
+  std::vector<Transform> kept;
   for (const Transform& t : options_.end_candidates) {
     // Each candidate is checked on every terminal state: its image must be one of them.
-    images(t);
+    images(t, true);
     if (stopping_) return;
-    const size_t outside = size_t(std::count(image_of.begin(), image_of.end(), int64_t{-1}));
-    if (outside > 0) {
-      d.end_rejected.emplace_back(t.name, fmt::format("it maps {} of the {} terminal states of depth {} to "
-                                                      "states that are not among them",
-                                                      outside, ends.size(), d.depth));
+    if (outside) {
+      d.end_rejected.emplace_back(t.name, fmt::format("it maps a terminal state of depth {} (of {}) to a state "
+                                                      "that is not among them",
+                                                      d.depth, ends.size()));
       continue;
     }
     d.end_symmetries.push_back(t.name);
-    generators.push_back(t);
+    kept.push_back(t);
     join();
   }
+  if (d.end_symmetries.empty()) return;
+  std::vector<Transform> generators = options_.generators.empty() ? group_ : options_.generators;
+  for (const Transform& t : generators) {
+    if (t.is_identity()) continue;
+    images(t, false);
+    if (stopping_) return;
+    // The group keeps the states of a depth; a terminal state's image is terminal (else
+    // nothing is said of the terminal states).
+    if (outside) {
+      d.end_symmetries.clear();
+      d.end_rejected.clear();
+      return;
+    }
+    join();
+  }
+  generators.insert(generators.end(), kept.begin(), kept.end());
   if (d.end_symmetries.empty()) return;
   uint64_t classes = 0;
   for (size_t i = 0; i < parent.size(); ++i) classes += parent[i] == i;

@@ -401,55 +401,72 @@ std::vector<std::vector<uint8_t>> sample_states(const engine::Engine& engine, co
 }
 
 std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const Transform& t,
-                            const std::vector<std::vector<uint8_t>>& samples) {
+                            const std::vector<std::vector<uint8_t>>& samples, SampleMoves* legal) {
   const size_t bytes = p.state_bytes;
-  std::vector<uint8_t> image(bytes), after(bytes), after_image(bytes), image_after(bytes);
-  std::vector<engine::Move> moves, image_moves, mapped;
+  std::vector<uint8_t> image(bytes), after_image(bytes), image_after(bytes), own_after;
+  std::vector<engine::Move> own_moves, image_moves, mapped;
   std::vector<int64_t> sa, sb;
   const std::vector<std::string>& seats = p.domains[ir::kPlayerDomain].members;
   auto seat = [&](int i) { return i >= 0 && size_t(i) < seats.size() ? seats[size_t(i)] : std::string("nobody"); };
-  for (const std::vector<uint8_t>& sample : samples) {
-    const uint8_t* s = sample.data();
+  if (legal && legal->known.size() != samples.size()) {
+    legal->moves.assign(samples.size(), {});
+    legal->after.assign(samples.size(), {});
+    legal->known.assign(samples.size(), 0);
+  }
+  for (size_t n = 0; n < samples.size(); ++n) {
+    const uint8_t* s = samples[n].data();
     transform_state(p, t, s, image.data());
-    const std::string where = fmt::format("in this state (reached by random play):\n{}", e.board_text(s));
-    if (e.terminal(s) != e.terminal(image.data())) return "the terminal test differs " + where;
-    if (e.phase(s) != e.phase(image.data())) return "the phase differs " + where;
+    // The state's text only for a difference: drawing it for every sample costs more than
+    // the checks.
+    auto where = [&] { return fmt::format("in this state (reached by random play):\n{}", e.board_text(s)); };
+    if (e.terminal(s) != e.terminal(image.data())) return "the terminal test differs " + where();
+    if (e.phase(s) != e.phase(image.data())) return "the phase differs " + where();
     if (map_index(t, ir::kPlayerDomain, uint32_t(e.to_move(s))) != uint32_t(e.to_move(image.data())))
-      return "the player to move differs " + where;
+      return "the player to move differs " + where();
     // Scores go with their players (or teams) when the transformation exchanges them.
     if (e.scores(s, sa).ok != e.scores(image.data(), sb).ok || sa.size() != sb.size())
-      return "the scores differ " + where;
+      return "the scores differ " + where();
     const int width = std::max(1, e.info().score_width);
     const int subjects = e.info().score_per_team ? ir::kTeamDomain : ir::kPlayerDomain;
     for (size_t k = 0; k < sa.size(); ++k) {
       const size_t to = map_index(t, subjects, uint32_t(k / size_t(width))) * size_t(width) + k % size_t(width);
-      if (to >= sb.size() || sa[k] != sb[to]) return "the scores differ " + where;
+      if (to >= sb.size() || sa[k] != sb[to]) return "the scores differ " + where();
     }
     sa.clear();
     sb.clear();
-    moves.clear();
     image_moves.clear();
-    if (!e.legal_moves(s, moves).ok || !e.legal_moves(image.data(), image_moves).ok)
-      return "the engine failed " + where;
+    // The sample's own moves and the states after some of them, once for all candidates.
+    std::vector<engine::Move>& moves = legal ? legal->moves[n] : own_moves;
+    std::vector<uint8_t>& played = legal ? legal->after[n] : own_after;
+    if (!legal || !legal->known[n]) {
+      moves.clear();
+      played.clear();
+      if (!e.legal_moves(s, moves).ok) return "the engine failed " + where();
+      for (size_t i = 0; i < moves.size(); i += std::max<size_t>(1, moves.size() / 12)) {
+        const size_t at = played.size();
+        played.insert(played.end(), s, s + bytes);
+        if (!e.apply(played.data() + at, moves[i]).ok) return "the engine failed " + where();
+      }
+      if (legal) legal->known[n] = 1;
+    }
+    if (!e.legal_moves(image.data(), image_moves).ok) return "the engine failed " + where();
     mapped.clear();
     for (const engine::Move& m : moves) mapped.push_back(transform_move(p, t, m));
     if (sorted_moves(mapped) != sorted_moves(image_moves))
-      return "the legal moves do not correspond " + where;
+      return "the legal moves do not correspond " + where();
     // Playing a move and then transforming is transforming and then playing its image.
-    const size_t step = std::max<size_t>(1, moves.size() / 12);
-    for (size_t i = 0; i < moves.size(); i += step) {
-      std::memcpy(after.data(), s, bytes);
+    for (size_t i = 0, k = 0; i < moves.size(); i += std::max<size_t>(1, moves.size() / 12), ++k) {
+      const uint8_t* after = played.data() + k * bytes;
       std::memcpy(image_after.data(), image.data(), bytes);
-      if (!e.apply(after.data(), moves[i]).ok || !e.apply(image_after.data(), mapped[i]).ok)
-        return "the engine failed " + where;
-      transform_state(p, t, after.data(), after_image.data());
+      if (!e.apply(image_after.data(), mapped[i]).ok) return "the engine failed " + where();
+      transform_state(p, t, after, after_image.data());
       if (e.to_move(after_image.data()) != e.to_move(image_after.data()))
         return fmt::format("the turn order tells them apart: after {} the player to move maps to {}, after {} it "
                            "is {} ", e.move_text(moves[i]), seat(e.to_move(after_image.data())),
-                           e.move_text(mapped[i]), seat(e.to_move(image_after.data()))) + where;
+                           e.move_text(mapped[i]), seat(e.to_move(image_after.data()))) + where();
       if (std::memcmp(after_image.data(), image_after.data(), bytes) != 0)
         return fmt::format("playing {} and then transforming differs from transforming and then playing {} ",
-                           e.move_text(moves[i]), e.move_text(mapped[i])) + where;
+                           e.move_text(moves[i]), e.move_text(mapped[i])) + where();
     }
   }
   return "";
@@ -476,6 +493,7 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
     if (!c.declared) board.push_back(c.transform);
   const RuleImage rules_image(p, sources, board);
   std::vector<std::vector<uint8_t>> samples;
+  SampleMoves sample_moves;
   // Generators: the candidates that keep the rules (the identity first).
   std::vector<Transform> generators, found;  // found: the graph and label candidates kept
   for (size_t k = 0; k < candidates.size(); ++k) {
@@ -488,7 +506,7 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
         c.reason = rules_image.complete() ? rules_image.check(k) : check_written(p, sources, c.transform);
       if (c.reason.empty()) {
         if (samples.empty()) samples = sample_states(e, root, 24, 400, 1);
-        c.reason = check_behaviour(p, e, c.transform, samples);
+        c.reason = check_behaviour(p, e, c.transform, samples, &sample_moves);
         if (c.reason.empty() && c.declared) c.reason = check_behaviour(p, e, c.transform, sample_states(e, root, 200, 4000, 2));
       }
       c.refuted = c.declared && !c.reason.empty();

@@ -115,8 +115,17 @@ class RuleImage {
 /// The behavioural test on `samples` states reached by play: the transformation commutes
 /// with legal-move generation and with playing each move, and keeps the phase, the
 /// terminal test, the player to move and the scores. Returns "" or the first difference.
+/// `legal`, when given, keeps each sample's legal moves and the states after the moves
+/// played from one candidate to the next (the same samples are checked for every
+/// candidate: half the move generation and half the moves played).
+struct SampleMoves {
+  std::vector<std::vector<engine::Move>> moves;
+  std::vector<std::vector<uint8_t>> after;  ///< per sample: the states after the moves played, one after another
+  std::vector<char> known;
+};
 std::string check_behaviour(const ir::Program& program, const engine::Engine& engine,
-                            const Transform& t, const std::vector<std::vector<uint8_t>>& samples);
+                            const Transform& t, const std::vector<std::vector<uint8_t>>& samples,
+                            SampleMoves* legal = nullptr);
 
 /// States visited by `games` seeded random games from `root` (every phase is reached when
 /// play reaches it), at most `limit` of them, deterministic for a seed.

@@ -1,6 +1,7 @@
 // Classes of complete fleets up to the maps of the board (explorer/end_classes.h) on a
 // small SMYOZ board, against a brute-force orbit count of the fleets as sets of cells and
 // the hand-written counter's fixed fleets per symmetry (bench/hand).
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -8,10 +9,12 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "compiler/interp/interpret.h"
 #include "compiler/lower/lower.h"
 #include "explorer/end_classes.h"
+#include "explorer/orbit_table.h"
 #include "explorer/perft.h"
 #include "smyoz_fleets.h"
 
@@ -28,10 +31,10 @@ struct Small {
   std::vector<uint8_t> root;
 };
 
-std::unique_ptr<Small> load_small() {
+std::unique_ptr<Small> load_small(const std::string& file = "smyoz_5x5.rules") {
   auto g = std::make_unique<Small>();
   dsl::Diagnostics diags;
-  auto p = compiler::load_program(RULEBOOK_SOURCE_DIR "/tests/explore/rules/smyoz_5x5.rules", g->sources, diags);
+  auto p = compiler::load_program(RULEBOOK_SOURCE_DIR "/tests/explore/rules/" + file, g->sources, diags);
   INFO(diags.render(g->sources));
   REQUIRE(p);
   g->program = std::make_shared<const ir::Program>(std::move(*p));
@@ -111,6 +114,7 @@ TEST_CASE("complete fleets up to symmetry: least forms = Burnside = a brute-forc
   CHECK(fleets.size() == 200);
   CHECK(r.states == 200);
   CHECK(r.forms == 200);
+  CHECK(r.orbits == 26);  // held one entry per orbit, not per fleet
   size_t orbits = 0;
   std::set<Fleet> seen;
   std::vector<uint64_t> fixed(8, 0);
@@ -167,4 +171,80 @@ TEST_CASE("complete fleets up to symmetry: a map that does not keep the complete
   CHECK(rejected > 0);
   CHECK(r.classes == r.burnside());
   CHECK(r.burnside_whole());
+}
+
+TEST_CASE("complete fleets up to symmetry: the same counts and text on 1 and 2 threads", "[explore][symmetry]") {
+  std::unique_ptr<Small> g = load_small();
+  for (int depth : {3, 4}) {
+    explorer::EndClassOptions o;
+    o.depth = depth;
+    const explorer::EndClassResult one = explorer::end_classes(*g->program, g->sources, *g->interp, g->root.data(), o);
+    o.threads = 2;
+    const explorer::EndClassResult two = explorer::end_classes(*g->program, g->sources, *g->interp, g->root.data(), o);
+    CHECK(explorer::end_classes_json(one, depth).dump() == explorer::end_classes_json(two, depth).dump());
+    CHECK(explorer::end_classes_text(one, depth) == explorer::end_classes_text(two, depth));
+  }
+}
+
+TEST_CASE("complete states up to symmetry: a state reached by two paths stops the count", "[explore][symmetry]") {
+  // Tic-tac-toe: a win at ply 5 is reached by many orders of the same marks. The forms are
+  // held per orbit without the states, so such a repeat cannot be told from two states with
+  // one form, and nothing is counted.
+  std::unique_ptr<Small> g = load_small("tictactoe_coordinates.rules");
+  explorer::EndClassOptions o;
+  o.depth = 5;
+  const explorer::EndClassResult r = explorer::end_classes(*g->program, g->sources, *g->interp, g->root.data(), o);
+  INFO(explorer::end_classes_text(r, 5));
+  CHECK(r.paths > 0);
+  CHECK(r.error.find("form seen before") != std::string::npos);
+  CHECK(r.classes == 0);
+}
+
+TEST_CASE("complete fleets up to symmetry: a memory bound stops the count", "[explore][symmetry]") {
+  std::unique_ptr<Small> g = load_small();
+  explorer::EndClassOptions o;
+  o.depth = 4;
+  o.max_memory = 1000;
+  const explorer::EndClassResult r = explorer::end_classes(*g->program, g->sources, *g->interp, g->root.data(), o);
+  CHECK(r.error.find("need more than 1000 bytes") != std::string::npos);
+  CHECK(r.classes == 0);
+}
+
+TEST_CASE("orbit table: one entry per orbit, forms seen once, scores per form where they differ", "[explore][symmetry]") {
+  explorer::OrbitTable t(3);
+  const uint8_t a[3] = {1, 2, 3}, b[3] = {3, 2, 1};
+  CHECK(t.add(a, t.hash(a), 0, 0x01, 5));
+  CHECK(t.add(a, t.hash(a), 3, 0x01, 5));
+  CHECK_FALSE(t.add(a, t.hash(a), 3, 0x01, 5));  // seen: nothing changes
+  CHECK(t.add(a, t.hash(a), 2, 0x01, 7));        // other scores: every form's kept
+  CHECK(t.add(b, t.hash(b), 1, 0x03, 9));
+  CHECK(t.orbits() == 2);
+  // Many orbits: the shards grow and each key is found again.
+  for (uint32_t k = 0; k < 20000; ++k) {
+    const uint8_t key[3] = {uint8_t(k), uint8_t(k >> 8), 7};
+    REQUIRE(t.add(key, t.hash(key), k % 8, 0x01, k));
+  }
+  CHECK(t.orbits() == 20002);
+  size_t entries = 0, forms = 0;
+  t.each(0, explorer::OrbitTable::shards(), [&](const explorer::OrbitTable::Entry& e) {
+    ++entries;
+    forms += size_t(__builtin_popcount(e.seen));
+    if (std::equal(e.key, e.key + 3, a)) {
+      CHECK(e.seen == 0x0d);
+      CHECK(e.scores[0] == 5);
+      CHECK(e.scores[3] == 5);
+      CHECK(e.scores[2] == 7);
+    } else if (std::equal(e.key, e.key + 3, b)) {
+      CHECK(e.seen == 0x02);
+      CHECK(e.stabiliser == 0x03);
+      CHECK(e.scores[1] == 9);
+    } else {
+      CHECK(e.key[2] == 7);
+      const uint32_t k = uint32_t(e.key[0]) | uint32_t(e.key[1]) << 8;
+      CHECK(e.seen == 1u << (k % 8));
+      CHECK(e.scores[k % 8] == k);
+    }
+  });
+  CHECK(entries == 20002);
+  CHECK(forms == 20004);
 }
