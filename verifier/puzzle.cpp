@@ -72,19 +72,14 @@ void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, E
 namespace {
 
 /// The questions of one puzzle: the set, the solution and the clue instances, asked with
-/// some clues kept and possibly one broken, with a deadline and the stop flag.
-///
-/// Without arithmetic one incremental SAT-based solver holds everything, each clue behind a
-/// literal of its own (assumed, or left out): each solution of an enumeration is one more
-/// incremental check. With arithmetic (counts compared, sums) each question goes to a fresh
-/// solver of the tactic that turns the bounded integers into cardinality constraints and
-/// bit-blasts them to SAT: on such formulas it answers many times faster than the general
-/// solver's SMT core, but a tactic solver must not be given assumption literals (it may
-/// simplify them away and answer unsat wrongly), so what a question keeps is asserted.
+/// some clues kept and possibly one broken, with a deadline and the stop flag. One solver
+/// holds everything, each clue behind a literal of its own (assumed, or left out): the
+/// SAT-based solver without arithmetic (each solution of an enumeration is one more
+/// incremental check), else the general one with the one-hot sums. (Z3 4.8.12's tactic
+/// `lia2card; qffd` answered SMYOZ's questions several times faster, but gave answers that
+/// contradict each other, with assumption literals and without: it is not used.)
 struct PuzzleQuestions {
   z3::context& ctx;
-  bool fresh;  ///< a new tactic solver per question (arithmetic), else `solver` incremental
-  std::vector<z3::expr> base;  ///< the set, the solution, blocking clauses (fresh mode)
   const std::vector<std::pair<std::string, z3::expr>>& clues;
   const PuzzleOptions& opt;
   z3::solver solver;
@@ -94,18 +89,14 @@ struct PuzzleQuestions {
 
   PuzzleQuestions(z3::context& c, bool arith, const std::vector<std::pair<std::string, z3::expr>>& cl,
                   const PuzzleOptions& o)
-      : ctx(c), fresh(arith), clues(cl), opt(o), solver(c, "QF_FD") {
-    if (fresh) return;
+      : ctx(c), clues(cl), opt(o), solver(arith ? z3::solver(c) : z3::solver(c, "QF_FD")) {
     for (size_t i = 0; i < clues.size(); ++i) {
       clue_lits.push_back(ctx.bool_const(fmt::format("clue:{}", i).c_str()));
       solver.add(z3::implies(clue_lits.back(), clues[i].second));
     }
   }
 
-  void add(const z3::expr& e) {
-    if (fresh) base.push_back(e);
-    else solver.add(e);
-  }
+  void add(const z3::expr& e) { solver.add(e); }
 
   /// Is there a board of the set where the solution and the clues `kept` hold, and the clue
   /// `broken` (if any) fails?
@@ -116,23 +107,9 @@ struct PuzzleQuestions {
       why = "interrupted";
       return z3::unknown;
     }
-    const unsigned ms = unsigned(std::max(1.0, seconds * 1000));
-    z3::check_result r = z3::unknown;
-    if (fresh) {
-      const z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") &
-                           z3::tactic(ctx, "solve-eqs") & z3::tactic(ctx, "lia2card") & z3::tactic(ctx, "qffd");
-      z3::solver s = z3::try_for(t, ms).mk_solver();
-      for (const z3::expr& e : base) s.add(e);
-      for (size_t i = 0; i < clues.size(); ++i)
-        if (kept[i] && broken != i) s.add(clues[i].second);
-      if (broken) s.add(!clues[*broken].second);
-      r = s.check();
-      if (r == z3::sat) model = s.get_model();
-      if (r == z3::unknown) why = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + s.reason_unknown() + ")";
-      return r;
-    }
     // Setting parameters resets the SAT-based solver's state: only when the limit changes
     // (each solution is one more incremental check, not a search from scratch).
+    const unsigned ms = unsigned(std::max(1.0, seconds * 1000));
     if (ms != timeout_ms) {
       z3::params ps(ctx);
       ps.set("timeout", ms);
@@ -148,7 +125,7 @@ struct PuzzleQuestions {
       solver.add(z3::implies(lit, !clues[*broken].second));
       as.push_back(lit);
     }
-    r = solver.check(as);
+    const z3::check_result r = solver.check(as);
     if (r == z3::sat) model = solver.get_model();
     if (r == z3::unknown) why = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + solver.reason_unknown() + ")";
     return r;
