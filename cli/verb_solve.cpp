@@ -28,6 +28,7 @@ struct SolveOptions {
   int64_t max = 100;
   int boards = -1;
   bool clues = false;
+  bool minimise = false;   ///< drop clues while the solutions stay the same
   double timeout = 60;
   bool json = false;
   bool no_times = false;
@@ -101,20 +102,28 @@ void print_text(const ir::Program& p, const verifier::PuzzleResult& r, const Sol
   for (size_t i = 0; i < shown; ++i) fmt::print("solution {}:\n{}", i + 1, board_text(p, r.solutions[i]));
   if (shown < r.solutions.size()) fmt::print("({} more solutions not shown: --boards)\n", r.solutions.size() - shown);
   fmt::print("unique: {}\n", uniqueness(r));
-  if (!opt.clues) return;
-  size_t needed = 0, unknown = 0;
+  if (!opt.clues && !opt.minimise) return;
+  size_t needed = 0, unknown = 0, dropped = 0;
   for (const verifier::ClueVerdict& c : r.clues) {
     needed += c.status == verifier::ClueVerdict::Status::Needed;
     unknown += c.status == verifier::ClueVerdict::Status::Unknown;
+    dropped += c.status == verifier::ClueVerdict::Status::Dropped;
   }
-  fmt::print("clues: {} needed, {} not needed{}{}\n", needed, r.clues.size() - needed - unknown,
-             unknown ? fmt::format(", {} unknown", unknown) : "",
-             needed == r.clues.size() ? " (minimal: every clue is needed)" : "");
+  if (opt.minimise)
+    fmt::print("clues: {} kept, {} dropped{}{}\n", needed + unknown, dropped,
+               unknown ? fmt::format(", {} unknown", unknown) : "",
+               unknown ? "" : " (minimal: every clue kept is needed, the solutions are the same)");
+  else
+    fmt::print("clues: {} needed, {} not needed{}{}\n", needed, r.clues.size() - needed - unknown,
+               unknown ? fmt::format(", {} unknown", unknown) : "",
+               needed == r.clues.size() ? " (minimal: every clue is needed)" : "");
   for (const verifier::ClueVerdict& c : r.clues) {
     if (c.status == verifier::ClueVerdict::Status::Needed)
       fmt::print("clue {}: needed; without it, also:\n{}", c.name, board_text(p, *c.board));
     else if (c.status == verifier::ClueVerdict::Status::NotNeeded)
       fmt::print("clue {}: not needed (the other clues imply it)\n", c.name);
+    else if (c.status == verifier::ClueVerdict::Status::Dropped)
+      fmt::print("clue {}: dropped (the clues kept imply it)\n", c.name);
     else
       fmt::print("clue {}: unknown ({})\n", c.name, c.detail);
   }
@@ -135,13 +144,14 @@ nlohmann::json result_json(const ir::Program& p, const verifier::PuzzleResult& r
   const size_t shown = opt.boards < 0 ? r.solutions.size() : std::min(r.solutions.size(), size_t(opt.boards));
   for (size_t i = 0; i < shown; ++i) boards.push_back(board_json(p, r.solutions[i]));
   j["boards"] = boards;
-  if (opt.clues) {
+  if (opt.clues || opt.minimise) {
     nlohmann::json cs = nlohmann::json::array();
     for (const verifier::ClueVerdict& c : r.clues) {
       nlohmann::json cj{{"name", c.name}};
       cj["needed"] = c.status == verifier::ClueVerdict::Status::Needed      ? nlohmann::json(true)
                      : c.status == verifier::ClueVerdict::Status::NotNeeded ? nlohmann::json(false)
                                                                              : nlohmann::json(nullptr);
+      if (opt.minimise) cj["dropped"] = c.status == verifier::ClueVerdict::Status::Dropped;
       if (c.board) cj["board"] = board_json(p, *c.board);
       if (!c.detail.empty()) cj["unknown"] = c.detail;
       cs.push_back(cj);
@@ -183,6 +193,7 @@ int run_solve(const SolveOptions& opt) {
   po.setup = setup.values;
   po.max_solutions = opt.max;
   po.clues = opt.clues;
+  po.minimise = opt.minimise;
   po.timeout_seconds = opt.timeout;
   po.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   po.stop = interrupt.flag();
@@ -237,6 +248,9 @@ void add_solve(CLI::App& app, int& result) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--clues", opt->clues,
                 "Also say for each clue whether it is needed (without it another solution exists, shown)");
+  cmd->add_flag("--minimise", opt->minimise,
+                "Drop clues, in the order declared, while the solutions stay the same (each drop proved); every clue "
+                "kept is needed, shown as with --clues");
   cmd->add_option("--boards", opt->boards, "Print at most this many solutions' boards (default: every one found)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--timeout", opt->timeout, "Seconds for the enumeration, and for each clue's question")

@@ -3,6 +3,7 @@
 // state elements the encoding reads; each clue is asked again without it.
 #include "verifier/puzzle.h"
 
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -70,15 +71,38 @@ void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, E
 
 namespace {
 
-/// One solver holding the set, the solution and each clue instance behind a literal of its
-/// own (assumed, or left out), asked with a deadline and the stop flag.
+/// The questions of one puzzle: the set, the solution and the clue instances, asked with
+/// some clues kept and possibly one broken, with a deadline and the stop flag. One solver
+/// holds everything, each clue behind a literal of its own (assumed, or left out): the
+/// SAT-based solver without arithmetic (each solution of an enumeration is one more
+/// incremental check), else the general one with the one-hot sums. (Z3 4.8.12's tactic
+/// `lia2card; qffd` answered SMYOZ's questions several times faster, but gave answers that
+/// contradict each other, with assumption literals and without: it is not used.)
 struct PuzzleQuestions {
+  z3::context& ctx;
+  const std::vector<std::pair<std::string, z3::expr>>& clues;
+  const PuzzleOptions& opt;
   z3::solver solver;
   std::vector<z3::expr> clue_lits;
-  const PuzzleOptions& opt;
   unsigned timeout_ms = 0;
+  std::optional<z3::model> model;
 
-  z3::check_result ask(const z3::expr_vector& assumptions, double seconds, std::string& why) {
+  PuzzleQuestions(z3::context& c, bool arith, const std::vector<std::pair<std::string, z3::expr>>& cl,
+                  const PuzzleOptions& o)
+      : ctx(c), clues(cl), opt(o), solver(arith ? z3::solver(c) : z3::solver(c, "QF_FD")) {
+    for (size_t i = 0; i < clues.size(); ++i) {
+      clue_lits.push_back(ctx.bool_const(fmt::format("clue:{}", i).c_str()));
+      solver.add(z3::implies(clue_lits.back(), clues[i].second));
+    }
+  }
+
+  void add(const z3::expr& e) { solver.add(e); }
+
+  /// Is there a board of the set where the solution and the clues `kept` hold, and the clue
+  /// `broken` (if any) fails?
+  z3::check_result ask(const std::vector<bool>& kept, std::optional<size_t> broken, double seconds,
+                       std::string& why) {
+    model.reset();
     if (opt.stop && opt.stop->load()) {
       why = "interrupted";
       return z3::unknown;
@@ -87,13 +111,22 @@ struct PuzzleQuestions {
     // (each solution is one more incremental check, not a search from scratch).
     const unsigned ms = unsigned(std::max(1.0, seconds * 1000));
     if (ms != timeout_ms) {
-      z3::params ps(solver.ctx());
+      z3::params ps(ctx);
       ps.set("timeout", ms);
       ps.set("ctrl_c", false);
       solver.set(ps);
       timeout_ms = ms;
     }
-    const z3::check_result r = solver.check(assumptions);
+    z3::expr_vector as(ctx);
+    for (size_t i = 0; i < clues.size(); ++i)
+      if (kept[i] && broken != i) as.push_back(clue_lits[i]);
+    if (broken) {
+      const z3::expr lit = ctx.bool_const(fmt::format("break:{}", *broken).c_str());
+      solver.add(z3::implies(lit, !clues[*broken].second));
+      as.push_back(lit);
+    }
+    const z3::check_result r = solver.check(as);
+    if (r == z3::sat) model = solver.get_model();
     if (r == z3::unknown) why = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + solver.reason_unknown() + ")";
     return r;
   }
@@ -146,17 +179,12 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
     arith = arith || p.arith;
     if (enc_.reads_counts(p.e)) throw Unsupported("solve does not take counts of components (components(...))");
   }
-  PuzzleQuestions q{arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD"), {}, po};
+  PuzzleQuestions q(z3_, arith, clues, po);
   if (arith)
-    for (const z3::expr& x : enc_.sum_facts()) q.solver.add(x);
-  for (size_t i = 0; i + clues.size() < all.size(); ++i) q.solver.add(all[i].e);
-  z3::expr_vector every(z3_);
-  for (size_t i = 0; i < clues.size(); ++i) {
-    q.clue_lits.push_back(z3_.bool_const(fmt::format("clue:{}", i).c_str()));
-    q.solver.add(z3::implies(q.clue_lits.back(), clues[i].second));
-    every.push_back(q.clue_lits.back());
-  }
-  for (const z3::expr& l : sc.lits) q.solver.add(l);  // every named board rule holds
+    for (const z3::expr& x : enc_.sum_facts()) q.add(x);
+  for (size_t i = 0; i + clues.size() < all.size(); ++i) q.add(all[i].e);
+  for (const z3::expr& l : sc.lits) q.add(l);  // every named board rule holds
+  const std::vector<bool> every(clues.size(), true);
   // Blocking clauses over the base state elements read (not the move parameters, none here).
   std::vector<int> state_sels;
   for (size_t s = 0; s < enc_.selectors().size(); ++s)
@@ -171,13 +199,13 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
       res.unknown = fmt::format("timeout ({} s)", po.timeout_seconds);
       break;
     }
-    const z3::check_result r = q.ask(every, po.timeout_seconds, res.unknown);
+    const z3::check_result r = q.ask(every, std::nullopt, po.timeout_seconds, res.unknown);
     if (r == z3::unsat) {
       res.exact = true;
       break;
     }
     if (r == z3::unknown) break;
-    const z3::model m = q.solver.get_model();
+    const z3::model m = *q.model;
     res.solutions.push_back(board(m, sc));
     z3::expr_vector other(z3_);
     for (int s : state_sels) {
@@ -189,34 +217,36 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
       res.exact = true;
       break;
     }
-    q.solver.add(z3::mk_or(other));
+    q.add(z3::mk_or(other));
     if (opt_.progress && res.solutions.size() % 500 == 0)
       opt_.progress(fmt::format("  {} solutions so far", res.solutions.size()));
   }
-  if (po.clues) {
+  if (po.clues || po.minimise) {
     // Clue i is needed when the solution and the other clues allow a board breaking it:
     // without it, the puzzle has a solution it does not have now. The blocking clauses
     // exclude only boards where every clue holds, so they change nothing here.
+    // Minimising asks the same question against the clues kept so far: unsat drops the
+    // clue (the kept ones imply it, so the solutions stay the same). A clue found needed
+    // stays needed as later ones are dropped: its board breaks it and satisfies every clue
+    // kept, a subset of those it was asked against.
+    std::vector<bool> kept(clues.size(), true);
     for (size_t i = 0; i < clues.size(); ++i) {
       ClueVerdict v;
       v.name = clues[i].first;
-      z3::expr_vector as(z3_);
-      for (size_t j = 0; j < clues.size(); ++j)
-        if (j != i) as.push_back(q.clue_lits[j]);
-      z3::expr broken = z3_.bool_const(fmt::format("break:{}", i).c_str());
-      q.solver.add(z3::implies(broken, !clues[i].second));
-      as.push_back(broken);
       const auto clue_started = Clock::now();
-      const z3::check_result r = q.ask(as, po.timeout_seconds, v.detail);
+      const z3::check_result r = q.ask(kept, i, po.timeout_seconds, v.detail);
       if (r == z3::sat) {
         v.status = ClueVerdict::Status::Needed;
-        v.board = board(q.solver.get_model(), sc);
+        v.board = board(*q.model, sc);
       } else if (r == z3::unsat) {
-        v.status = ClueVerdict::Status::NotNeeded;
+        v.status = po.minimise ? ClueVerdict::Status::Dropped : ClueVerdict::Status::NotNeeded;
+        kept[i] = !po.minimise;
       }
       if (opt_.progress)
         opt_.progress(fmt::format("  clue {}: {} ({:.1f} s)", v.name,
-                                  r == z3::sat ? "needed" : r == z3::unsat ? "not needed" : "unknown",
+                                  r == z3::sat     ? "needed"
+                                  : r == z3::unsat ? (po.minimise ? "dropped" : "not needed")
+                                                   : "unknown",
                                   std::chrono::duration<double>(Clock::now() - clue_started).count()));
       res.clues.push_back(std::move(v));
     }

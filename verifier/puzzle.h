@@ -25,6 +25,9 @@ struct PuzzleOptions {
   int64_t max_solutions = 100;
   /// Also ask, for each clue, whether it is needed.
   bool clues = false;
+  /// Drop clues, in the order the puzzle declares them, while the solutions stay the same
+  /// (each drop proved: the clues kept imply the one dropped); every clue kept is needed.
+  bool minimise = false;
   /// Seconds for the enumeration, and again for each clue's question.
   double timeout_seconds = 60;
   std::function<void(const std::string&)> progress;
@@ -35,7 +38,8 @@ struct PuzzleOptions {
 /// breaks it (for a unique puzzle: a second solution), shown as `board`.
 struct ClueVerdict {
   std::string name;  ///< `given(r0c3)`: the family and its binding
-  enum class Status { Needed, NotNeeded, Unknown } status = Status::Unknown;
+  /// Dropped: `minimise` left it out (the clues kept imply it).
+  enum class Status { Needed, NotNeeded, Unknown, Dropped } status = Status::Unknown;
   std::optional<Board> board;
   std::string detail;  ///< why unknown
 };

@@ -95,6 +95,28 @@ check "fill 4x4: one board printed" 1 "$(echo "$out" | grep -c '^solution [0-9]*
 out=$("$rb" solve variants/sudoku-fill/fill-4x4.rules --max 10 --boards 0 --no-times 2>/dev/null)
 check "fill 4x4 --max 10: at least" "puzzle complete_grid: at least 10 solutions (--max reached)" "$(echo "$out" | head -n 1)"
 
+# --minimise drops clues in the order declared while the solutions stay the same: v[1] >= 1
+# follows from v[1] == 2, so whichever comes second is dropped; the one kept is needed.
+printf '2 1\n' > "$tmp/m.txt"
+for order in "eq ge" "ge eq"; do
+  {
+    printf 'game "m";\nboard 2 x 2;\nplayers 1;\nsetup g: 1..2 -> 0..3 = file "m.txt";\n'
+    printf 'state v: 1..2 -> 0..3;\nphase p { move m { } }\npuzzle q:\n  solution v[2] == 0;\n'
+    for c in $order; do
+      [ "$c" == eq ] && printf '  clue eq: v[1] == g[1];\n'
+      [ "$c" == ge ] && printf '  clue ge: v[1] >= g[2];\n'
+    done
+  } > "$tmp/m.rules"
+  out=$("$rb" solve "$tmp/m.rules" --setup g=1 --minimise --no-times 2>/dev/null)
+  check "minimise ($order): one solution still" "puzzle q: 1 solution" "$(echo "$out" | head -n 1)"
+  eq='clue eq: needed; without it, also:'
+  ge='clue ge: dropped (the clues kept imply it)'
+  [ "$order" == "eq ge" ] && want="$eq|$ge" || want="$ge|$eq"
+  check "minimise ($order): the verdicts" \
+    "clues: 1 kept, 1 dropped (minimal: every clue kept is needed, the solutions are the same)|$want" \
+    "$(echo "$out" | grep '^clue' | paste -sd '|')"
+done
+
 # Errors: a file without a puzzle that is no two-sided game either, a clue setup not fixed,
 # an unknown puzzle. (A file without a puzzle is solved as a game: tests/cli/solve_game_test.sh.)
 err=$("$rb" solve variants/garnsi-malom/garnsi-9.rules --quiet 2>&1 >/dev/null)
