@@ -226,6 +226,15 @@ void Verifier::find(const ir::Property& prop, Result& r) {
 }
 
 void Verifier::bound(const ir::Property& prop, Result& r) {
+  // No lemma facts, as for a find: every question but the last asks for a board reaching
+  // a target, which facts implied by the set cannot help find (SMYOZ's line lemmas, which
+  // share the water lines' terms, kept its bound at 2 for a minute; without them it reaches
+  // the maximum).
+  use_lemmas_ = false;
+  struct Restore {
+    bool& flag;
+    ~Restore() { flag = true; }
+  } restore{use_lemmas_};
   std::vector<Scope> scopes;
   std::vector<Case> cs = cases(scopes, prop, true);
   if (!prop.over_moves && cs.size() == 1) {
