@@ -261,6 +261,7 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
     r.board = std::move(s->board);
     seeded_by = s->find;
   }
+  use_lemmas_ = false;  // a seeding find restores them when it ends
   size_t settled = 0, pruned = 0;
   auto give_up = [&](const std::string& why) {
     r.verdict = Verdict::Unknown;
