@@ -1,6 +1,8 @@
 // The encoder's expressions: operators lifted over concrete values and tables, Z3 terms
 // where selectors mix, quantifiers and aggregates unrolled over the finite domains.
 #include <algorithm>
+#include <functional>
+#include <unordered_map>
 #include <limits>
 
 #include <fmt/format.h>
@@ -125,8 +127,77 @@ z3::expr Encoder::fits_int64(const z3::expr& x) {
          x <= z3_.int_val(std::numeric_limits<int64_t>::max());
 }
 
+std::optional<std::pair<int, std::vector<int64_t>>> Encoder::one_selector_sum(const z3::expr& x) const {
+  std::vector<z3::expr> terms;
+  if (x.is_app() && x.decl().decl_kind() == Z3_OP_ADD)
+    for (unsigned i = 0; i < x.num_args(); ++i) terms.push_back(x.arg(i));
+  else
+    terms.push_back(x);
+  int64_t base = 0;
+  int sel = -1;
+  std::unordered_map<unsigned, int64_t> coef;  // guard's AST id -> its coefficient
+  for (const z3::expr& t : terms) {
+    int64_t c = 1, v = 0;
+    z3::expr g = t;
+    if (t.is_numeral_i64(v)) {
+      base += v;
+      continue;
+    }
+    if (t.is_app() && t.decl().decl_kind() == Z3_OP_MUL && t.num_args() == 2 && t.arg(0).is_numeral_i64(c)) g = t.arg(1);
+    int64_t one = 0, zero = 1;
+    if (!g.is_app() || g.decl().decl_kind() != Z3_OP_ITE || !g.arg(1).is_numeral_i64(one) ||
+        !g.arg(2).is_numeral_i64(zero) || zero != 0)
+      return std::nullopt;
+    const int s = selector_of(g.arg(0).id());
+    if (s < 0 || (sel >= 0 && s != sel)) return std::nullopt;
+    sel = s;
+    int64_t add = 0;
+    if (__builtin_mul_overflow(c, one, &add) || __builtin_add_overflow(coef[g.arg(0).id()], add, &coef[g.arg(0).id()]))
+      return std::nullopt;
+  }
+  if (sel < 0) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const z3::expr& g : sels_[size_t(sel)].guard) {
+    auto it = coef.find(g.id());
+    int64_t v = base;
+    if (it != coef.end() && __builtin_add_overflow(base, it->second, &v)) return std::nullopt;
+    out.push_back(v);
+  }
+  return std::make_pair(sel, std::move(out));
+}
+
 z3::expr Encoder::compare_const(const z3::expr& x, Op op, int64_t k) {
+  auto holds = [&](int64_t t) { return op == Op::Lt ? t < k : op == Op::Le ? t <= k : op == Op::Gt ? t > k : t >= k; };
+  // A sum over the guards of one selector (a table the encoder could not keep as one,
+  // e.g. under a conjunction's don't-care indices) takes one value per index, exactly one
+  // of which holds: the comparison is the disjunction of the guards whose value passes.
+  // An if-then-else (a Shannon expansion over another selector) is compared branch by
+  // branch. Propositional, so the SAT-based solver reads it without arithmetic.
+  std::unordered_map<unsigned, z3::expr> memo;
+  std::function<std::optional<z3::expr>(const z3::expr&)> boolean_form = [&](const z3::expr& t) -> std::optional<z3::expr> {
+    int64_t v = 0;
+    if (t.is_numeral_i64(v)) return z3_.bool_val(holds(v));
+    if (auto it = memo.find(t.id()); it != memo.end()) return it->second;
+    std::optional<z3::expr> out;
+    if (t.is_app() && t.decl().decl_kind() == Z3_OP_ITE) {
+      auto a = boolean_form(t.arg(1));
+      auto b = a ? boolean_form(t.arg(2)) : std::nullopt;
+      if (b) out = z3::ite(t.arg(0), *a, *b);
+    } else if (auto table = one_selector_sum(t)) {
+      const auto& guard = sels_[size_t(table->first)].guard;
+      z3::expr_vector pass(z3_);
+      for (size_t i = 0; i < guard.size(); ++i)
+        if (holds(table->second[i])) pass.push_back(guard[i]);
+      out = pass.empty()                  ? z3_.bool_val(false)
+            : pass.size() == guard.size() ? z3_.bool_val(true)
+            : pass.size() == 1            ? pass[0]
+                                          : z3::mk_or(pass);
+    }
+    if (out) memo.emplace(t.id(), *out);
+    return out;
+  };
   auto plain = [&](const z3::expr& t) {
+    if (std::optional<z3::expr> b = boolean_form(t)) return *b;
     const z3::expr v = z3_.int_val(k);
     return op == Op::Lt ? t < v : op == Op::Le ? t <= v : op == Op::Gt ? t > v : t >= v;
   };

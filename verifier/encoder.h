@@ -220,6 +220,9 @@ class Encoder {
   /// of if-then-else over comparisons of sums) needs arithmetic reasoning. Equivalent to
   /// comparing the term, also when no element is taken (the term is then 0).
   z3::expr compare_const(const z3::expr& x, ir::Op op, int64_t k);
+  /// When `x` is a sum of c * ite(g, 1, 0) (and numerals) over guards of one selector: that
+  /// selector and the value of `x` per index (under the selector's one-hot constraint).
+  std::optional<std::pair<int, std::vector<int64_t>>> one_selector_sum(const z3::expr& x) const;
   /// Whether an unbounded integer term is a 64-bit value (outside: an overflow error).
   z3::expr fits_int64(const z3::expr& x);
   /// A sum whose running totals may leave 64 bits: each one is checked, in element order.

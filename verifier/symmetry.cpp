@@ -53,38 +53,12 @@ class Canon {
   /// A sum of c * [guard] over the guards of one selector (and a constant): its value
   /// per index, keyed by value, as the disjunction of the guards that give it.
   std::optional<std::pair<int, std::map<int64_t, std::vector<z3::expr>>>> table(const z3::expr& e) {
-    std::vector<z3::expr> terms;
-    if (e.is_app() && e.decl().decl_kind() == Z3_OP_ADD)
-      for (unsigned i = 0; i < e.num_args(); ++i) terms.push_back(e.arg(i));
-    else terms.push_back(e);
-    int64_t base = 0;
-    int sel = -1;
-    std::map<unsigned, std::pair<z3::expr, int64_t>> coef;
-    for (const z3::expr& t : terms) {
-      int64_t c = 1, v = 0;
-      z3::expr x = t;
-      if (t.is_numeral_i64(v)) {
-        base += v;
-        continue;
-      }
-      if (t.is_app() && t.decl().decl_kind() == Z3_OP_MUL && t.num_args() == 2 && t.arg(0).is_numeral_i64(c)) x = t.arg(1);
-      int64_t one = 0, zero = 1;
-      if (!x.is_app() || x.decl().decl_kind() != Z3_OP_ITE || !x.arg(1).is_numeral_i64(one) ||
-          !x.arg(2).is_numeral_i64(zero) || zero != 0)
-        return std::nullopt;
-      const int s = enc_.selector_of(x.arg(0).id());
-      if (s < 0 || (sel >= 0 && s != sel)) return std::nullopt;
-      sel = s;
-      auto [it, fresh] = coef.emplace(x.arg(0).id(), std::make_pair(x.arg(0), int64_t(0)));
-      it->second.second += c * one;
-    }
-    if (sel < 0) return std::nullopt;
+    auto t = enc_.one_selector_sum(e);
+    if (!t) return std::nullopt;
     std::map<int64_t, std::vector<z3::expr>> by_value;
-    for (const z3::expr& g : enc_.selectors()[size_t(sel)].guard) {
-      auto it = coef.find(g.id());
-      by_value[base + (it == coef.end() ? 0 : it->second.second)].push_back(g);
-    }
-    return std::make_pair(sel, std::move(by_value));
+    const std::vector<z3::expr>& guard = enc_.selectors()[size_t(t->first)].guard;
+    for (size_t k = 0; k < guard.size(); ++k) by_value[t->second[k]].push_back(guard[k]);
+    return std::make_pair(t->first, std::move(by_value));
   }
   /// a = b for two tables of different selectors: some value both take, each a
   /// disjunction of guards (the values themselves, which a map of the board may change

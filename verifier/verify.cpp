@@ -226,6 +226,15 @@ void Verifier::find(const ir::Property& prop, Result& r) {
 }
 
 void Verifier::bound(const ir::Property& prop, Result& r) {
+  // No lemma facts, as for a find: every question but the last asks for a board reaching
+  // a target, which facts implied by the set cannot help find (SMYOZ's line lemmas, which
+  // share the water lines' terms, kept its bound at 2 for a minute; without them it reaches
+  // the maximum).
+  use_lemmas_ = false;
+  struct Restore {
+    bool& flag;
+    ~Restore() { flag = true; }
+  } restore{use_lemmas_};
   std::vector<Scope> scopes;
   std::vector<Case> cs = cases(scopes, prop, true);
   if (!prop.over_moves && cs.size() == 1) {
@@ -252,6 +261,7 @@ void Verifier::bound(const ir::Property& prop, Result& r) {
     r.board = std::move(s->board);
     seeded_by = s->find;
   }
+  use_lemmas_ = false;  // a seeding find restores them when it ends
   size_t settled = 0, pruned = 0;
   auto give_up = [&](const std::string& why) {
     r.verdict = Verdict::Unknown;

@@ -99,3 +99,21 @@ TEST_CASE("symmetry breaking keeps only the maps that keep the set: groups of ch
     CHECK(*named(rs, n).value == (property(*p, n).maximize ? b.hi : b.lo));
   }
 }
+
+TEST_CASE("SMYOZ's rules on a 5x5 board: bounds with and without breaking, as brute force gives them") {
+  // The side rule compares each pair of ships' overlap with a constant for every placement
+  // of the first (a comparison the encoder writes as guards), and the water lines are
+  // pseudo-boolean counts: both readings are checked against every fleet.
+  dsl::SourceSet sources;
+  auto p = load(kDir + "smyoz_5x5.rules", sources);
+  const std::vector<std::string> names{"most_water_lines", "fewest_water_lines", "most_moored", "most_water_points"};
+  const auto rs = both_ways(*p, sources, names);
+  for (const std::string& n : names) {
+    INFO(n);
+    const Brute b = brute(*p, sources, property(*p, n));
+    REQUIRE(b.states > 0);
+    REQUIRE(named(rs, n).value);
+    CHECK(*named(rs, n).value == (property(*p, n).maximize ? b.hi : b.lo));
+  }
+  CHECK(*named(rs, "most_water_lines").value == 4);
+}
