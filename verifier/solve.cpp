@@ -45,38 +45,6 @@ std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr&
   return {{out.begin(), out.end()}, arith};
 }
 
-/// Whether every integer term of `e` is a weighted sum of 0/1 conditions (ite(b, c, 0),
-/// numerals, their sums, differences and products with a numeral), compared with numerals
-/// or with another such sum: what the SAT-based solver reads as pseudo-boolean constraints.
-/// An if-then-else choosing between two sums (a Shannon expansion over a selector) is not.
-bool pseudo_boolean(const z3::expr& e) {
-  std::unordered_set<unsigned> seen;
-  std::vector<z3::expr> stack{e};
-  auto weight = [](const z3::expr& x) { return x.is_numeral(); };
-  while (!stack.empty()) {
-    z3::expr x = stack.back();
-    stack.pop_back();
-    if (!seen.insert(x.id()).second || !x.is_app()) continue;
-    const Z3_decl_kind k = x.decl().decl_kind();
-    if (x.is_int()) {
-      if (x.is_numeral()) continue;
-      if (k == Z3_OP_ITE) {
-        if (!weight(x.arg(1)) || !weight(x.arg(2))) return false;
-        stack.push_back(x.arg(0));
-        continue;
-      }
-      if (k == Z3_OP_MUL) {
-        if (x.num_args() != 2 || !weight(x.arg(0))) return false;
-        stack.push_back(x.arg(1));
-        continue;
-      }
-      if (k != Z3_OP_ADD && k != Z3_OP_SUB && k != Z3_OP_UMINUS) return false;
-    }
-    for (unsigned i = 0; i < x.num_args(); ++i) stack.push_back(x.arg(i));
-  }
-  return true;
-}
-
 }  // namespace
 
 /// Whether every assertion of `s` holds in `m` (a model whose lazily refined counts were
@@ -506,20 +474,10 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
   // Counts of components are refined by rounds of cuts, which the SAT-based solver
   // answers in a fraction of a second each: it goes first then, and the SMT core after it
   // (the SAT-based solver gives up on arithmetic beyond sums of conditions).
-  // Counting that is pseudo-boolean only (sums of 0/1 conditions with numeral weights,
-  // compared with numerals or with each other: SMYOZ's water lines) and no lemma facts (whose
-  // linear sums the SMT core combines at once): the SAT-based solver first, which reads such
-  // counts natively; the SMT core spent minutes on questions it answers in seconds.
-  bool pb_only = arith && lemma_facts.empty() && pseudo_boolean(q);
-  for (const Part* p : use)
-    if (pb_only && p->arith) pb_only = pseudo_boolean(p->e);
   const std::vector<std::pair<bool, double>> order =
-      counted   ? std::vector<std::pair<bool, double>>{{true, 0.6}, {false, 1.0}}
-      : !arith  ? std::vector<std::pair<bool, double>>{{true, 1.0}}
-      // (A relaxation, asked only for an unsat answer, gets the SAT-based solver alone.)
-      : pb_only ? (r.reads ? std::vector<std::pair<bool, double>>{{true, 1.0}}
-                           : std::vector<std::pair<bool, double>>{{true, 0.6}, {false, 1.0}})
-                : std::vector<std::pair<bool, double>>{{false, 0.15}, {true, 0.4}, {false, 1.0}};
+      counted  ? std::vector<std::pair<bool, double>>{{true, 0.6}, {false, 1.0}}
+      : !arith ? std::vector<std::pair<bool, double>>{{true, 1.0}}
+               : std::vector<std::pair<bool, double>>{{false, 0.15}, {true, 0.4}, {false, 1.0}};
   for (const auto& [fd, part] : order) {
     attempt(fd, part);
     if (a.result != z3::unknown) break;
