@@ -39,6 +39,16 @@ std::string who_wins(const nlohmann::json& games) {
   if (finished == 0) return out + ": no game finished within " + plural(games.value("max_plies", 0), "move", "moves") +
                             "; see the alerts.";
   out += ": ";
+  const int drawn = games.value("drawn", 0);
+  std::string tail;
+  if (const int cut = games.value("cut_off", 0))
+    tail += fmt::format("; {} cut off at {} moves", thousands(uint64_t(cut)), thousands(games.value("max_plies", 0)));
+  if (finished < played && !games.value("cut_off", 0))
+    tail += fmt::format("; {} of {} finished", thousands(uint64_t(finished)), thousands(uint64_t(played)));
+  // A game whose rules name no winner, and one where every game was tied, in a few words.
+  if (!games.contains("wins") || games["wins"].empty())
+    return out + fmt::format("{} finished; the rules name no winner", thousands(uint64_t(finished))) + tail + ".";
+  if (drawn == finished) return out + fmt::format("every finished game tied ({})", thousands(uint64_t(drawn))) + tail + ".";
   bool first = true;
   for (const nlohmann::json& w : games["wins"]) {
     out += first ? "" : ", ";
@@ -49,13 +59,8 @@ std::string who_wins(const nlohmann::json& games) {
                                         percent(ci[1]))
                           : fmt::format(" ({})", percent(w.value("share", 0.0)));
   }
-  const int drawn = games.value("drawn", 0);
   out += fmt::format("; {}", drawn ? plural(uint64_t(drawn), "game tied", "games tied") : "no tie");
-  if (const int cut = games.value("cut_off", 0))
-    out += fmt::format("; {} cut off at {} moves", thousands(uint64_t(cut)), thousands(games.value("max_plies", 0)));
-  if (finished < played && !games.value("cut_off", 0))
-    out += fmt::format("; {} of {} finished", thousands(uint64_t(finished)), thousands(uint64_t(played)));
-  return out + ".";
+  return out + tail + ".";
 }
 
 /// "29 to 43 moves, 36.5 on average; by phase: opening 6.4, filling 30.1 on average."
