@@ -136,9 +136,9 @@ class Book {
       return "";
     }
     page.json["start_board"] = render::board_text(p_, start.after.data(), {});
-    return fmt::format("<h2 id=\"start\">The board at the start</h2>\n<p>{} players, a {} x {} board; set up "
+    return fmt::format("<h2 id=\"start\">The board at the start</h2>\n<p>{} {}, a {} x {} board; set up "
                        "with seed {} (random parts of the setup differ from game to game).</p>\n{}\n",
-                       p_.players, p_.geometry.height, p_.geometry.width, plan_.seed,
+                       p_.players, p_.players == 1 ? "player" : "players", p_.geometry.height, p_.geometry.width, plan_.seed,
                        board(start.after.data(), "start", nullptr));
   }
 
