@@ -474,14 +474,17 @@ int Encoder::fresh_selector(int d, const std::string& name) {
   const ir::Domain& dom = p_.domains[size_t(d)];
   Selector s;
   s.name = name;
+  // Z3 names a constant by its string, so two selectors of one name would be one: the
+  // selector's index keeps them apart (a rules file may name a state like an engine variable).
+  const std::string unique = fmt::format("{}!{}", name, sels_.size());
   if (dom.size == 2) {
-    z3::expr b = z3_.bool_const(name.c_str());
+    z3::expr b = z3_.bool_const(unique.c_str());
     s.guard = {!b, b};
     guard_ids_[b.id()] = int(sels_.size());
   } else {
     z3::expr_vector all(z3_), ind(z3_);
     for (uint32_t k = 0; k < dom.size; ++k) {
-      z3::expr b = z3_.bool_const(fmt::format("{}={}", name, k).c_str());
+      z3::expr b = z3_.bool_const(fmt::format("{}={}", unique, k).c_str());
       s.guard.push_back(b);
       guard_ids_[b.id()] = int(sels_.size());
       all.push_back(b);

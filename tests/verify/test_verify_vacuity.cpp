@@ -137,3 +137,35 @@ TEST_CASE("a stop flag set during a long proof stops Z3 within a second") {
     else CHECK_FALSE(after);
   }
 }
+
+TEST_CASE("a state named like one of the engine's own variables is a variable of its own") {
+  // `over` is also the engine's "the game has ended": a set over moves excludes finished
+  // games by it, and the file's flag of that name must not be read as it (the solver once
+  // named both by the same string and so took them for one).
+  const std::string text = R"(game "Named over";
+
+board 2 x 2;
+
+players 2;
+
+state over: bool;
+
+phase play {
+  move mark(c: Cell)
+    requires over;
+  {
+    over := false;
+  }
+
+  move flip {
+    over := true;
+  }
+}
+
+find a_mark "a legal mark" over moves mark: true;
+prove marks_lower_the_flag "a mark lowers the file's flag, read after the move" over moves mark: not over;
+)";
+  const std::vector<verifier::Result> rs = run(text);
+  CHECK(named(rs, "a_mark").verdict == verifier::Verdict::Found);
+  CHECK(named(rs, "marks_lower_the_flag").verdict == verifier::Verdict::Proved);
+}
