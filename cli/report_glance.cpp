@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "explorer/alerts.h"
 #include "render/palette.h"
 
 namespace rulebook::cli {
@@ -17,17 +18,8 @@ std::string html_escape(const std::string& s) { return render::xml_escape(s); }
 
 std::string percent(double share) { return fmt::format("{:.1f}%", 100.0 * share); }
 
-std::string thousands(uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string plural(uint64_t n, const std::string& one, const std::string& many) {
-  return thousands(n) + " " + (n == 1 ? one : many);
+  return explorer::grouped(n) + " " + (n == 1 ? one : many);
 }
 
 /// "light 243 (48.6%, 95% interval 44.3–53.0%), dark 257 (51.4%, ...)"; ties apart.
@@ -42,19 +34,19 @@ std::string who_wins(const nlohmann::json& games) {
   const int drawn = games.value("drawn", 0);
   std::string tail;
   if (const int cut = games.value("cut_off", 0))
-    tail += fmt::format("; {} cut off at {} moves", thousands(uint64_t(cut)), thousands(games.value("max_plies", 0)));
+    tail += fmt::format("; {} cut off at {} moves", explorer::grouped(uint64_t(cut)), explorer::grouped(games.value("max_plies", 0)));
   if (finished < played && !games.value("cut_off", 0))
-    tail += fmt::format("; {} of {} finished", thousands(uint64_t(finished)), thousands(uint64_t(played)));
+    tail += fmt::format("; {} of {} finished", explorer::grouped(uint64_t(finished)), explorer::grouped(uint64_t(played)));
   // A game whose rules name no winner, and one where every game was tied, in a few words.
   if (!games.contains("wins") || games["wins"].empty())
-    return out + fmt::format("{} finished; the rules name no winner", thousands(uint64_t(finished))) + tail + ".";
-  if (drawn == finished) return out + fmt::format("every finished game tied ({})", thousands(uint64_t(drawn))) + tail + ".";
+    return out + fmt::format("{} finished; the rules name no winner", explorer::grouped(uint64_t(finished))) + tail + ".";
+  if (drawn == finished) return out + fmt::format("every finished game tied ({})", explorer::grouped(uint64_t(drawn))) + tail + ".";
   bool first = true;
   for (const nlohmann::json& w : games["wins"]) {
     out += first ? "" : ", ";
     first = false;
     const auto ci = w.value("ci95", std::vector<double>{});
-    out += fmt::format("{} won {}", html_escape(w.value("name", "")), thousands(w.value("wins", 0)));
+    out += fmt::format("{} won {}", html_escape(w.value("name", "")), explorer::grouped(w.value("wins", 0)));
     out += ci.size() == 2 ? fmt::format(" ({}; 95% interval {}–{})", percent(w.value("share", 0.0)), percent(ci[0]),
                                         percent(ci[1]))
                           : fmt::format(" ({})", percent(w.value("share", 0.0)));
@@ -67,8 +59,10 @@ std::string who_wins(const nlohmann::json& games) {
 std::string how_long(const nlohmann::json& games) {
   const nlohmann::json& length = games["length"];
   if (length.value("count", 0) == 0) return "";
-  std::string out = fmt::format("Games last {} to {} moves, {:.1f} on average", thousands(length.value("min", 0)),
-                                thousands(length.value("max", 0)), length.value("mean", 0.0));
+  const uint64_t least = length.value("min", uint64_t(0)), most = length.value("max", uint64_t(0));
+  std::string out = least == most ? fmt::format("Every game lasts {} moves", explorer::grouped(least))
+                                  : fmt::format("Games last {} to {} moves, {:.1f} on average", explorer::grouped(least),
+                                                explorer::grouped(most), length.value("mean", 0.0));
   if (games.contains("phases") && games["phases"].size() > 1) {
     out += "; by phase: ";
     bool first = true;
@@ -98,18 +92,18 @@ std::string what_was_proved(const nlohmann::json& proofs) {
   if (stated == 0) return "";
   std::string out = plural(stated, "property", "properties") + " checked: ";
   for (size_t i = 0; i < order.size(); ++i)
-    out += fmt::format("{}{} {}", i ? ", " : "", thousands(count[order[i]]), html_escape(order[i]));
+    out += fmt::format("{}{} {}", i ? ", " : "", explorer::grouped(count[order[i]]), html_escape(order[i]));
   const size_t open = count["unknown"] + count["timeout"];
-  return out + (open ? fmt::format(" ({} without a definite verdict within the report's budget)", thousands(open)) : "") +
+  return out + (open ? fmt::format(" ({} without a definite verdict within the report's budget)", explorer::grouped(open)) : "") +
          ".";
 }
 
 std::string how_big(const nlohmann::json& e) {
   if (!e.is_object() || !e.contains("total_distinct")) return "";
-  std::string out = fmt::format("{} distinct states ", thousands(e.value("total_distinct", uint64_t(0))));
+  std::string out = fmt::format("{} distinct states ", explorer::grouped(e.value("total_distinct", uint64_t(0))));
   out += e.value("complete", false) ? "in the whole game" : fmt::format("within {} moves", e.value("max_depth", 0));
   const uint64_t order = e.value("group_order", uint64_t(1));
-  if (order > 1) out += fmt::format(" (the rules keep {} board and label maps)", thousands(order));
+  if (order > 1) out += fmt::format(" (the rules keep {} board and label maps)", explorer::grouped(order));
   return out + ".";
 }
 
@@ -125,7 +119,7 @@ std::string what_happens(const nlohmann::json& c) {
       continue;
     }
     played += fmt::format("{}{} {} (in {} of them)", played.empty() ? "" : ", ", name,
-                          plural(m.value("chosen", uint64_t(0)), "time", "times"), thousands(m.value("games", 0)));
+                          plural(m.value("chosen", uint64_t(0)), "time", "times"), explorer::grouped(m.value("games", 0)));
   }
   std::string out = fmt::format("In {}: ", plural(c.value("played", 0), "game", "games"));
   if (!never.empty()) out += "<span class=\"bad\">never played: " + never + "</span>; ";
@@ -134,7 +128,7 @@ std::string what_happens(const nlohmann::json& c) {
     std::string ends;
     for (const nlohmann::json& e : c["ended_by"])
       if (e.value("games", 0) > 0)
-        ends += fmt::format("{}{} ({})", ends.empty() ? "" : ", ", html_escape(e.value("cause", "")), thousands(e.value("games", 0)));
+        ends += fmt::format("{}{} ({})", ends.empty() ? "" : ", ", html_escape(e.value("cause", "")), explorer::grouped(e.value("games", 0)));
     if (!ends.empty()) out += "; ended by " + ends;
   }
   return out + ".";
@@ -151,7 +145,7 @@ std::string alerts_line(const nlohmann::json& a) {
   std::string out = warnings ? "<span class=\"bad\">" + plural(warnings, "warning", "warnings") + "</span>"
                              : std::string("no warning");
   out += ", " + plural(notes, "note", "notes");
-  if (acknowledged) out += fmt::format(", {} acknowledged by the rules", thousands(acknowledged));
+  if (acknowledged) out += fmt::format(", {} acknowledged by the rules", explorer::grouped(acknowledged));
   return out + ".";
 }
 

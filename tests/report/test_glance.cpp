@@ -64,6 +64,8 @@ TEST_CASE("at a glance: no finished game is said, cut-off games are counted, an 
   a["random_playouts"] = games(100, 95, 0, 5);
   CHECK(glance_html(a).find("no tie; 5 cut off at 1,000 moves.") != std::string::npos);
   a["random_playouts"] = games(100, 100, 100, 0);
+  a["random_playouts"]["length"] = {{"count", 100}, {"min", 53}, {"max", 53}, {"mean", 53.0}};
+  CHECK(glance_html(a).find("Every game lasts 53 moves; by phase") != std::string::npos);
   CHECK(glance_html(a).find("(moves drawn at random, seeds from 1): every finished game tied (100).") != std::string::npos);
   a["random_playouts"]["wins"] = nlohmann::json::array();
   CHECK(glance_html(a).find("seeds from 1): 100 finished; the rules name no winner.") != std::string::npos);
