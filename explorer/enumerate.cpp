@@ -376,26 +376,32 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
   auto images = [&](const Transform& t, bool first_outside) {
     KeyAction action(program_, packer_, {group_.front(), t});
     outside = false;
-    parallel_for(ends.size(), [&](size_t i) {
+    // In blocks: the images of a block are looked up together (KeySet::find_many).
+    constexpr size_t kBlock = 64;
+    parallel_for((ends.size() + kBlock - 1) / kBlock, [&](size_t blk) {
       if (first_outside && outside.load(std::memory_order_relaxed)) return;
       thread_local std::vector<uint32_t> digits, image;
-      thread_local std::vector<uint8_t> key;
+      thread_local std::vector<uint8_t> keys;
       digits.resize(n);
       image.resize(n);
-      key.resize(kb);
-      if (!have.empty() && have[i]) {
-        for (size_t k = 0; k < n; ++k) digits[k] = decoded[i * n + k];
-      } else {
-        packer_.decode(ends.key(i), digits.data());
-        if (!have.empty()) {
-          for (size_t k = 0; k < n; ++k) decoded[i * n + k] = uint8_t(digits[k]);
-          have[i] = 1;
+      keys.resize(kBlock * kb);
+      const size_t from = blk * kBlock, to = std::min(ends.size(), from + kBlock);
+      for (size_t i = from; i < to; ++i) {
+        if (!have.empty() && have[i]) {
+          for (size_t k = 0; k < n; ++k) digits[k] = decoded[i * n + k];
+        } else {
+          packer_.decode(ends.key(i), digits.data());
+          if (!have.empty()) {
+            for (size_t k = 0; k < n; ++k) decoded[i * n + k] = uint8_t(digits[k]);
+            have[i] = 1;
+          }
         }
+        action.apply(1, digits.data(), image.data());
+        packer_.encode(image.data(), keys.data() + (i - from) * kb);
       }
-      action.apply(1, digits.data(), image.data());
-      packer_.encode(image.data(), key.data());
-      image_of[i] = ends.find(key.data());
-      if (image_of[i] < 0) outside = true;
+      ends.find_many(keys.data(), to - from, image_of.data() + from);
+      for (size_t i = from; i < to; ++i)
+        if (image_of[i] < 0) outside = true;
     });
   };
   // The end classes are the orbits under generators: joined by union-find, one pass each.
@@ -414,7 +420,23 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
   // The candidates first: the group's own passes are needed only when one is kept (the
   // orbits are the same whatever the order of the joins).
   std::vector<Transform> kept;
+  // The play group's generators and the candidates checked and kept: a candidate in the
+  // group they generate keeps the terminal states too (each of them maps the finite set
+  // into, hence onto, itself) and adds no orbit, so it needs no pass (on the 6x6 fill's
+  // dead ends, most kept candidates are compositions of two of them).
+  std::vector<Transform> known = options_.generators.empty() ? group_ : options_.generators;
+  uint64_t known_order = 0;
   for (const Transform& t : options_.end_candidates) {
+    if (!kept.empty()) {
+      if (known_order == 0) known_order = group_order(program_, known);
+      known.push_back(t);
+      if (known_order != UINT64_MAX && group_order(program_, known) == known_order) {
+        d.end_symmetries.push_back(t.name);
+        kept.push_back(t);
+        continue;
+      }
+      known.pop_back();
+    }
     // Each candidate is checked on every terminal state: its image must be one of them.
     images(t, true);
     if (stopping_) return;
@@ -426,6 +448,8 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
     }
     d.end_symmetries.push_back(t.name);
     kept.push_back(t);
+    known.push_back(t);
+    known_order = 0;
     join();
   }
   if (d.end_symmetries.empty()) return;

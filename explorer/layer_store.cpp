@@ -153,4 +153,31 @@ int64_t KeySet::find(const uint8_t* k) const {
   }
 }
 
+void KeySet::find_many(const uint8_t* keys, size_t n, int64_t* out) const {
+  constexpr size_t kBatch = 16;
+  const size_t cap = index_.size();
+  size_t slot[kBatch];
+  for (size_t b = 0; b < n; b += kBatch) {
+    const size_t m = std::min(kBatch, n - b);
+    for (size_t i = 0; i < m; ++i) {
+      slot[i] = key_hash(keys + (b + i) * key_, key_) & (cap - 1);
+      __builtin_prefetch(&index_[slot[i]]);
+    }
+    for (size_t i = 0; i < m; ++i)
+      if (const uint32_t e = index_[slot[i]]; e != 0) __builtin_prefetch(key(e - 1));
+    for (size_t i = 0; i < m; ++i) {
+      const uint8_t* k = keys + (b + i) * key_;
+      int64_t found = -1;
+      for (size_t j = slot[i];; j = (j + 1) & (cap - 1)) {
+        if (index_[j] == 0) break;
+        if (same_key(key(index_[j] - 1), k, key_)) {
+          found = int64_t(index_[j]) - 1;
+          break;
+        }
+      }
+      out[b + i] = found;
+    }
+  }
+}
+
 }  // namespace rulebook::explorer

@@ -105,6 +105,10 @@ class KeySet {
   bool contains(const uint8_t* key) const { return find(key) >= 0; }
   /// The key's number (its place among the adds), or -1.
   int64_t find(const uint8_t* key) const;
+  /// find() of `n` keys stored one after the other, into `out`: the look-ups of a batch
+  /// are started together (their slots and keys fetched from memory at once), which on a
+  /// set larger than the caches is several times faster than one after the other.
+  void find_many(const uint8_t* keys, size_t n, int64_t* out) const;
   size_t size() const { return keys_.size() / key_; }
   const uint8_t* key(size_t i) const { return keys_.data() + i * key_; }
   uint64_t bytes() const { return keys_.capacity() + index_.capacity() * sizeof(uint32_t); }
