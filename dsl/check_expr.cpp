@@ -225,7 +225,17 @@ TypeRef Checker::expect(const Expr& e, const TypeRef& want) {
     auto& d = error(e.span, fmt::format("expected {}, found {}", to_string(want), to_string(t)));
     // A `T?` where a T is needed (a map key from `cell(y, x)`): nothing narrows it after a
     // test with none, so the way is to bind the T it holds.
-    if (t->is(TypeTag::Optional) && assignable(strip_optional(t), want))
+    if (want->is(TypeTag::Map) && assignable(t, want->value()))
+      // One value where a map needs one per key (`state stock: Player -> 0..4 = 4;`).
+      d.hint = fmt::format("a {} holds a value for every key; to start every key at the same value, "
+                           "assign it in 'init {{ for k in {} {{ NAME[k] := ...; }} }}'{}",
+                           to_string(want),
+                           want->key()->is(TypeTag::Cell)                               ? "cells"
+                           : want->key()->is(TypeTag::Player)                           ? "players"
+                           : want->key()->is(TypeTag::Int) && want->key()->has_range ? to_string(want->key())
+                                                                                        : "KEYS",
+                           want->key()->is(TypeTag::Cell) ? ", or write the board as a grid" : "");
+    else if (t->is(TypeTag::Optional) && assignable(strip_optional(t), want))
       d.hint = want->is(TypeTag::Cell)
                    ? "a Cell? may be none: bind the cell it holds, as in 'some d in cells where d == cell(y, x): owner[d] == p'"
                    : fmt::format("a {} may be none: bind the {} it holds with a quantifier, "

@@ -487,6 +487,23 @@ TEST_CASE("many errors per run, no cascades", "[check][diagnostics]") {
                                                        "cannot compare int with Player"});
 }
 
+TEST_CASE("one value where a map needs one per key: the hint says how to start every key", "[check][diagnostics]") {
+  auto c = check_text(std::string(kPrelude) + "state stock: Player -> 0..4 = 4;\n");
+  REQUIRE(c->diags.all().size() == 1);
+  CHECK(c->diags.all()[0].message == "expected Player -> 0..4, found int");
+  CHECK(c->diags.all()[0].hint ==
+        "a Player -> 0..4 holds a value for every key; to start every key at the same value, assign it in "
+        "'init { for k in players { NAME[k] := ...; } }'");
+  auto b = check_text(std::string(kPrelude) + "state marks: Cell -> bool = true;\n");
+  REQUIRE(b->diags.all().size() == 1);
+  CHECK(b->diags.all()[0].hint.find("for k in cells") != std::string::npos);
+  CHECK(b->diags.all()[0].hint.find("as a grid") != std::string::npos);
+  // A value that is no value of the map either: no such hint.
+  auto n = check_text(std::string(kPrelude) + "state stock: Player -> 0..4 = true;\n");
+  REQUIRE(n->diags.all().size() == 1);
+  CHECK(n->diags.all()[0].hint.empty());
+}
+
 TEST_CASE("ranges check constant values", "[check][diagnostics]") {
   CHECK(errors_of("state v: 0..9 = 12;\n") == std::vector<std::string>{"12 is outside 0..9"});
   CHECK(errors_of("param n: 1..4 = 2 + 3;\n") == std::vector<std::string>{"5 is outside 1..4"});
