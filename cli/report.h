@@ -55,6 +55,14 @@ struct ReportPlan {
   /// reading that setup value are checked again with each fixed, on the same budget, and
   /// shown in a table of verdicts per value (e.g. each puzzle of a puzzle file).
   std::vector<std::string> prove_setups;
+  /// The puzzles the rules declare, solved under each of `prove_setups` (or the file's own
+  /// setup): solutions counted up to `puzzle_max`, each question within `puzzle_rlimit` Z3
+  /// units, and the game's value from that setup in a table of `puzzle_game_states` states
+  /// (0: not asked).
+  bool puzzles = true;
+  int64_t puzzle_max = 10000;
+  uint64_t puzzle_rlimit = 20000000;
+  uint64_t puzzle_game_states = 20000;
   /// The rulebook page (docs/report.md): its example search plays `book_games` seeded
   /// games of at most `book_plies` plies, evaluating at most `book_budget` conditions, then
   /// stores at most `book_search_states` positions of a directed search (counts only).
@@ -99,6 +107,12 @@ Section enumeration_section(const OpenedGame& game, const uint8_t* root, const R
 Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::Annotator* annotator,
                        const std::vector<render::Layer>& layers, const std::atomic<bool>* stop,
                        std::vector<explorer::Alert>* alerts = nullptr);
+
+/// The puzzles the rules declare, solved under each setup value of the plan: solutions,
+/// uniqueness, the criteria from `proofs` (the proof section's JSON, its verdicts per setup
+/// value), the game's value under perfect play. Empty json when the rules declare none.
+Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nlohmann::json& proofs,
+                        const std::atomic<bool>* stop);
 
 /// Everything computed for one variant: `json` is the object written to VARIANT.json
 /// (`analysis`), `html` the page's sections between the summary and the rules.

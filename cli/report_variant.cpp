@@ -351,6 +351,12 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   a.html += section_html("proofs", "Properties and verdicts", proofs, "left out by the report's settings");
   a.json["proofs"] = proofs.json;
   if (stop && stop->load()) return a;
+  Section puzzles = puzzles_section(game, plan, proofs.json, stop);
+  if (!puzzles.json.is_null()) {
+    a.html += section_html("puzzles", "Puzzles", puzzles, "");
+    a.json["puzzles"] = puzzles.json;
+  }
+  if (stop && stop->load()) return a;
   Section states = enumeration_section(game, start.after.data(), plan, stop);
   a.html += section_html("enumeration", "State space", states, "left out by the report's settings");
   a.json["enumeration"] = states.json;

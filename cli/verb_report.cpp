@@ -80,6 +80,10 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("book_rlimit")) plan.book_rlimit = j["book_rlimit"].get<uint64_t>();
     if (j.contains("book_reach_states")) plan.book_reach_states = j["book_reach_states"].get<uint64_t>();
     if (j.contains("prove_setups")) plan.prove_setups = j["prove_setups"].get<std::vector<std::string>>();
+    if (j.contains("puzzles")) plan.puzzles = j["puzzles"].get<bool>();
+    if (j.contains("puzzle_max")) plan.puzzle_max = j["puzzle_max"].get<int64_t>();
+    if (j.contains("puzzle_rlimit")) plan.puzzle_rlimit = j["puzzle_rlimit"].get<uint64_t>();
+    if (j.contains("puzzle_game_states")) plan.puzzle_game_states = j["puzzle_game_states"].get<uint64_t>();
     if (j.contains("layers")) {
       plan.layers.clear();
       plan.layer_texts.clear();
@@ -95,8 +99,9 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     error = e.what();
     return false;
   }
-  if (plan.games < 0 || plan.greedy_games < 0 || plan.coverage_games < 0 || plan.max_plies < 1 || plan.tree_depth < 0 || plan.tree_breadth < 1) {
-    error = "games and coverage_games must be >= 0, max_plies >= 1, tree_depth >= 0 and tree_breadth >= 1";
+  if (plan.games < 0 || plan.greedy_games < 0 || plan.coverage_games < 0 || plan.max_plies < 1 || plan.tree_depth < 0 || plan.tree_breadth < 1 || plan.puzzle_max < 1) {
+    error = "games and coverage_games must be >= 0, max_plies >= 1, tree_depth >= 0, tree_breadth >= 1 and "
+            "puzzle_max >= 1";
     return false;
   }
   return true;
@@ -362,17 +367,24 @@ int run_report(const ReportOptions& opt) {
     fmt::print(stderr, "report: {} written: {}.html\n", plans[i].label, base.generic_string());
     return Outcome::Written;
   };
-  // The variants with the largest proof budgets start first, so the longest pages do not
-  // end the run alone on one core; the pages do not depend on the order.
+  // The variants with the largest Z3 budgets (properties, each again per setup value, and
+  // puzzles per setup value) start first, so the longest pages do not end the run alone on
+  // one core; the pages do not depend on the order.
   std::vector<size_t> order(n);
   {
     std::vector<uint64_t> budget(n, 0);
     for (size_t i = 0; i < n; ++i) {
-      if (!plans[i].prove) continue;
+      const ReportPlan& plan = plans[i];
+      if (!plan.prove && !plan.puzzles) continue;
       dsl::SourceSet sources;
       dsl::Diagnostics diags;
       const dsl::Game game = dsl::check_file(files[i].generic_string(), sources, diags);
-      budget[i] = plans[i].prove_rlimit * game.properties.size();
+      const uint64_t puzzles = uint64_t(std::count_if(game.properties.begin(), game.properties.end(), [](const dsl::Property* p) {
+        return p->kind == dsl::PropertyKind::Puzzle;
+      }));
+      const uint64_t setups = std::max<uint64_t>(1, plan.prove_setups.size());
+      if (plan.prove) budget[i] += plan.prove_rlimit * (game.properties.size() - puzzles) * (1 + plan.prove_setups.size());
+      if (plan.puzzles) budget[i] += plan.puzzle_rlimit * puzzles * setups;
     }
     for (size_t i = 0; i < n; ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return budget[a] > budget[b]; });

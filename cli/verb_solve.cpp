@@ -30,6 +30,7 @@ struct SolveOptions {
   bool clues = false;
   bool minimise = false;   ///< drop clues while the solutions stay the same
   double timeout = 60;
+  uint64_t rlimit = 0;     ///< Z3 units per question (0: none)
   bool json = false;
   bool no_times = false;
   bool game = false;       ///< perfect play even where the file declares puzzles
@@ -195,6 +196,7 @@ int run_solve(const SolveOptions& opt) {
   po.clues = opt.clues;
   po.minimise = opt.minimise;
   po.timeout_seconds = opt.timeout;
+  po.rlimit = opt.rlimit;
   po.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   po.stop = interrupt.flag();
   std::vector<verifier::PuzzleResult> results;
@@ -207,6 +209,7 @@ int run_solve(const SolveOptions& opt) {
   verifier::Options vo;
   vo.setup = setup.values;
   vo.timeout_seconds = opt.timeout;
+  vo.rlimit = opt.rlimit;
   vo.stop = interrupt.flag();
   const std::vector<verifier::Result> props = setup.values.empty() ? std::vector<verifier::Result>{}
                                                                    : setup_properties(game, vo);
@@ -255,6 +258,9 @@ void add_solve(CLI::App& app, int& result) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--timeout", opt->timeout, "Seconds for the enumeration, and for each clue's question")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--rlimit", opt->rlimit,
+                  "Z3 resource units for each question (each solution found is one; deterministic: the same "
+                  "answers on any machine; 0: none)");
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
   cmd->add_flag("--game", opt->game,

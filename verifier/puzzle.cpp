@@ -3,6 +3,7 @@
 // state elements the encoding reads; each clue is asked again without it.
 #include "verifier/puzzle.h"
 
+#include <limits>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -113,6 +114,7 @@ struct PuzzleQuestions {
     if (ms != timeout_ms) {
       z3::params ps(ctx);
       ps.set("timeout", ms);
+      if (opt.rlimit > 0) ps.set("rlimit", unsigned(std::min<uint64_t>(opt.rlimit, std::numeric_limits<unsigned>::max())));
       ps.set("ctrl_c", false);
       solver.set(ps);
       timeout_ms = ms;
@@ -125,9 +127,14 @@ struct PuzzleQuestions {
       solver.add(z3::implies(lit, !clues[*broken].second));
       as.push_back(lit);
     }
+    const uint64_t before = rlimit_count(solver);
     const z3::check_result r = solver.check(as);
     if (r == z3::sat) model = solver.get_model();
-    if (r == z3::unknown) why = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + solver.reason_unknown() + ")";
+    // Z3 says "canceled" for both limits: the units, the same on every machine, decide first.
+    if (r == z3::unknown)
+      why = opt.stop && opt.stop->load()                              ? "interrupted"
+            : opt.rlimit > 0 && rlimit_count(solver) - before >= opt.rlimit ? fmt::format("resource limit ({} units per question)", opt.rlimit)
+                                                                           : "timeout (" + solver.reason_unknown() + ")";
     return r;
   }
 };

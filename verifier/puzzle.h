@@ -30,6 +30,10 @@ struct PuzzleOptions {
   bool minimise = false;
   /// Seconds for the enumeration, and again for each clue's question.
   double timeout_seconds = 60;
+  /// Z3 resource units for each question (each solution of the enumeration is one; 0: no
+  /// limit): a budget that gives the same answers on every machine, where the timeout is a
+  /// safety net.
+  uint64_t rlimit = 0;
   std::function<void(const std::string&)> progress;
   const std::atomic<bool>* stop = nullptr;
 };

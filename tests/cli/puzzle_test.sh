@@ -184,5 +184,14 @@ check "unknown puzzle: exit 1" 1 $?
 "$rb" puzzle "$moyo" --count 0 >"$tmp/o" 2>"$tmp/e"
 check "--count 0: usage, exit 2" 2 $?
 
+# A budget in Z3 units per question, the same answer on every machine: too small for puzzle 3's
+# first solution, the count is "at least 0" with the reason, exit 1; enough, the 2252 solutions.
+"$rb" solve "$moyo" --setup puzzle=3 --rlimit 1000 --boards 0 --no-times >"$tmp/r" 2>/dev/null
+check "--rlimit too small: exit 1" 1 $?
+check "--rlimit too small: the reason" 1 "$(grep -c 'at least 0 solutions (resource limit (1000 units per question))' "$tmp/r")"
+"$rb" solve "$moyo" --setup puzzle=3 --rlimit 20000000 --max 5000 --boards 0 --no-times >"$tmp/r" 2>/dev/null
+check "--rlimit enough: exit 0" 0 $?
+check "--rlimit enough: the count" 1 "$(grep -c '^puzzle complete_grid: 2252 solutions' "$tmp/r")"
+
 echo "passed: $passed, failed: $failed"
 [ "$failed" -eq 0 ]

@@ -94,5 +94,29 @@ check "found invariants: the board's bytes are prove's" \
 grep -q "The verifier also proposed 1 invariant of its own" "$work/found/cli/report_found.html"
 check "found invariants: the page says how many were proposed" 0 $?
 
+# A file that declares a puzzle: its Puzzles section, one row per setup value, the criteria
+# those of the proofs' table per value, perfect play within its table (not solved here).
+echo '{"defaults": {"games": 5, "greedy_games": 0, "coverage_games": 0, "explore": false, "book": false,
+  "prove_setups": ["puzzle=4", "puzzle=6"], "puzzle_game_states": 500}}' >"$work/puzzles.json"
+"$rb" report variants/sudoku-moyo/moyo.rules -o "$work/puzzles" --config "$work/puzzles.json" 2>/dev/null
+check "puzzles: exit" 0 $?
+page="$work/puzzles/sudoku-moyo/moyo.json"
+check "puzzles: solutions, exact, unique per setup" "puzzle=4 359 True no puzzle=6 1 True proved" \
+  "$(json "$page" "' '.join('%s %s %s %s' % (r['setup'], r['solutions'], r['exact'], r['unique']) for r in j['analysis']['puzzles'])")"
+check "puzzles: puzzle 6's criteria are the proofs' verdicts for it" "refuted" \
+  "$(json "$page" "j['analysis']['puzzles'][1]['criteria']['no_three_adjacent_givens']")"
+check "puzzles: perfect play within 500 states, for the side moving first" "light False states" \
+  "$(json "$page" "' '.join(str(x) for x in (lambda g: (g['first'], g['solved'], g['stopped']))(j['analysis']['puzzles'][0]['game']))")"
+grep -q '<h2 id="puzzles">Puzzles</h2>' "$work/puzzles/sudoku-moyo/moyo.html" &&
+  grep -q '3 of 4 met; not: no_three_adjacent_givens' "$work/puzzles/sudoku-moyo/moyo.html" &&
+  grep -q 'not solved within 500 states (the table is full): no bound proved' "$work/puzzles/sudoku-moyo/moyo.html"
+check "puzzles: the page's section says so" 0 $?
+# A count past puzzle_max is "at least", never exact.
+echo '{"defaults": {"games": 5, "greedy_games": 0, "coverage_games": 0, "explore": false, "book": false, "prove": false,
+  "prove_setups": ["puzzle=3"], "puzzle_max": 100, "puzzle_game_states": 0}}' >"$work/puzzles-max.json"
+"$rb" report variants/sudoku-moyo/moyo.rules -o "$work/puzzles-max" --config "$work/puzzles-max.json" 2>/dev/null
+check "puzzles: a count cut at puzzle_max" "100 False True no not_asked" \
+  "$(json "$work/puzzles-max/sudoku-moyo/moyo.json" "' '.join(str(x) for x in (lambda r: (r['solutions'], r['exact'], r['max_reached'], r['unique'], 'not_asked' if not r['game'] else 'asked'))(j['analysis']['puzzles'][0]))")"
+
 echo "report FILE: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

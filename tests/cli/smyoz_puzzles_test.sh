@@ -76,6 +76,19 @@ check "list data file: one clue instance" "clue same(1): needed; without it, als
 check "state off the grid shown" "  v = {1: 2, 2: 1}|  v = {1: 2, 2: 2}|  v = {1: 2, 2: 3}" \
   "$(echo "$out" | sed -n '/^solution/,/^unique/p' | grep '^  v = ' | paste -sd '|')"
 
+# The solutions the committed report lists (reports/smyoz/smyoz-puzzles.json: each puzzle
+# solved with 300 million units per question), checked apart from Z3: every fleet legal by
+# the reference and answering the entry's shots and gallows as the entry gives them; puzzles
+# 1 to 5 unique, puzzle 6 two such fleets (which differ in the island sizes, a gallows entry
+# no clue of the rules reads).
+out=$(python3 tests/cli/smyoz_solutions_check.py reports/smyoz/smyoz-puzzles.json "$data")
+check "the report's solutions, by the reference" 0 $?
+check "the report: puzzles 1 to 5 unique, 6 not" "proved proved proved proved proved no" \
+  "$(echo "$out" | sed -n 's/^puzzle [0-9]: unique \([a-z]*\);.*/\1/p' | paste -sd' ')"
+check "the report: puzzle 6's second fleet has other island sizes" 1 \
+  "$(echo "$out" | grep -c '^puzzle 6: .*1 with other island sizes than the entry gives')"
+echo "$out"
+
 if [ "$solve" == "--solve" ]; then
   # Each puzzle alone (its own encoding), CPU seconds as /usr/bin/time gives them.
   for k in 1 2 3 4 5; do

@@ -284,3 +284,59 @@ TEST_CASE("no Garnsi proof board in the reports gives a player more pieces than 
   }
   CHECK(boards >= 10);
 }
+
+TEST_CASE("the puzzles of the reports: the Moyo counts of the seed, SMYOZ entries 1 to 5 unique, the criteria as the proofs give them") {
+  // The counts the seed's puzzles 1 to 6 have (RULES.md, moyo.rules' note), found again by
+  // the report's own enumeration on every Moyo page.
+  const std::map<std::string, uint64_t> moyo = {{"puzzle=1", 19},  {"puzzle=2", 33}, {"puzzle=3", 2252},
+                                                {"puzzle=4", 359}, {"puzzle=5", 1},  {"puzzle=6", 1}};
+  size_t moyo_rows = 0, smyoz_rows = 0;
+  for (const fs::path& file : shipped_files()) {
+    const nlohmann::json j = read_json(page_of(file));
+    if (!j.contains("analysis") || !j["analysis"].contains("puzzles")) continue;
+    INFO(file.string());
+    const nlohmann::json& proofs = j["analysis"]["proofs"];
+    for (const nlohmann::json& row : j["analysis"]["puzzles"]) {
+      const std::string kv = row["setup"];
+      INFO(kv);
+      REQUIRE(row.contains("solutions"));
+      if (file.stem() == "alternate-choosing") {
+        // The Shima are claimed in play: which stones the givens are depends on state the
+        // count ranges over, so the count stops at the page's limit ("at least"), even for
+        // the seed's unique puzzles.
+        REQUIRE(moyo.count(kv));
+        CHECK(row["exact"] == false);
+        CHECK(row["max_reached"] == true);
+        CHECK(row["solutions"].get<uint64_t>() >= 2);
+        CHECK(row["unique"] == "no");
+        ++moyo_rows;
+      } else if (file.parent_path().filename() == "sudoku-moyo") {
+        REQUIRE(moyo.count(kv));
+        CHECK(row["exact"] == true);
+        CHECK(row["solutions"].get<uint64_t>() == moyo.at(kv));
+        CHECK(row["unique"] == (moyo.at(kv) == 1 ? "proved" : "no"));
+        ++moyo_rows;
+      } else if (file.stem() == "smyoz-puzzles") {
+        // Entries 1 to 5 are puzzles; entry 6 is entry 1 with other shots, two fleets
+        // (tests/cli/smyoz_solutions_check.py checks the fleets listed apart from Z3).
+        const bool two = kv == "puzzle=6";
+        CHECK(row["exact"] == true);
+        CHECK(row["solutions"] == (two ? 2 : 1));
+        CHECK(row["unique"] == (two ? "no" : "proved"));
+        CHECK(row["boards"].size() == (two ? 2 : 1));
+        ++smyoz_rows;
+      }
+      // The criteria are the proof section's verdicts for this setup value, none left out.
+      size_t read = 0;
+      if (proofs.is_array())
+        for (const nlohmann::json& p : proofs)
+          if (p.contains("per_setup") && p["per_setup"].contains(kv)) {
+            ++read;
+            CHECK(row["criteria"][p["property"].get<std::string>()] == p["per_setup"][kv]);
+          }
+      CHECK(row["criteria"].size() == read);
+    }
+  }
+  CHECK(moyo_rows == 7 * 6);
+  CHECK(smyoz_rows == 6);
+}
