@@ -351,6 +351,7 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
   const uint32_t kb = packer_.key_bytes();
   const size_t rb = record_bytes();
   KeySet ends(kb);
+  ends.reserve(d.terminal);
   for (uint32_t p = 0; p < layer.partitions(); ++p)
     for (size_t b = 0; b < layer.blocks(p); ++b)
       for (size_t i = 0, n = layer.block_size(p, b); i < n; ++i) {

@@ -100,6 +100,7 @@ class KeySet {
  public:
   explicit KeySet(uint32_t key_bytes) : key_(key_bytes) {}
   void add(const uint8_t* key) { keys_.insert(keys_.end(), key, key + key_); }
+  void reserve(size_t keys) { keys_.reserve(keys * key_); }
   /// Builds the index; call once after the last add.
   void seal();
   bool contains(const uint8_t* key) const { return find(key) >= 0; }
