@@ -63,6 +63,9 @@ struct ReportPlan {
   int64_t puzzle_max = 10000;
   uint64_t puzzle_rlimit = 20000000;
   uint64_t puzzle_game_states = 20000;
+  /// Seconds for a puzzle's whole enumeration: a safety net only (past it the count is
+  /// "at least", and the page depends on the machine); keep it well above the units' time.
+  double puzzle_timeout = 900;
   /// The rulebook page (docs/report.md): its example search plays `book_games` seeded
   /// games of at most `book_plies` plies, evaluating at most `book_budget` conditions, then
   /// stores at most `book_search_states` positions of a directed search (counts only).

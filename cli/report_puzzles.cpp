@@ -135,7 +135,7 @@ Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nl
       }
       po.max_solutions = plan.puzzle_max;
       po.rlimit = plan.puzzle_rlimit;
-      po.timeout_seconds = plan.prove_timeout;
+      po.timeout_seconds = plan.puzzle_timeout;
       po.stop = stop;
       nlohmann::json d = {{"setup", kv}, {"puzzle", decl->name}, {"criteria", criteria}, {"game", value}};
       std::string solutions, unique;
