@@ -2,6 +2,7 @@
 // without it (and as brute force gives them), the maps kept only where the set and the
 // value map onto themselves, and a find whose solutions are one orbit of 8 boards, so
 // that all but one of them are not lex-leaders.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -116,4 +117,29 @@ TEST_CASE("SMYOZ's rules on a 5x5 board: bounds with and without breaking, as br
     CHECK(*named(rs, n).value == (property(*p, n).maximize ? b.hi : b.lo));
   }
   CHECK(*named(rs, "most_water_lines").value == 4);
+}
+
+TEST_CASE("the symmetry checks spend at most a quarter of a property's budget, in units when it has them") {
+  // On the 5x5 fleet the mirror's check asks Z3 (the centre rule's image is not one of the
+  // set's conditions up to argument order). With 100,000 units for the property the
+  // checks' quarter is spent by the quarter turn's: the mirror is not checked, and only the
+  // quarter turns are kept. With no unit budget all 8 maps are.
+  dsl::SourceSet sources;
+  auto p = load(kDir + "smyoz_5x5.rules", sources);
+  verifier::Options o;
+  o.timeout_seconds = 60;
+  o.only = {"fewest_water_lines"};
+  o.symmetry = true;
+  std::vector<std::string> lines;
+  o.progress = [&](const std::string& line) { lines.push_back(line); };
+  o.rlimit = 100000;
+  const auto small = named(verifier::verify(*p, sources, o), "fewest_water_lines");
+  CHECK(small.symmetry.find("4 of the 8 board maps") != std::string::npos);
+  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+          return l.find("not checked: the checks' share of the property's budget, 25%, is spent") != std::string::npos;
+        }) >= 1);
+  o.rlimit = 0;
+  const auto whole = named(verifier::verify(*p, sources, o), "fewest_water_lines");
+  CHECK(whole.symmetry.find("8 of the 8 board maps") != std::string::npos);
+  CHECK(whole.verdict == verifier::Verdict::Bound);
 }
