@@ -18,21 +18,6 @@
 namespace rulebook::cli {
 namespace {
 
-std::string count_words(const verifier::PuzzleResult& r, const ReportPlan& plan) {
-  const size_t n = r.solutions.size();
-  const std::string word = n == 1 ? "solution" : "solutions";
-  if (r.exact) return fmt::format("{} {}", n, word);
-  if (r.hit_max) return fmt::format("at least {} {} (the count stops at {})", n, word, plan.puzzle_max);
-  return fmt::format("at least {} {} ({})", n, word, r.unknown);
-}
-
-std::string unique_words(const verifier::PuzzleResult& r) {
-  const size_t n = r.solutions.size();
-  if (n >= 2) return "no";
-  if (!r.exact) return "unknown";
-  return n == 1 ? "proved" : "no solution";
-}
-
 /// The criteria of one setup value: the verdicts of the proof section's table per setup.
 std::string criteria_words(const nlohmann::json& proofs, const std::string& kv, nlohmann::json& out) {
   size_t met = 0, all = 0;
@@ -145,19 +130,17 @@ Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nl
         d["exact"] = r.exact;
         d["max_reached"] = r.hit_max;
         if (!r.exact && !r.hit_max) d["unknown"] = r.unknown;
-        d["unique"] = unique_words(r);
+        d["unique"] = verifier::uniqueness(r);
         d["clues"] = r.clue_count;
         // The first two solutions, so that a reader (or a test) can check them apart from Z3;
         // two show a puzzle that is not unique.
         nlohmann::json boards = nlohmann::json::array();
         for (size_t i = 0; i < std::min<size_t>(2, r.solutions.size()); ++i) {
-          std::string hex;
-          for (uint8_t x : r.solutions[i].state) hex += fmt::format("{:02x}", x);
-          boards.push_back({{"text", r.solutions[i].text}, {"state", hex}});
+          boards.push_back({{"text", r.solutions[i].text}, {"state", state_hex(r.solutions[i].state)}});
         }
         d["boards"] = boards;
-        solutions = count_words(r, plan);
-        unique = unique_words(r);
+        solutions = verifier::count_text(r, fmt::format("the count stops at {}", plan.puzzle_max));
+        unique = verifier::uniqueness(r);
       } catch (const std::exception& e) {  // a setup the clues need and lack, or what Z3 cannot express
         d["error"] = e.what();
         solutions = std::string("not solved: ") + e.what();

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/interrupt.h"
+#include "cli/json_out.h"
 #include "cli/open_game.h"
 #include "cli/output_file.h"
 #include "cli/verbs.h"
@@ -65,10 +66,8 @@ nlohmann::json result_json(const ir::Program& p, const verifier::GeneratedPuzzle
   j["minimal"] = g.unique && g.needed == g.givens;
   j["difficulty"] = {{"conflicts", g.conflicts}, {"decisions", g.decisions}};
   if (g.solution) {
-    std::string hex;
-    for (uint8_t x : g.solution->state) hex += fmt::format("{:02x}", x);
     j["solution"] = {{"text", render::board_text(p, g.solution->state.data(), render::DrawOptions{})},
-                     {"state", hex}};
+                     {"state", state_hex(g.solution->state)}};
   }
   nlohmann::json cs = nlohmann::json::array();
   for (const verifier::CriterionVerdict& c : g.criteria)

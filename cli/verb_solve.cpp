@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/interrupt.h"
+#include "cli/json_out.h"
 #include "cli/open_game.h"
 #include "cli/solve_game.h"
 #include "cli/verbs.h"
@@ -55,25 +56,7 @@ std::string board_text(const ir::Program& p, const verifier::Board& b) {
 }
 
 nlohmann::json board_json(const ir::Program& p, const verifier::Board& b) {
-  std::string hex;
-  for (uint8_t x : b.state) hex += fmt::format("{:02x}", x);
-  return {{"text", board_text(p, b)}, {"state", hex}};
-}
-
-/// "unique: proved", "unique: no (N solutions)", "unique: unknown (...)".
-std::string uniqueness(const verifier::PuzzleResult& r) {
-  const size_t n = r.solutions.size();
-  if (n >= 2) return "no";
-  if (!r.exact) return "unknown";
-  return n == 1 ? "proved" : "no solution";
-}
-
-std::string count_text(const verifier::PuzzleResult& r) {
-  const size_t n = r.solutions.size();
-  const std::string word = n == 1 ? "solution" : "solutions";
-  if (r.exact) return fmt::format("{} {}", n, word);
-  if (r.hit_max) return fmt::format("at least {} {} (--max reached)", n, word);
-  return fmt::format("at least {} {} ({})", n, word, r.unknown);
+  return {{"text", board_text(p, b)}, {"state", state_hex(b.state)}};
 }
 
 /// The file's prove properties that read a fixed setup value: with the setup bound each is
@@ -96,13 +79,15 @@ std::vector<verifier::Result> setup_properties(const OpenedGame& game, const ver
 }
 
 void print_text(const ir::Program& p, const verifier::PuzzleResult& r, const SolveOptions& opt) {
-  fmt::print("puzzle {}: {}{}\n", r.name, count_text(r), opt.no_times ? "" : fmt::format("  [{:.2f} s]", r.seconds));
+  fmt::print("puzzle {}: {}{}\n", r.name, verifier::count_text(r, "--max reached"), opt.no_times ? "" : fmt::format("  [{:.2f} s]", r.seconds));
   if (!r.description.empty()) fmt::print("  {}\n", r.description);
   fmt::print("  over: {}\n  clues: {}\n", r.set, r.clue_count);
   const size_t shown = opt.boards < 0 ? r.solutions.size() : std::min(r.solutions.size(), size_t(opt.boards));
   for (size_t i = 0; i < shown; ++i) fmt::print("solution {}:\n{}", i + 1, board_text(p, r.solutions[i]));
-  if (shown < r.solutions.size()) fmt::print("({} more solutions not shown: --boards)\n", r.solutions.size() - shown);
-  fmt::print("unique: {}\n", uniqueness(r));
+  if (shown < r.solutions.size())
+    fmt::print("({} more {} not shown: --boards)\n", r.solutions.size() - shown,
+               r.solutions.size() - shown == 1 ? "solution" : "solutions");
+  fmt::print("unique: {}\n", verifier::uniqueness(r));
   if (!opt.clues && !opt.minimise) return;
   size_t needed = 0, unknown = 0, dropped = 0;
   for (const verifier::ClueVerdict& c : r.clues) {
@@ -140,7 +125,7 @@ nlohmann::json result_json(const ir::Program& p, const verifier::PuzzleResult& r
   j["exact"] = r.exact;
   j["max_reached"] = r.hit_max;
   if (!r.exact && !r.hit_max) j["unknown"] = r.unknown;
-  j["unique"] = uniqueness(r);
+  j["unique"] = verifier::uniqueness(r);
   nlohmann::json boards = nlohmann::json::array();
   const size_t shown = opt.boards < 0 ? r.solutions.size() : std::min(r.solutions.size(), size_t(opt.boards));
   for (size_t i = 0; i < shown; ++i) boards.push_back(board_json(p, r.solutions[i]));

@@ -262,6 +262,20 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   return res;
 }
 
+std::string uniqueness(const PuzzleResult& r) {
+  const size_t n = r.solutions.size();
+  if (n >= 2) return "no";
+  if (!r.exact) return "unknown";
+  return n == 1 ? "proved" : "no solution";
+}
+
+std::string count_text(const PuzzleResult& r, const std::string& max_words) {
+  const size_t n = r.solutions.size();
+  const std::string word = n == 1 ? "solution" : "solutions";
+  if (r.exact) return fmt::format("{} {}", n, word);
+  return fmt::format("at least {} {} ({})", n, word, r.hit_max ? max_words : r.unknown);
+}
+
 PuzzleResult solve_puzzle(const ir::Program& program, const dsl::SourceSet& sources, const ir::Property& puzzle,
                           const PuzzleOptions& options) {
   Options o;

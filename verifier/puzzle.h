@@ -107,6 +107,12 @@ struct GeneratedPuzzle {
   double seconds = 0;  ///< this seed's generation (the first's with the encoding)
 };
 
+/// "proved", "no" (two or more solutions found), "no solution", or "unknown".
+std::string uniqueness(const PuzzleResult& r);
+/// "N solutions" when exact, else "at least N solutions (WHY)", WHY being `max_words` when
+/// the count stopped at its limit, the reason the solver gave otherwise.
+std::string count_text(const PuzzleResult& r, const std::string& max_words);
+
 /// The puzzles of the program (its properties of kind Puzzle), in file order.
 std::vector<const ir::Property*> puzzles(const ir::Program& program);
 

@@ -458,8 +458,10 @@ void Lowering::read_data_file(const dsl::Setup& decl, ir::SetupVar& setup) {
     std::vector<uint32_t> cells;
     for (const Row& row : rows) {
       if (int(row.text.size()) != width_) {
-        error(here(row.offset, uint32_t(row.text.size())),
-              fmt::format("a row of {} cells, the board has {} columns", row.text.size(), width_));
+        auto& d = error(here(row.offset, uint32_t(row.text.size())),
+                        fmt::format("a row of {} cells, the board has {} columns", row.text.size(), width_));
+        if (row.text.find(' ') != std::string::npos)
+          d.hint = "each character of a row is one cell: write it without spaces, as '1..'";
         break;
       }
       for (size_t x = 0; x < row.text.size(); ++x) {

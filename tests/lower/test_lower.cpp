@@ -219,6 +219,19 @@ TEST_CASE("a bad data file is reported with its file and line") {
   CHECK_THAT(m->errors(), Catch::Contains("missing.rules:4:34: error: cannot read data file"));
 }
 
+TEST_CASE("a grid row written with spaces between its cells is too wide, and the hint says why") {
+  Scratch dir;
+  dir.write("grid.txt", "1 .\n. 2\n");
+  std::string rules = dir.write("game.rules",
+                                "game \"g\";\nboard 2 x 2;\nplayers 1;\n"
+                                "setup given: Cell -> 0..9 = file \"grid.txt\" entry 1;\n"
+                                "phase p { move m { } }\n");
+  auto l = load_file(rules);
+  CHECK_FALSE(l->program);
+  CHECK_THAT(l->errors(), Catch::Contains("grid.txt:1:1: error: a row of 3 cells, the board has 2 columns"));
+  CHECK_THAT(l->errors(), Catch::Contains("each character of a row is one cell: write it without spaces"));
+}
+
 TEST_CASE("a data file fills any map as a list of values in key order, comments allowed") {
   Scratch dir;
   dir.write("records.txt", "# one entry of four cells\nr0c0 r0c1   # the first two\n. r1c1\n");
