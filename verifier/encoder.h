@@ -31,6 +31,11 @@ struct Unsupported : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The property's budget (time, or a stop) ran out before its questions were asked.
+struct OutOfBudget : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct Sym;
 using SymP = std::shared_ptr<const Sym>;
 

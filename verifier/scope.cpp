@@ -187,7 +187,11 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
       add_rule(r.name, when(g, c && !err));
     }
   };
-  constexpr size_t kMaxInstances = 20000;
+  // More instances than this are one symbolic instance: each split instance runs the body
+  // and reads the property on its own state after, so a move of two cell parameters on a
+  // board of 81 cells (6,561 instances) took minutes to encode, where its symbolic instance
+  // settles the same bound in seconds.
+  constexpr size_t kMaxInstances = 1000;
   // An invariant's step splits only moves of few instances (a count over the board is one
   // term per instance and cell).
   constexpr size_t kFewInstances = 100;
@@ -213,6 +217,15 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
   // before, and the property reads concrete cells.
   std::vector<std::vector<std::pair<z3::expr, z3::expr>>> checks(mv.checks.size());
   for (size_t n = 0; n < product; ++n) {
+    // Encoding is part of the property's budget, and a stop ends it too.
+    if (n % 64 == 0) {
+      if (opt_.stopped()) throw OutOfBudget("the run was interrupted while encoding the move");
+      const double spent = std::chrono::duration<double>(Clock::now() - budget_.started).count();
+      if (budget_.seconds > 0 && spent > budget_.seconds)
+        throw OutOfBudget(fmt::format("the time limit ({:g} s) ran out while encoding move '{}' ({} of its {} "
+                                      "instances encoded)",
+                                      budget_.seconds, mv.name, n, product));
+    }
     std::vector<int> index(mv.params.size());
     size_t rest = n;
     z3::expr_vector gs(z3_);

@@ -687,6 +687,9 @@ std::vector<Result> Verifier::run() {
     } catch (const Unsupported& u) {
       r.verdict = Verdict::Unsupported;
       r.detail = u.what();
+    } catch (const OutOfBudget& o) {
+      r.verdict = Verdict::Unknown;
+      r.detail = o.what();
     } catch (const z3::exception& z) {
       r.verdict = Verdict::Unknown;  // or interrupted, below: Z3 throws when cancelled mid-way
       r.detail = std::string("solver: ") + z.msg();

@@ -222,3 +222,22 @@ TEST_CASE("a broken copy where pairs count as mills raises the bound and refutes
       CHECK(*v == 0);  // the counterexample's move breaks the claim
     }
 }
+
+TEST_CASE("encoding a move's instances is part of the time limit: out of it, unknown and why") {
+  dsl::SourceSet sources;
+  auto p = load_text(kTiny, slurp(kTiny), sources);
+  verifier::Options o;
+  o.timeout_seconds = 1e-6;  // spent before the first 64 of a move's 144 instances are encoded
+  auto rs = verifier::verify(*p, sources, o);
+  size_t over_moves = 0;
+  for (const ir::Property& prop : p->properties) {
+    if (prop.moves.empty()) continue;
+    ++over_moves;
+    const auto& r = named(rs, prop.name);
+    INFO(prop.name << ": " << r.detail);
+    CHECK(r.verdict == verifier::Verdict::Unknown);
+    CHECK(r.detail.find("ran out while encoding move") != std::string::npos);
+    CHECK(r.detail.find("of its 144 instances encoded") != std::string::npos);
+  }
+  CHECK(over_moves == 6);
+}
