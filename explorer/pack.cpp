@@ -50,6 +50,7 @@ Packer::Packer(const ir::Program& program, const uint8_t* root)
     if (radix <= 1) continue;
     for (uint32_t i = 0; i < var.count; ++i) {
       elements_.push_back({int(v), i, radix});
+      radix_div_.emplace_back(radix);
       offsets_.push_back(var.offset + i * var.width);
       widths_.push_back(uint8_t(var.width));
       if (var.width != 1) all_bytes_ = false;
@@ -72,6 +73,8 @@ Packer::Packer(const ir::Program& program, const uint8_t* root)
       chunk_of_.push_back(uint32_t(chunks_.size()));
       place *= elements_[k].radix;  // wraps only after the last element of the chunk
     }
+    c.middle = c.first + (c.last - c.first) / 2;
+    c.middle_div = Divider(c.middle < c.last ? place_[c.middle] : 1);
     c.bits = bits_for(product);
     c.shift = shift;
     shift += c.bits;
@@ -196,9 +199,25 @@ void Packer::decode(const uint8_t* key, uint32_t* digits) const {
     uint64_t v = words[w] >> b;
     if (b && b + c.bits > 64) v |= words[w + 1] << (64 - b);
     if (c.bits < 64) v &= (uint64_t{1} << c.bits) - 1;
-    for (uint32_t i = c.first; i < c.last; ++i) {
-      digits[i] = uint32_t(v % elements_[i].radix);
-      v /= elements_[i].radix;
+    uint64_t hi = c.middle_div.quotient(v);
+    uint64_t lo = v - hi * c.middle_div.divisor();
+    uint32_t i = c.first, j = c.middle;
+    for (; i < c.middle && j < c.last; ++i, ++j) {
+      const uint64_t qi = radix_div_[i].quotient(lo), qj = radix_div_[j].quotient(hi);
+      digits[i] = uint32_t(lo - qi * elements_[i].radix);
+      digits[j] = uint32_t(hi - qj * elements_[j].radix);
+      lo = qi;
+      hi = qj;
+    }
+    for (; i < c.middle; ++i) {
+      const uint64_t q = radix_div_[i].quotient(lo);
+      digits[i] = uint32_t(lo - q * elements_[i].radix);
+      lo = q;
+    }
+    for (; j < c.last; ++j) {
+      const uint64_t q = radix_div_[j].quotient(hi);
+      digits[j] = uint32_t(hi - q * elements_[j].radix);
+      hi = q;
     }
   }
 }

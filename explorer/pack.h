@@ -15,6 +15,33 @@ namespace rulebook::explorer {
 inline constexpr uint32_t kMaxKeyBytes = 512;
 inline constexpr uint32_t kMaxChunks = kMaxKeyBytes * 8 / 32 + 1;
 
+/// Division of 64-bit numbers by a divisor fixed in advance, as a multiplication and two
+/// shifts (Granlund and Montgomery, "Division by invariant integers using multiplication",
+/// 1994, figure 4.1): exact for every dividend and every divisor from 1 to 2^64 - 1. A
+/// state's digits are decoded by a division per digit; a hardware division is several
+/// times slower.
+class Divider {
+ public:
+  explicit Divider(uint64_t d = 1) : d_(d) {
+    uint32_t l = 0;
+    while (l < 64 && (uint64_t{1} << l) < d) ++l;  // l = ceil(log2 d)
+    const unsigned __int128 excess = (((unsigned __int128)1 << l) - d) << 64;
+    m_ = uint64_t(excess / d + 1);  // below 2^64: 2^l - d < d
+    shift1_ = l > 0 ? 1 : 0;
+    shift2_ = l > 0 ? l - 1 : 0;
+  }
+  uint64_t quotient(uint64_t n) const {
+    const uint64_t t = uint64_t(((unsigned __int128)m_ * n) >> 64);
+    return (t + ((n - t) >> shift1_)) >> shift2_;
+  }
+  uint64_t divisor() const { return d_; }
+
+ private:
+  uint64_t d_;
+  uint64_t m_ = 0;
+  uint32_t shift1_ = 0, shift2_ = 0;
+};
+
 /// One stored element of the state: element `index` of variable `var`, holding an index of
 /// a domain of `radix` values.
 struct PackedElement {
@@ -100,8 +127,13 @@ class Packer {
     uint32_t first = 0, last = 0;  ///< elements [first, last)
     uint32_t bits = 0;
     uint32_t shift = 0;            ///< bit offset of the chunk in the key
+    /// Decoding splits the chunk's value at element `middle` (its place divides it into
+    /// two numbers), and decodes both halves side by side: two chains of divisions, not one.
+    uint32_t middle = 0;
+    Divider middle_div;
   };
   std::vector<uint64_t> place_;    ///< per element: the product of the radices before it in its chunk
+  std::vector<Divider> radix_div_; ///< per element: division by its radix
   std::vector<uint32_t> chunk_of_; ///< per element
   std::vector<int32_t> element_at_;  ///< per state byte: the element stored there, or -1
   bool all_bytes_ = true;          ///< every element is one byte wide

@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -337,4 +338,29 @@ TEST_CASE("perft: an interruption keeps the split depths and the finished subtre
   REQUIRE(r.split_depth >= 1);
   REQUIRE(r.split_depth <= 3);
   for (int d = 0; d < r.split_depth; ++d) CHECK(r.paths[size_t(d)] == whole.paths[size_t(d)]);
+}
+
+TEST_CASE("division by a radix fixed in advance is exact for every dividend and divisor") {
+  std::mt19937_64 rng(20261127);
+  std::vector<uint64_t> divisors;
+  for (uint64_t d = 1; d <= 1000; ++d) divisors.push_back(d);
+  for (uint32_t k = 1; k < 64; ++k)
+    for (uint64_t d : {(uint64_t{1} << k) - 1, uint64_t{1} << k, (uint64_t{1} << k) + 1}) divisors.push_back(d);
+  divisors.push_back(UINT64_MAX);
+  for (int i = 0; i < 1000; ++i) divisors.push_back(uint32_t(rng()) | 1u);
+  for (int i = 0; i < 1000; ++i) divisors.push_back(rng() >> (rng() % 63));  // up to 64 bits
+  size_t checked = 0;
+  for (uint64_t d : divisors) {
+    if (d == 0) continue;
+    const rulebook::explorer::Divider div(d);
+    std::vector<uint64_t> ns = {0, 1, d - 1, d, d + 1, UINT64_MAX, UINT64_MAX - 1, UINT64_MAX / d * d,
+                                UINT64_MAX / d * d - 1, uint64_t{1} << 63, (uint64_t{1} << 63) - 1};
+    for (int i = 0; i < 200; ++i) ns.push_back(rng() >> (rng() % 64));
+    for (uint64_t n : ns) {
+      const uint64_t q = div.quotient(n);
+      if (q != n / d) FAIL("n = " << n << ", d = " << d << ": " << q << " instead of " << n / d);
+      ++checked;
+    }
+  }
+  CHECK(checked > 600000);
 }
