@@ -1,0 +1,95 @@
+#!/bin/bash
+# The SMYOZ puzzle entries solved apart from Z3: `rulebook explore` over smyoz_enumerate.rules
+# (every clue a board rule) counts the fleets an entry allows; with --clues, each shot group
+# and the gallows left out in turn (two or more fleets: the clue is needed). The origin shot
+# is left out only with --origin: without its 3x3 area the enumeration keeps millions of
+# partial fleets per depth (hours, not minutes).
+#
+#   smyoz_enumerate.sh RULEBOOK SOURCE ENTRY... [--clues] [--origin] [--threads N] [--expect K=N ...]
+#
+# Prints one line per count: "entry 1: 1 fleet (2784625 states, 112 s)",
+# "entry 1 without group A: 7 fleets (...)". With --expect, exits 1 unless entry K has N
+# fleets with every clue.
+set -euo pipefail
+rulebook=$1
+source_dir=$2
+shift 2
+entries=()
+clues=0
+origin=0
+threads=2
+declare -A expect=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --clues) clues=1 ;;
+    --origin) origin=1 ;;
+    --threads) threads=$2; shift ;;
+    --expect) expect[${2%%=*}]=${2#*=}; shift ;;
+    *) entries+=("$1") ;;
+  esac
+  shift
+done
+rules="$source_dir/tests/cli/smyoz_enumerate.rules"
+data="$source_dir/variants/smyoz/smyoz-puzzles.txt"
+
+# The fleets of entry $1 with clue $2 left out (0: none): depth 11, a placed and confirmed fleet.
+count() {
+  local start end json
+  start=$(date +%s.%N)
+  json=$("$rulebook" explore "$rules" --setup "puzzle=$1" --setup "dropped=$2" --depth 11 --no-symmetry \
+           --threads "$threads" --json --quiet)
+  end=$(date +%s.%N)
+  python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+fleets = sum(x["distinct"] for x in d["depths"] if x["depth"] == 11)
+print(fleets, d["total_distinct"], "%.0f" % (float(sys.argv[3]) - float(sys.argv[2])))
+' "$json" "$start" "$end"
+}
+
+# The clues entry $1 gives: the groups asked (1-6), 7 for the origin, 8 for the gallows.
+clues_of() {
+  python3 - "$data" "$1" <<'EOF'
+import sys
+entries, cur = [], []
+for line in open(sys.argv[1]):
+    line = line.split("#", 1)[0].split()
+    if line:
+        cur += [int(v) for v in line]
+    elif cur:
+        entries.append(cur)
+        cur = []
+if cur:
+    entries.append(cur)
+e = entries[int(sys.argv[2]) - 1]
+groups = sorted({e[57 + 5 * i] for i in range(15)} - {0})
+print(" ".join(str(g) for g in groups + ([7] if e[27] == 1 else []) + [8]))
+EOF
+}
+
+name() {
+  case $1 in 7) echo "the origin" ;; 8) echo "the gallows" ;; 6) echo "group Z" ;;
+    *) echo "group $(printf "\\x$(printf %x $((64 + $1)))")" ;; esac
+}
+
+plural() { if [ "$1" = 1 ]; then echo "1 fleet"; else echo "$1 fleets"; fi; }
+
+status=0
+for k in "${entries[@]}"; do
+  read -r fleets states seconds < <(count "$k" 0)
+  echo "entry $k: $(plural "$fleets") ($states states, $seconds s)"
+  if [ -n "${expect[$k]:-}" ] && [ "${expect[$k]}" != "$fleets" ]; then
+    echo "  expected ${expect[$k]}" >&2
+    status=1
+  fi
+  [ $clues = 1 ] || continue
+  for c in $(clues_of "$k"); do
+    if [ "$c" = 7 ] && [ $origin = 0 ]; then
+      echo "entry $k without $(name "$c"): not counted (--origin)"
+      continue
+    fi
+    read -r fleets states seconds < <(count "$k" "$c")
+    echo "entry $k without $(name "$c"): $(plural "$fleets") ($states states, $seconds s)$([ "$fleets" -ge 2 ] && echo ': needed' || echo ': NOT needed')"
+  done
+done
+exit $status
