@@ -2,14 +2,18 @@
 """Drops the shot groups of a SMYOZ puzzle entry that the other clues imply, counting fleets
 by enumeration (smyoz_enumerate.rules, `rulebook explore`), not by Z3.
 
-    smyoz_minimise.py RULEBOOK SOURCE ENTRY [--threads N]
+    smyoz_minimise.py RULEBOOK SOURCE ENTRY [--threads N] [--max-states N] [--data FILE]
+
+ENTRY is an entry of variants/smyoz/smyoz-puzzles.txt, or of FILE (a design's candidate).
 
 Every set of the entry's groups reached by dropping one group at a time while the fleet
 stays unique is counted; a set is minimal when dropping any further group gives two or more
-fleets, and is kept when the gallows is needed too (a puzzle gives it): without it, two or
-more fleets. Of those, the one with the most shots is printed as shot lines for
-smyoz-puzzles.txt (groups relabelled A, B, ...). The origin shot is counted first: left out when every group
-and the gallows find the fleet without it, else kept, needed. A count that passes --max-states
+fleets, and a candidate when the gallows is needed too (a puzzle gives it): without it, two
+or more fleets. With the origin shot, the first candidate (most shots first) whose groups
+and gallows leave two or more fleets without the origin is taken: every clue is needed.
+When there is none, the origin is left out if every group and the gallows find the fleet
+without it, and the search is made again without it. The entry's origin and shot lines
+(groups relabelled A, B, ...) are printed for smyoz-puzzles.txt. A count that passes --max-states
 (default 20 million) states is unknown: its set is neither unique nor a proof of need.
 """
 import json
@@ -20,17 +24,25 @@ import sys
 import tempfile
 
 
-def read_entries(path):
-    entries, cur = [], []
+def read_entries(path, made_by=None):
+    """The entries of a data file; `made_by` gets each one's generator arguments (the
+    '# made by:' comment before it, or None)."""
+    entries, cur, args = [], [], None
     for line in open(path):
+        if line.startswith("# made by: "):
+            args = line.split()[4:]
         values = line.split("#", 1)[0].split()
         if values:
             cur += [int(v) for v in values]
         elif cur:
             entries.append(cur)
-            cur = []
+            if made_by is not None:
+                made_by.append(args)
+            cur, args = [], None
     if cur:
         entries.append(cur)
+        if made_by is not None:
+            made_by.append(args)
     return entries
 
 
@@ -67,7 +79,11 @@ def main():
     rulebook, source, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
     threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 2
     max_states = int(sys.argv[sys.argv.index("--max-states") + 1]) if "--max-states" in sys.argv else 20000000
-    entry = read_entries(os.path.join(source, "variants/smyoz/smyoz-puzzles.txt"))[k - 1]
+    data = sys.argv[sys.argv.index("--data") + 1] if "--data" in sys.argv else \
+        os.path.join(source, "variants/smyoz/smyoz-puzzles.txt")
+    made_by = []
+    entry = read_entries(data, made_by)[k - 1]
+    args = made_by[k - 1]
     tree = tempfile.mkdtemp()
     try:
         os.makedirs(os.path.join(tree, "variants/smyoz"))
@@ -77,8 +93,17 @@ def main():
         shutil.copy(os.path.join(source, "tests/cli/smyoz_enumerate.rules"), os.path.join(tree, "tests/cli"))
         known = {}
 
+        # Counts with the origin, kept when it is left out: dropping a clue only adds fleets,
+        # so two or more with it are two or more without it.
+        with_origin = {}
+
         def fleets(groups, gallows=True):
             key = (groups, gallows)
+            if key not in known and entry[27] == 0 and (with_origin.get(key) or 0) >= 2:
+                known[key] = with_origin[key]
+                names = "".join("ABCDEZ"[g - 1] for g in sorted(groups)) or "none"
+                print(f"  groups {names}{'' if gallows else ', no gallows'}: {known[key]} or more fleets "
+                      "(as many with the origin)", flush=True)
             if key not in known:
                 e = entry
                 for g in groups_of(entry):
@@ -93,83 +118,79 @@ def main():
         if fleets(full) != 1:
             print(f"entry {k}: not unique with every clue")
             return 1
-        # The origin first: when the groups and the gallows find the fleet without it, it is
-        # dropped; otherwise it is needed (two or more fleets, which fewer groups only add to).
-        if entry[27] == 1:
-            no_origin = list(entry)
-            no_origin[27:57] = [0] * 30
-            n = count(rulebook, tree, no_origin, 0, threads, max_states)
-            print(f"  without the origin: {n} fleets -> {'dropped' if n == 1 else 'kept'}", flush=True)
-            if n == 1:
-                entry = no_origin
-                known.clear()
-            elif n is None:
-                print(f"entry {k}: whether the origin is needed is not known")
-                return 1
-        # Every set of groups reached by dropping groups one at a time while one fleet stays;
-        # minimal: dropping any further group gives two or more fleets.
-        minimal, seen, todo = [], {full}, [full]
-        while todo:
-            groups = todo.pop()
-            is_minimal = True
-            for g in sorted(groups):
-                fewer = groups - {g}
-                n = fleets(fewer)
-                if n == 1:
-                    is_minimal = False
-                    if fewer not in seen:
-                        seen.add(fewer)
-                        todo.append(fewer)
-                elif n is None:
-                    is_minimal = False  # not shown needed
-            if is_minimal:
-                minimal.append(groups)
-        # A puzzle gives the gallows: it must be needed too.
-        good = [m for m in minimal if (fleets(m, False) or 0) >= 2]
         shots_in = lambda m: sum(1 for i in range(15) if entry[57 + 5 * i] in m)
-        if good:
-            best = max(good, key=lambda m: (shots_in(m), sorted(-g for g in m)))
-            for g in groups_of(entry):
-                if g not in best:
-                    entry = without_group(entry, g)
-        else:
-            # The shots of the largest minimal set imply the gallows: shots are dropped one at
-            # a time (a group keeps its other shots) while the fleet stays unique; then every
-            # group and the gallows are counted again.
-            best = max(minimal, key=lambda m: (shots_in(m), sorted(-g for g in m)))
-            for g in groups_of(entry):
-                if g not in best:
-                    entry = without_group(entry, g)
-            print(f"entry {k}: no set of its groups needs the gallows; dropping single shots of {sorted(best)}")
-            # Within a group the answer beside a cell need not be its own: the cell is dropped
-            # with each answer of the bag in turn (the wrong ones leave no fleet).
-            for i in range(15):
-                g = entry[57 + 5 * i]
-                if g == 0:
-                    continue
-                for j in range(15):
-                    if entry[57 + 5 * j] != g:
-                        continue
-                    e = list(entry)
-                    e[60 + 5 * i:62 + 5 * i], e[60 + 5 * j:62 + 5 * j] = e[60 + 5 * j:62 + 5 * j], e[60 + 5 * i:62 + 5 * i]
-                    e[57 + 5 * i:62 + 5 * i] = [0, 0, 0, 0, 0]
-                    n = count(rulebook, tree, e, 0, threads, max_states)
-                    print(f"  without shot {i + 1} and answer {j + 1} (group {'ABCDEZ'[g - 1]}): {n} fleets", flush=True)
+
+        def minimal_sets():
+            """Every set of groups reached by dropping groups one at a time while one fleet
+            stays; minimal: dropping any further group gives two or more fleets."""
+            minimal, seen, todo = [], {full}, [full]
+            while todo:
+                groups = todo.pop()
+                is_minimal = True
+                for g in sorted(groups):
+                    fewer = groups - {g}
+                    n = fleets(fewer)
                     if n == 1:
-                        entry = e
-                        break
-                    if n is not None and n >= 2:
-                        break  # its own answer: the shot is needed
-            groups = groups_of(entry)
-            needed = all((count(rulebook, tree, entry, g, threads, max_states) or 0) >= 2 for g in groups)
-            gallows = (count(rulebook, tree, entry, 8, threads, max_states) or 0) >= 2
-            print(f"  every group needed: {needed}; the gallows needed: {gallows}")
-            if not (needed and gallows):
-                return 1
-            best = frozenset(groups)
+                        is_minimal = False
+                        if fewer not in seen:
+                            seen.add(fewer)
+                            todo.append(fewer)
+                    elif n is None:
+                        is_minimal = False  # not shown needed
+                if is_minimal:
+                    minimal.append(groups)
+            # A puzzle gives the gallows: it must be needed too. Most shots first.
+            good = [m for m in minimal if (fleets(m, False) or 0) >= 2]
+            return sorted(good, key=lambda m: (-shots_in(m), sorted(m)))
+
+        def keep_only(e, groups):
+            for g in groups_of(e):
+                if g not in groups:
+                    e = without_group(e, g)
+            return e
+
+        def no_origin(e):
+            e = list(e)
+            e[27:57] = [0] * 30
+            return e
+
+        best = None
+        # With the origin first (its 3x3 area makes every count quick); the origin is then
+        # needed when the set's groups and the gallows leave two or more fleets without it.
+        for m in minimal_sets():
+            if entry[27] != 1:
+                best = m
+                break
+            n = count(rulebook, tree, no_origin(keep_only(entry, m)), 0, threads, max_states)
+            names = "".join("ABCDEZ"[g - 1] for g in sorted(m))
+            print(f"  groups {names} without the origin: {n} fleets", flush=True)
+            if n is not None and n >= 2:
+                best = m
+                break
+        if best is None and entry[27] == 1:
+            # The origin not needed by any such set: without it, if the groups and the
+            # gallows find the fleet alone (slow counts: millions of partial fleets).
+            n = count(rulebook, tree, no_origin(entry), 0, threads, max_states)
+            print(f"  without the origin, every group: {n} fleets", flush=True)
+            if n == 1:
+                entry = no_origin(entry)
+                with_origin.update(known)
+                known.clear()
+                good = minimal_sets()
+                best = good[0] if good else None
+        if best is None:
+            print(f"entry {k}: no set of its clues found with every clue needed")
+            return 1
+        entry = keep_only(entry, best)
         kept = sorted(best)
         print(f"entry {k}: groups {''.join('ABCDEZ'[g - 1] for g in kept)} kept, each needed, the gallows needed"
               f"{', the origin needed' if entry[27] == 1 else ', no origin'}")
+        if args:
+            cells = dict(a.split("=") for a in args[2:])
+            new = [args[0], args[1] if entry[27] == 1 else "-"]
+            new += [f"{'ABCDE'[i]}={cells['ABCDEZ'[g - 1]]}" for i, g in enumerate(g for g in kept if g != 6)]
+            new += [f"Z={cells['Z']}" for g in kept if g == 6]
+            print("made by: tests/cli/smyoz_puzzle_entry.py " + " ".join(new))
         print("origin line:")
         print(" ".join(str(v) for v in entry[27:57]))
         shots = [entry[57 + 5 * i:62 + 5 * i] for i in range(15) if entry[57 + 5 * i] != 0]

@@ -8,9 +8,9 @@ prove (tests/cli/smyoz_puzzles_test.sh).
 
 Usage: smyoz_puzzle_entry.py SEED ROW,COL|- GROUP=R,C[/R,C...] ...   (GROUP: A-E or Z)
        prints the fleet as a grid (comment lines) and the entry.
-       smyoz_puzzle_entry.py --candidate SEED
+       smyoz_puzzle_entry.py --candidate SEED [--origin]
        prints the arguments of a full candidate for seed SEED: groups A-E of three cells
-       each (15 shots), drawn from the seed; `rulebook solve
+       each (15 shots), drawn from the seed, and with --origin an origin shot; `rulebook solve
        --minimise` then drops the groups not needed (tests/cli/smyoz_generate.sh).
 """
 
@@ -241,21 +241,22 @@ def entry(fleet, origin, groups, directions=True, title=''):
     return '\n'.join(out) + '\n'
 
 
-def candidate(seed):
+def candidate(seed, with_origin=False):
     """Five groups A-E of three distinct cells each (15 shots; the text allows 16), drawn from
-    the seed (a stream apart from the fleet's). No origin shot: its question (26 answers
-    broken at once) is the one the solver is slowest to settle."""
+    the seed (a stream apart from the fleet's); with `with_origin`, a 16th cell drawn after
+    them is the origin shot (Z3's question without an origin is its slowest; the
+    enumeration's is quick with one, tests/cli/smyoz_minimise.py)."""
     rng = random.Random('shots %d' % seed)
-    shot = rng.sample([(y, x) for y in range(N) for x in range(N)], 15)
+    shot = rng.sample([(y, x) for y in range(N) for x in range(N)], 16 if with_origin else 15)
     groups = ['%s=%s' % (g, '/'.join('%d,%d' % c for c in sorted(shot[3 * i:3 * i + 3])))
               for i, g in enumerate('ABCDE')]
-    return [str(seed), '-'] + groups
+    return [str(seed), '%d,%d' % shot[15] if with_origin else '-'] + groups
 
 
 def main(argv):
     import sys
     if argv[1] == '--candidate':
-        print(' '.join(candidate(int(argv[2]))))
+        print(' '.join(candidate(int(argv[2]), '--origin' in argv[3:])))
         return
     seed = int(argv[1])
     fleet = random_fleet(random.Random(seed))
