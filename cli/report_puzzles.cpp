@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "cli/json_out.h"
+#include "cli/open_game.h"
+#include "cli/verbs.h"
 #include "cli/report.h"
 #include "explorer/game_value.h"
 #include "verifier/puzzle.h"
@@ -45,16 +47,10 @@ std::string bound_words(explorer::Objective o, int64_t v) {
 }
 
 /// The game's value for the side to move first from `kv`'s setup, or the bounds reached.
-std::string game_words(const OpenedGame& game, const ReportPlan& plan, const std::string& kv, nlohmann::json& out,
+std::string game_words(const OpenedGame& game, const ReportPlan& plan, const engine::Setup& setup, nlohmann::json& out,
                        const std::atomic<bool>* stop) {
   const ir::Program& p = *game.program;
   const engine::Engine& e = *game.engine;
-  engine::Setup setup;
-  setup.seed = plan.seed;
-  if (!kv.empty()) {
-    const size_t eq = kv.find('=');
-    setup.values.emplace_back(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
-  }
   std::vector<uint8_t> root(e.info().state_bytes, 0);
   if (engine::Status st = e.setup(root.data(), setup); !st.ok) {
     out["error"] = st.message;
@@ -111,13 +107,16 @@ Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nl
     fmt::print(stderr, "report: {} puzzles{}\n", plan.label, kv.empty() ? "" : " with " + kv);
     nlohmann::json criteria = nlohmann::json::object(), value = nlohmann::json::object();
     const std::string crit = criteria_words(proofs, kv, criteria);
-    const std::string play = plan.puzzle_game_states > 0 ? game_words(game, plan, kv, value, stop) : "not asked";
+    engine::Setup setup;
+    setup.seed = plan.seed;
+    if (!kv.empty() && parse_setup_args({kv}, setup) != kExitOk) {
+      data.push_back({{"setup", kv}, {"error", "not name=value"}});
+      continue;
+    }
+    const std::string play = plan.puzzle_game_states > 0 ? game_words(game, plan, setup, value, stop) : "not asked";
     for (const ir::Property* decl : decls) {
       verifier::PuzzleOptions po;
-      if (!kv.empty()) {
-        const size_t eq = kv.find('=');
-        po.setup.emplace_back(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
-      }
+      po.setup = setup.values;
       po.max_solutions = plan.puzzle_max;
       po.rlimit = plan.puzzle_rlimit;
       po.timeout_seconds = plan.puzzle_timeout;

@@ -49,21 +49,12 @@ print(fleets, d["total_distinct"], "%.0f" % (float(sys.argv[3]) - float(sys.argv
 
 # The clues entry $1 gives: the groups asked (1-6), 7 for the origin, 8 for the gallows.
 clues_of() {
-  python3 - "$data" "$1" <<'EOF'
+  python3 - "$data" "$1" "$source_dir/tests/cli" <<'EOF'
 import sys
-entries, cur = [], []
-for line in open(sys.argv[1]):
-    line = line.split("#", 1)[0].split()
-    if line:
-        cur += [int(v) for v in line]
-    elif cur:
-        entries.append(cur)
-        cur = []
-if cur:
-    entries.append(cur)
-e = entries[int(sys.argv[2]) - 1]
-groups = sorted({e[57 + 5 * i] for i in range(15)} - {0})
-print(" ".join(str(g) for g in groups + ([7] if e[27] == 1 else []) + [8]))
+sys.path.insert(0, sys.argv[3])
+from smyoz_minimise import groups_of, read_entries
+e = read_entries(sys.argv[1])[int(sys.argv[2]) - 1]
+print(" ".join(str(g) for g in groups_of(e) + ([7] if e[27] == 1 else []) + [8]))
 EOF
 }
 
