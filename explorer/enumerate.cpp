@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -257,16 +258,26 @@ void Explorer::expand(LayerStore& cur, LayerStore& next,
 
 void Explorer::parallel(const std::function<void(int)>& body) {
   if (options_.interrupt && *options_.interrupt) stop("interrupted");
-  std::atomic<int> done{0};
+  // The workers say when they are done; this thread wakes then, or every 20 ms to look
+  // for an interrupt and to report progress (a pass of a few milliseconds, like an end
+  // candidate rejected by its first images, no longer waits out a whole sleep).
+  int done = 0;
+  std::mutex done_mutex;
+  std::condition_variable done_cv;
   std::vector<std::thread> pool;
   for (int t = 0; t < threads_; ++t)
     pool.emplace_back([&, t] {
       body(t);
+      std::lock_guard<std::mutex> lock(done_mutex);
       ++done;
+      done_cv.notify_one();
     });
   auto last = Clock::now();
-  while (done < threads_) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(done_mutex);
+      if (done_cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return done == threads_; })) break;
+    }
     if (options_.interrupt && *options_.interrupt) stop("interrupted");
     if (options_.progress && Clock::now() - last >= std::chrono::seconds(1)) {
       last = Clock::now();
@@ -374,20 +385,25 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
                                        [](const PackedElement& e) { return e.radix <= 256; });
   std::vector<uint8_t> decoded(byte_digits && ends.size() * n <= (size_t{1} << 28) ? ends.size() * n : 0);
   std::vector<uint8_t> have(decoded.empty() ? 0 : ends.size(), 0);
-  auto images = [&](const Transform& t, bool first_outside) {
+  // The image of each terminal state under t, or with `only` of those states alone.
+  auto images = [&](const Transform& t, bool first_outside, const std::vector<uint32_t>* only) {
     KeyAction action(program_, packer_, {group_.front(), t});
     outside = false;
+    const size_t count = only ? only->size() : ends.size();
     // In blocks: the images of a block are looked up together (KeySet::find_many).
     constexpr size_t kBlock = 64;
-    parallel_for((ends.size() + kBlock - 1) / kBlock, [&](size_t blk) {
+    parallel_for((count + kBlock - 1) / kBlock, [&](size_t blk) {
       if (first_outside && outside.load(std::memory_order_relaxed)) return;
       thread_local std::vector<uint32_t> digits, image;
       thread_local std::vector<uint8_t> keys;
+      int64_t found[kBlock];
+      size_t looked[kBlock], m = 0;  // the states of the block whose images are looked up
       digits.resize(n);
       image.resize(n);
       keys.resize(kBlock * kb);
-      const size_t from = blk * kBlock, to = std::min(ends.size(), from + kBlock);
-      for (size_t i = from; i < to; ++i) {
+      const size_t from = blk * kBlock, to = std::min(count, from + kBlock);
+      for (size_t j = from; j < to; ++j) {
+        const size_t i = only ? (*only)[j] : j;
         if (!have.empty() && have[i]) {
           for (size_t k = 0; k < n; ++k) digits[k] = decoded[i * n + k];
         } else {
@@ -398,11 +414,19 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
           }
         }
         action.apply(1, digits.data(), image.data());
-        packer_.encode(image.data(), keys.data() + (i - from) * kb);
+        // A state the map fixes is its own image: no key to make and look up.
+        if (std::equal(digits.begin(), digits.end(), image.begin())) {
+          image_of[i] = int64_t(i);
+          continue;
+        }
+        packer_.encode(image.data(), keys.data() + m * kb);
+        looked[m++] = i;
       }
-      ends.find_many(keys.data(), to - from, image_of.data() + from);
-      for (size_t i = from; i < to; ++i)
-        if (image_of[i] < 0) outside = true;
+      ends.find_many(keys.data(), m, found);
+      for (size_t k = 0; k < m; ++k) {
+        image_of[looked[k]] = found[k];
+        if (found[k] < 0) outside = true;
+      }
     });
   };
   // The end classes are the orbits under generators: joined by union-find, one pass each.
@@ -412,11 +436,41 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
     while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;
   };
-  auto join = [&]() {
-    for (size_t i = 0; i < image_of.size(); ++i) {
-      const uint32_t a = root(uint32_t(i)), b = root(uint32_t(image_of[size_t(i)]));
+  auto join = [&](const std::vector<uint32_t>* only) {
+    const size_t count = only ? only->size() : image_of.size();
+    for (size_t j = 0; j < count; ++j) {
+      const size_t i = only ? (*only)[j] : j;
+      const uint32_t a = root(uint32_t(i)), b = root(uint32_t(image_of[i]));
       if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
+  };
+  // The maps joined so far generate a group K whose orbits the union-find holds. A map t
+  // that normalises K (t k t^-1 in K for each generator k) needs one state per orbit: for
+  // s = k(r), t(s) = (t k t^-1)(t(r)) lies in the orbit of t(r), so t keeps the terminal
+  // states when it keeps the roots, and t's orbits join the roots' (on the 6x6 fill's dead
+  // ends, most maps kept commute with those before them).
+  std::vector<Transform> joined;
+  uint64_t joined_order = 1;
+  std::vector<uint32_t> roots;
+  auto one_per_orbit = [&](const Transform& t) -> const std::vector<uint32_t>* {
+    if (joined.empty()) return nullptr;
+    const Transform inv = inverse(program_, t);
+    std::vector<Transform> with = joined;
+    for (const Transform& k : joined) {
+      with.push_back(compose(program_, t, compose(program_, k, inv)));
+      const uint64_t order = group_order(program_, with);
+      with.pop_back();
+      if (order == UINT64_MAX || order != joined_order) return nullptr;
+    }
+    roots.clear();
+    for (size_t i = 0; i < parent.size(); ++i)
+      if (parent[i] == i) roots.push_back(uint32_t(i));
+    return &roots;
+  };
+  auto note_joined = [&](const Transform& t) {
+    joined.push_back(t);
+    joined_order = group_order(program_, joined);
+    if (joined_order == UINT64_MAX) joined_order = 0;  // no map is then shown to normalise
   };
   // The candidates first: the group's own passes are needed only when one is kept (the
   // orbits are the same whatever the order of the joins).
@@ -438,8 +492,10 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
       }
       known.pop_back();
     }
-    // Each candidate is checked on every terminal state: its image must be one of them.
-    images(t, true);
+    // Each candidate is checked on every terminal state (or one per orbit, above): its
+    // image must be one of them.
+    const std::vector<uint32_t>* only = one_per_orbit(t);
+    images(t, true, only);
     if (stopping_) return;
     if (outside) {
       d.end_rejected.emplace_back(t.name, fmt::format("it maps a terminal state of depth {} (of {}) to a state "
@@ -451,13 +507,15 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
     kept.push_back(t);
     known.push_back(t);
     known_order = 0;
-    join();
+    join(only);
+    note_joined(t);
   }
   if (d.end_symmetries.empty()) return;
   std::vector<Transform> generators = options_.generators.empty() ? group_ : options_.generators;
   for (const Transform& t : generators) {
     if (t.is_identity()) continue;
-    images(t, false);
+    const std::vector<uint32_t>* only = one_per_orbit(t);
+    images(t, false, only);
     if (stopping_) return;
     // The group keeps the states of a depth; a terminal state's image is terminal (else
     // nothing is said of the terminal states).
@@ -466,7 +524,8 @@ void Explorer::end_symmetry(const LayerStore& layer, DepthCount& d) {
       d.end_rejected.clear();
       return;
     }
-    join();
+    join(only);
+    note_joined(t);
   }
   generators.insert(generators.end(), kept.begin(), kept.end());
   if (d.end_symmetries.empty()) return;

@@ -248,6 +248,23 @@ Transform compose(const ir::Program& p, const Transform& a, const Transform& b) 
   return ab;
 }
 
+Transform inverse(const ir::Program& p, const Transform& t) {
+  Transform inv;
+  inv.name = t.name == "identity" ? t.name : "inverse of " + t.name;
+  inv.index_map.assign(p.domains.size(), {});
+  for (size_t d = 0; d < p.domains.size() && d < t.index_map.size(); ++d) {
+    const auto& m = t.index_map[d];
+    if (m.empty()) continue;
+    inv.index_map[d].resize(m.size());
+    for (uint32_t i = 0; i < m.size(); ++i) inv.index_map[d][m[i]] = i;
+  }
+  if (!t.var_map.empty()) {
+    inv.var_map.resize(t.var_map.size());
+    for (size_t v = 0; v < t.var_map.size(); ++v) inv.var_map[size_t(t.var_map[v])] = int(v);
+  }
+  return inv;
+}
+
 bool same_transform(const ir::Program& p, const Transform& a, const Transform& b) {
   for (size_t d = 0; d < p.domains.size(); ++d)
     for (uint32_t i = 0; i < p.domains[d].size; ++i)

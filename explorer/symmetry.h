@@ -41,6 +41,8 @@ Transform declared_transform(const ir::Program& program, const ir::Symmetry& sym
 /// a after b.
 Transform compose(const ir::Program& program, const Transform& a, const Transform& b);
 bool same_transform(const ir::Program& program, const Transform& a, const Transform& b);
+/// The transformation that undoes `t` (every map of a transformation is a permutation).
+Transform inverse(const ir::Program& program, const Transform& t);
 
 /// Element `i` of `var` after the transformation moves its keys.
 uint32_t map_element(const ir::Program& program, const Transform& t, const ir::StateVar& var, uint32_t i);

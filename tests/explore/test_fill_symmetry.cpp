@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/interp/interpret.h"
+#include "compiler/load/load_engine.h"
 #include "compiler/lower/lower.h"
 #include "explorer/enumerate.h"
 #include "explorer/symmetry.h"
@@ -341,4 +342,74 @@ TEST_CASE("rules that tell no cells apart by structure propose no automorphisms"
     const std::vector<explorer::Transform> found = explorer::graph_candidates(*p, sources, root.data());
     CHECK(found.empty() == !structured);
   }
+}
+
+namespace {
+/// The dead ends of an n x n fill after `stop` cells (row-major): the cells before filled
+/// by the Sudoku rule, none of the digits fits cell `stop`.
+void dead_ends(int n, int br, int bc, std::vector<int>& g, int i, int stop, std::vector<std::vector<int>>& out) {
+  auto fits = [&](int at, int v) {
+    const int r = at / n, c = at % n;
+    for (int k = 0; k < n; ++k)
+      if (g[size_t(r * n + k)] == v || g[size_t(k * n + c)] == v) return false;
+    for (int a = r / br * br; a < r / br * br + br; ++a)
+      for (int b = c / bc * bc; b < c / bc * bc + bc; ++b)
+        if (g[size_t(a * n + b)] == v) return false;
+    return true;
+  };
+  if (i == stop) {
+    for (int v = 1; v <= n; ++v)
+      if (fits(i, v)) return;
+    out.push_back(g);
+    return;
+  }
+  for (int v = 1; v <= n; ++v) {
+    if (!fits(i, v)) continue;
+    g[size_t(i)] = v;
+    dead_ends(n, br, bc, g, i + 1, stop, out);
+    g[size_t(i)] = 0;
+  }
+}
+}  // namespace
+
+TEST_CASE("6x6 fill: the end classes of the dead ends at 16 moves against their orbits by brute force",
+          "[explore][symmetry][fill]") {
+  // The explorer checks a kept map that normalises the maps joined before it on one state
+  // per orbit of theirs, and joins those orbits alone; here some kept maps do (rows (0 1)
+  // commutes with the column swaps before it) and some do not (columns (0 1) after
+  // columns (1 2)). The orbits of the dead ends enumerated by backtracking, walked under
+  // the same generators, give the same count.
+  auto g = load_fill("fill-6x6.rules");
+  // The compiled engine: 3.6 million states to depth 16.
+  const std::shared_ptr<const ir::Program> program(g->program.get(), [](const ir::Program*) {});  // g owns it
+  compiler::LoadedEngine e = compiler::load_engine(program, g->sources);
+  INFO(e.status.message);
+  REQUIRE(e.engine);
+  explorer::SurveyOptions o;
+  o.threads = 2;
+  o.max_depth = 16;
+  const explorer::Survey s = explorer::survey(*program, g->sources, *e.engine, g->root.data(), o);
+  REQUIRE(s.result.depths.size() == 17);
+  const explorer::DepthCount& d = s.result.depths[16];
+  std::vector<std::vector<int>> dead;
+  std::vector<int> grid(36, 0);
+  dead_ends(6, 2, 3, grid, 0, 16, dead);
+  CHECK(dead.size() == 103680);
+  CHECK(d.terminal == dead.size());
+  REQUIRE(d.end_symmetries.size() >= 2);
+  std::vector<GridMap> gens;
+  for (const auto& t : s.group.generators) gens.push_back(grid_map(*g->program, t, 6));
+  for (const auto& c : s.group.checks)
+    for (const std::string& name : d.end_symmetries)
+      if (c.transform.name == name) gens.push_back(grid_map(*g->program, c.transform, 6));
+  CHECK(gens.size() == s.group.generators.size() + d.end_symmetries.size());
+  const size_t walked = orbits(dead, gens);
+  CHECK(walked == 12);
+  CHECK(d.terminal_end_classes == walked);
+  // Every kept map does keep the set.
+  const std::set<std::vector<int>> set(dead.begin(), dead.end());
+  size_t outside = 0;
+  for (const GridMap& m : gens)
+    for (const auto& x : dead) outside += set.count(map_grid(m, x)) == 0;
+  CHECK(outside == 0);
 }
