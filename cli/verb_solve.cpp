@@ -59,12 +59,14 @@ nlohmann::json board_json(const ir::Program& p, const verifier::Board& b) {
   return {{"text", board_text(p, b)}, {"state", state_hex(b.state)}};
 }
 
-/// The file's prove properties that read a fixed setup value: with the setup bound each is
+/// The file's prove and criterion properties that read a fixed setup value: with the setup bound each is
 /// a fact of the puzzle alone (Moyo's criteria), checked as `prove --setup` does.
 std::vector<verifier::Result> setup_properties(const OpenedGame& game, const verifier::Options& base) {
   verifier::Options o = base;
   for (const ir::Property& p : game.program->properties) {
-    if (p.kind != ir::PropertyKind::Prove || p.over_moves || !p.setup.empty()) continue;
+    if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves ||
+        !p.setup.empty())
+      continue;
     for (const std::string& s : verifier::setups_read(*game.program, p))
       for (const auto& given : base.setup)
         if (given.first == s && std::find(o.only.begin(), o.only.end(), p.name) == o.only.end())
@@ -73,7 +75,7 @@ std::vector<verifier::Result> setup_properties(const OpenedGame& game, const ver
   if (o.only.empty()) return {};
   std::vector<verifier::Result> out;
   for (verifier::Result& r : verifier::verify(*game.program, game.sources, o))
-    if (r.kind == ir::PropertyKind::Prove && std::find(o.only.begin(), o.only.end(), r.name) != o.only.end())
+    if ((r.kind == ir::PropertyKind::Prove || r.kind == ir::PropertyKind::Criterion) && std::find(o.only.begin(), o.only.end(), r.name) != o.only.end())
       out.push_back(std::move(r));
   return out;
 }

@@ -281,7 +281,15 @@ struct EndWhen {  // end when cond;
   ExprPtr condition;
 };
 
-enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant, Puzzle };
+/// Criterion: a prove whose refutation is a finding, not a failure (a puzzle criterion
+/// met or not met).
+enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant, Puzzle, Criterion };
+/// The keyword that declares a property of the kind.
+inline const char* property_keyword(PropertyKind k) {
+  static constexpr const char* kWords[] = {"prove",      "find",      "derive",    "lemma",  "bound",    "depends",
+                                           "consistent", "redundant", "invariant", "puzzle", "criterion"};
+  return kWords[static_cast<int>(k)];
+}
 
 struct PropertySet {  // boards [of phase] [where e] | moves [m, n] [where e]
   bool moves = false;

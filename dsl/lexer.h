@@ -38,6 +38,7 @@ namespace rulebook::dsl {
   K(Redundant, "redundant", Decl) K(Invariant, "invariant", Decl) K(Metric, "metric", Decl)   \
   K(Symmetry, "symmetry", Decl) K(Action, "action", Decl)                                      \
   K(Allow, "allow", DeclContextual) K(Puzzle, "puzzle", DeclContextual)                      \
+  K(Criterion, "criterion", DeclContextual)                                                    \
   K(Override, "override", Decl) K(Remove, "remove", Decl) K(Move, "move", Reserved)           \
   K(True, "true", Reserved) K(False, "false", Reserved) K(None, "none", Reserved)             \
   K(Not, "not", Reserved) K(And, "and", Reserved) K(Or, "or", Reserved) K(In, "in", Reserved) \

@@ -35,21 +35,6 @@ std::string kind_word(DeclKindWord w) {
   return "rule";
 }
 
-std::string property_keyword(PropertyKind k) {
-  switch (k) {
-    case PropertyKind::Prove: return "prove";
-    case PropertyKind::Find: return "find";
-    case PropertyKind::Derive: return "derive";
-    case PropertyKind::Lemma: return "lemma";
-    case PropertyKind::Bound: return "bound";
-    case PropertyKind::Depends: return "depends";
-    case PropertyKind::Consistent: return "consistent";
-    case PropertyKind::Redundant: return "redundant";
-    case PropertyKind::Invariant: return "invariant";
-    case PropertyKind::Puzzle: return "puzzle";
-  }
-  return "prove";
-}
 
 const Ident& property_ident(const Property& p) {
   return p.name.name.empty() ? p.subject : p.name;

@@ -363,7 +363,7 @@ EndWhen Parser::parse_endwhen() {
   return e;
 }
 
-/// property = ( "prove" | "find" | "derive" | "lemma" ) IDENT [ STRING ] "over" set ":" expr ";"
+/// property = ( "prove" | "find" | "derive" | "lemma" | "criterion" ) IDENT [ STRING ] "over" set ":" expr ";"
 ///          | "invariant" IDENT [ STRING ] ":" expr ";"
 ///          | "puzzle" IDENT [ STRING ] ":" "solution" expr ";" { clue }
 ///          | "bound" IDENT [ STRING ] "over" set ":" ( "max" | "min" ) expr ";"
@@ -396,6 +396,7 @@ Property Parser::parse_property() {
     case TokenKind::KwLemma: p.kind = PropertyKind::Lemma; break;
     case TokenKind::KwInvariant: p.kind = PropertyKind::Invariant; break;
     case TokenKind::KwPuzzle: p.kind = PropertyKind::Puzzle; break;
+    case TokenKind::KwCriterion: p.kind = PropertyKind::Criterion; break;
     default: p.kind = PropertyKind::Bound; break;
   }
   p.name = expect_name(fmt::format("a name after '{}'", spelled));

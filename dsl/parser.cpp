@@ -280,7 +280,8 @@ DeclBody Parser::parse_declaration_body(bool is_override) {
     case TokenKind::KwConsistent:
     case TokenKind::KwRedundant:
     case TokenKind::KwInvariant:
-    case TokenKind::KwPuzzle: return parse_property();
+    case TokenKind::KwPuzzle:
+    case TokenKind::KwCriterion: return parse_property();
     case TokenKind::KwMetric: return parse_metric();
     case TokenKind::KwSymmetry: return parse_symmetry();
     case TokenKind::KwAllow: return parse_allow();

@@ -453,10 +453,7 @@ class FilePrinter {
     w_.lines(declaration(0, o + "end when ", *e.condition, ";"), next);
   }
   void print(const Property& p, const std::string& o, uint32_t next) {
-    static constexpr std::string_view kWords[] = {"prove", "find",    "derive",     "lemma",
-                                                  "bound", "depends", "consistent", "redundant",
-                                                  "invariant", "puzzle"};
-    std::string head = o + std::string(kWords[static_cast<int>(p.kind)]) + " ";
+    std::string head = o + std::string(property_keyword(p.kind)) + " ";
     switch (p.kind) {
       case PropertyKind::Depends: w_.line(0, head + p.subject.name + ";", next); return;
       case PropertyKind::Consistent: w_.line(0, head + p.name.name + ";", next); return;

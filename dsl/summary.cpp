@@ -60,21 +60,6 @@ std::string params_text(const Game& g, const std::vector<ParamDecl>& params) {
   return join(parts);
 }
 
-const char* property_word(PropertyKind k) {
-  switch (k) {
-    case PropertyKind::Prove: return "prove";
-    case PropertyKind::Find: return "find";
-    case PropertyKind::Derive: return "derive";
-    case PropertyKind::Lemma: return "lemma";
-    case PropertyKind::Bound: return "bound";
-    case PropertyKind::Depends: return "depends";
-    case PropertyKind::Consistent: return "consistent";
-    case PropertyKind::Redundant: return "redundant";
-    case PropertyKind::Invariant: return "invariant";
-    case PropertyKind::Puzzle: return "puzzle";
-  }
-  return "prove";
-}
 
 std::string over_text(const PropertySet& s) {
   std::string text = s.moves ? (s.reachable ? "reachable moves" : "moves") : s.reachable ? "reachable" : "boards";
@@ -184,7 +169,7 @@ std::string describe(const Game& g) {
         line(fmt::format("redundant {}: {}", p->name.name, p->subject.name));
         break;
       default:
-        line(fmt::format("{} {} over {}", property_word(p->kind), p->name.name, over_text(p->over)));
+        line(fmt::format("{} {} over {}", property_keyword(p->kind), p->name.name, over_text(p->over)));
     }
   }
   for (const Metric* m : g.metrics) {

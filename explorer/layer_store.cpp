@@ -138,10 +138,20 @@ void KeySet::seal() {
   size_t cap = 16;
   while (cap < 2 * size()) cap <<= 1;
   index_.assign(cap, 0);
-  for (size_t i = 0; i < size(); ++i) {
-    size_t j = key_hash(key(i), key_) & (cap - 1);
-    while (index_[j] != 0) j = (j + 1) & (cap - 1);
-    index_[j] = uint32_t(i + 1);
+  // In batches, as find_many: a batch's slots are fetched from memory together.
+  constexpr size_t kBatch = 16;
+  size_t slot[kBatch];
+  for (size_t b = 0; b < size(); b += kBatch) {
+    const size_t m = std::min(kBatch, size() - b);
+    for (size_t i = 0; i < m; ++i) {
+      slot[i] = key_hash(key(b + i), key_) & (cap - 1);
+      __builtin_prefetch(&index_[slot[i]], 1);
+    }
+    for (size_t i = 0; i < m; ++i) {
+      size_t j = slot[i];
+      while (index_[j] != 0) j = (j + 1) & (cap - 1);
+      index_[j] = uint32_t(b + i + 1);
+    }
   }
 }
 

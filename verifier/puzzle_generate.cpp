@@ -135,7 +135,9 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   std::vector<Criterion> criteria;
   std::vector<Scope> crit_scopes;
   for (const ir::Property& p : p_.properties) {
-    if (p.kind != ir::PropertyKind::Prove || p.over_moves || !p.setup.empty()) continue;
+    if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves ||
+        !p.setup.empty())
+      continue;
     const std::vector<size_t> reads = setups_read(p);
     if (std::find(reads.begin(), reads.end(), tables[0]) == reads.end()) continue;
     crit_scopes.push_back(scope(p, 0));

@@ -157,7 +157,7 @@ void Verifier::settle_vacuity(const std::vector<const ir::Property*>& props, std
   // questions of the properties themselves are the same with or without this check.
   for (size_t i = 0; i < out.size(); ++i) {
     Result& r = out[i];
-    if ((r.kind != ir::PropertyKind::Prove && r.kind != ir::PropertyKind::Lemma) || r.verdict != Verdict::Proved) continue;
+    if (!ir::proves(r.kind) || r.verdict != Verdict::Proved) continue;
     if (opt_.stopped()) {
       r.detail += (r.detail.empty() ? "" : "; ") + std::string("the set was not shown to have an element: interrupted");
       continue;
@@ -510,9 +510,9 @@ void Verifier::depends(const ir::Property& prop, Result& r) {
   const ir::Property* subject = nullptr;
   for (const ir::Property& q : p_.properties)
     if (q.name == prop.subject && q.kind != ir::PropertyKind::Depends) subject = &q;
-  if (!subject || (subject->kind != ir::PropertyKind::Prove && subject->kind != ir::PropertyKind::Lemma)) {
+  if (!subject || !ir::proves(subject->kind)) {
     r.verdict = Verdict::Unsupported;
-    r.detail = "depends is answered for prove and lemma properties";
+    r.detail = "depends is answered for prove, lemma and criterion properties";
     return;
   }
   if (subject->over_moves && subject->moves.size() != 1) {
@@ -612,7 +612,7 @@ void Verifier::prove_invariants(const std::function<bool()>& start) {
 }
 
 void Verifier::one(const ir::Property& prop, Result& r) {
-  if (prop.kind == ir::PropertyKind::Prove || prop.kind == ir::PropertyKind::Lemma) prove_like(prop, r);
+  if (ir::proves(prop.kind)) prove_like(prop, r);
   else if (prop.kind == ir::PropertyKind::Invariant) invariant(prop, r);
   else if (prop.kind == ir::PropertyKind::Find) find(prop, r);
   else if (prop.kind == ir::PropertyKind::Bound) bound(prop, r);
@@ -710,7 +710,7 @@ std::vector<Result> Verifier::run() {
     if (opt_.progress) {
       // A proof whose set may be empty is settled at the end (settle_vacuity).
       const bool pending = r.verdict == Verdict::Proved &&
-                           (r.kind == ir::PropertyKind::Prove || r.kind == ir::PropertyKind::Lemma) &&
+                           ir::proves(r.kind) &&
                            !nonempty_.count(set_key(prop));
       opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", shown,
                                 pending ? "holds on its set; whether the set is empty is asked last" : verdict_name(r.verdict),
@@ -769,7 +769,13 @@ const char* verdict_name(Verdict v) {
 }
 
 std::string result_text(const Result& r, bool times) {
-  std::string out = fmt::format("{} {}: {}", ir::kind_name(r.kind), r.name, verdict_name(r.verdict));
+  // A criterion says met or not met (its JSON verdict is proved or refuted): not met is a
+  // finding about the set, not a failure.
+  const bool criterion = r.kind == ir::PropertyKind::Criterion;
+  const char* word = criterion && r.verdict == Verdict::Proved    ? "met"
+                     : criterion && r.verdict == Verdict::Refuted ? "not met"
+                                                                  : verdict_name(r.verdict);
+  std::string out = fmt::format("{} {}: {}", ir::kind_name(r.kind), r.name, word);
   if (r.verdict == Verdict::Vacuous) out += ": the set is empty";
   if (r.value && r.verdict != Verdict::Bound) out += fmt::format(" ({})", *r.value);
   if (r.verdict == Verdict::Bound) out += fmt::format(" = {}", *r.value);

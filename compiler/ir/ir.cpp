@@ -8,7 +8,7 @@ namespace rulebook::ir {
 const char* kind_name(PropertyKind kind) {
   static constexpr const char* kNames[] = {"prove", "find",    "derive",     "lemma",
                                            "bound", "depends", "consistent", "redundant",
-                                           "invariant", "puzzle"};
+                                           "invariant", "puzzle", "criterion"};
   return kNames[static_cast<int>(kind)];
 }
 

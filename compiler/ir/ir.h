@@ -278,7 +278,13 @@ struct Score {
 };
 
 /// What a property asks; kind_name gives the word the rules language writes for it.
-enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant, Puzzle };
+/// Criterion: checked as a prove; refuted is a finding ("not met"), not a failure.
+enum class PropertyKind { Prove, Find, Derive, Lemma, Bound, Depends, Consistent, Redundant, Invariant, Puzzle, Criterion };
+/// Whether the property asks that its expression hold on its whole set (prove, lemma,
+/// criterion).
+inline bool proves(PropertyKind k) {
+  return k == PropertyKind::Prove || k == PropertyKind::Lemma || k == PropertyKind::Criterion;
+}
 const char* kind_name(PropertyKind kind);
 
 /// A puzzle's clue family: `binders` nested `all`s (slot, args = [domain, where|null, body])

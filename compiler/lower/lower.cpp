@@ -28,6 +28,7 @@ ir::PropertyKind property_kind(dsl::PropertyKind k) {
     case dsl::PropertyKind::Redundant: return ir::PropertyKind::Redundant;
     case dsl::PropertyKind::Invariant: return ir::PropertyKind::Invariant;
     case dsl::PropertyKind::Puzzle: return ir::PropertyKind::Puzzle;
+    case dsl::PropertyKind::Criterion: return ir::PropertyKind::Criterion;
   }
   return ir::PropertyKind::Prove;
 }

@@ -316,3 +316,40 @@ TEST_CASE("fleets a symmetry maps onto itself: the finds agree with a direct cou
   CHECK(symmetric_kinds > 0);  // some symmetries fix fleets here, so "found" is exercised
   CHECK(symmetric_kinds < 7);  // and some do not
 }
+
+// A criterion is asked as a prove: the same verdict against brute force, but a criterion
+// not met is a finding, not a failure (prove exits 0 on it).
+TEST_CASE("a criterion gets a prove's verdict, and not met is no failure") {
+  std::string text = slurp(std::string(RULEBOOK_SOURCE_DIR) + "/tests/verify/tiny_fleet.rules");
+  text += "\nprove never_moored \"no ship on the rim\" over boards where fleet_complete: KK == 0;\n"
+          "criterion never_moored_criterion \"no ship on the rim\" over boards where fleet_complete: KK == 0;\n"
+          "criterion complete_criterion \"complete\" over boards where fleet_complete: fleet_complete;\n";
+  dsl::SourceSet sources;
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text("criterion_fleet.rules", text, sources, diags);
+  INFO(diags.render(sources));
+  REQUIRE(p);
+  verifier::Options o;
+  o.timeout_seconds = 30;
+  o.only = {"never_moored", "never_moored_criterion", "complete_criterion"};
+  auto rs = verifier::verify(*p, sources, o);
+  for (const std::string name : {"never_moored_criterion", "complete_criterion"}) {
+    const ir::Property& prop = property(*p, name);
+    CHECK(prop.kind == ir::PropertyKind::Criterion);
+    Brute b = brute(*p, sources, prop);
+    const auto& r = named(rs, name);
+    INFO(verifier::result_text(r, false));
+    CHECK(r.verdict == (b.all ? verifier::Verdict::Proved : verifier::Verdict::Refuted));
+    CHECK_FALSE(r.failed());
+  }
+  const auto& not_met = named(rs, "never_moored_criterion");
+  REQUIRE(not_met.verdict == verifier::Verdict::Refuted);
+  REQUIRE(not_met.board);
+  CHECK_FALSE(interpret_on(*p, sources, "never_moored_criterion", not_met.board->state).second);
+  CHECK(verifier::result_text(not_met, false).rfind("criterion never_moored_criterion: not met", 0) == 0);
+  CHECK(verifier::result_text(named(rs, "complete_criterion"), false).rfind("criterion complete_criterion: met", 0) == 0);
+  // The same question as a prove fails.
+  const auto& refuted = named(rs, "never_moored");
+  CHECK(refuted.verdict == verifier::Verdict::Refuted);
+  CHECK(refuted.failed());
+}
