@@ -215,7 +215,7 @@ int run_solve(const SolveOptions& opt) {
     for (const verifier::PuzzleResult& r : results) print_text(prog, r, opt);
     if (!props.empty()) fmt::print("properties of this setup (as prove --setup checks them):\n");
     for (const verifier::Result& r : props)
-      fmt::print("  {}: {}{}\n", r.name, verifier::verdict_name(r.verdict),
+      fmt::print("  {}: {}{}\n", r.name, verifier::verdict_word(r),
                  r.description.empty() ? "" : " (" + r.description + ")");
   }
   if (interrupt.stopped()) return kExitInterrupted;

@@ -768,14 +768,16 @@ const char* verdict_name(Verdict v) {
   return kNames[static_cast<int>(v)];
 }
 
-std::string result_text(const Result& r, bool times) {
+const char* verdict_word(const Result& r) {
   // A criterion says met or not met (its JSON verdict is proved or refuted): not met is a
   // finding about the set, not a failure.
-  const bool criterion = r.kind == ir::PropertyKind::Criterion;
-  const char* word = criterion && r.verdict == Verdict::Proved    ? "met"
-                     : criterion && r.verdict == Verdict::Refuted ? "not met"
-                                                                  : verdict_name(r.verdict);
-  std::string out = fmt::format("{} {}: {}", ir::kind_name(r.kind), r.name, word);
+  if (r.kind == ir::PropertyKind::Criterion && r.verdict == Verdict::Proved) return "met";
+  if (r.kind == ir::PropertyKind::Criterion && r.verdict == Verdict::Refuted) return "not met";
+  return verdict_name(r.verdict);
+}
+
+std::string result_text(const Result& r, bool times) {
+  std::string out = fmt::format("{} {}: {}", ir::kind_name(r.kind), r.name, verdict_word(r));
   if (r.verdict == Verdict::Vacuous) out += ": the set is empty";
   if (r.value && r.verdict != Verdict::Bound) out += fmt::format(" ({})", *r.value);
   if (r.verdict == Verdict::Bound) out += fmt::format(" = {}", *r.value);

@@ -179,5 +179,7 @@ std::string board_reach_text(const Result& r);
 
 /// The result as text (verdict, set, time unless `times` is false, and the board).
 std::string result_text(const Result& r, bool times);
+/// The verdict as text prints it: verdict_name, but "met" and "not met" for a criterion.
+const char* verdict_word(const Result& r);
 
 }  // namespace rulebook::verifier

@@ -39,8 +39,9 @@ done
 
 # The criteria are the file's properties of the setup, as prove --setup gives them.
 for k in 1 5; do
-  want=$("$rb" prove "$moyo" --setup "puzzle=$k" --no-times 2>/dev/null | sed -n 's/^prove \([a-z_]*\): \([a-z]*\)$/\1: \2/p' | paste -sd '|')
-  got=$("$rb" solve "$moyo" --setup "puzzle=$k" --boards 0 --no-times 2>/dev/null | sed -n 's/^  \([a-z_]*\): \([a-z]*\) (.*$/\1: \2/p' | paste -sd '|')
+  want=$("$rb" prove "$moyo" --setup "puzzle=$k" --no-times 2>/dev/null | sed -n 's/^criterion \([a-z_]*\): \([a-z ]*\)$/\1: \2/p' | paste -sd '|')
+  got=$("$rb" solve "$moyo" --setup "puzzle=$k" --boards 0 --no-times 2>/dev/null | sed -n 's/^  \([a-z_]*\): \([a-z ]*\) (.*$/\1: \2/p' | paste -sd '|')
+  check "puzzle $k: four criteria" 4 "$(echo "$got" | tr '|' '\n' | grep -c ': met$\|: not met$')"
   check "puzzle $k: the criteria as prove says" "$want" "$got"
 done
 
