@@ -75,7 +75,7 @@ std::vector<verifier::Result> setup_properties(const OpenedGame& game, const ver
   if (o.only.empty()) return {};
   std::vector<verifier::Result> out;
   for (verifier::Result& r : verifier::verify(*game.program, game.sources, o))
-    if ((r.kind == ir::PropertyKind::Prove || r.kind == ir::PropertyKind::Criterion) && std::find(o.only.begin(), o.only.end(), r.name) != o.only.end())
+    if (std::find(o.only.begin(), o.only.end(), r.name) != o.only.end())  // not the lemmas, always checked
       out.push_back(std::move(r));
   return out;
 }

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "compiler/interp/interpret.h"
+#include "explorer/pack.h"
 
 // nauty's header defines macros of short common names: it comes after every other header.
 #include <nauty.h>
@@ -353,6 +354,20 @@ std::vector<Transform> graph_candidates(const ir::Program& p, const dsl::SourceS
 std::vector<Transform> label_candidates(const ir::Program& p, const uint8_t* root) {
   std::vector<Transform> out;
   std::set<int> seen;
+  // A relabelling that moves only the values of setup variables play never assigns (values
+  // their set-up contents lack, so those stay as they are) changes no state: it would join
+  // the group as an element acting as the identity and only inflate its order.
+  const std::vector<bool> assigned = assigned_in_play(p);
+  auto changes_states = [&](const Transform& t) {
+    for (size_t v = 0; v < p.vars.size(); ++v) {
+      const ir::StateVar& var = p.vars[v];
+      if (var.origin == ir::StateVar::Origin::Setup && !assigned[v]) continue;
+      const std::vector<uint32_t>& m = t.index_map[size_t(var.domain)];
+      for (uint32_t i = 0; i < m.size(); ++i)
+        if (m[i] != i) return true;
+    }
+    return false;
+  };
   for (const ir::StateVar& var : p.vars) {
     if (var.keys.size() != 1 || var.keys[0] != ir::kCellDomain || var.is_set) continue;
     const int d = var.domain;
@@ -385,7 +400,8 @@ std::vector<Transform> label_candidates(const ir::Program& p, const uint8_t* roo
         }
         maps[e] = std::move(m);
       }
-      out.push_back(make_transform(p, name, std::move(maps)));
+      Transform t = make_transform(p, name, std::move(maps));
+      if (changes_states(t)) out.push_back(std::move(t));
     };
     auto text = [&](int64_t v) { return ir::value_text(p.domains, d, v); };
     relabel({{free[0], free[1]}, {free[1], free[0]}}, fmt::format("{} values {} <-> {}", var.name, text(free[0]), text(free[1])));

@@ -713,7 +713,7 @@ std::vector<Result> Verifier::run() {
                            ir::proves(r.kind) &&
                            !nonempty_.count(set_key(prop));
       opt_.progress(fmt::format("  {}: {} ({:.1f} s, rlimit {})", shown,
-                                pending ? "holds on its set; whether the set is empty is asked last" : verdict_name(r.verdict),
+                                pending ? "holds on its set; whether the set is empty is asked last" : verdict_word(r),
                                 r.seconds, r.rlimit));
     }
     if (prop.kind == ir::PropertyKind::Find && r.verdict == Verdict::Found) found_.emplace(prop.name, r);

@@ -178,3 +178,29 @@ winner highest;
   REQUIRE(m);
   CHECK(m->reason.find("initial state") != std::string::npos);
 }
+
+TEST_CASE("a relabelling of values no state holds is no candidate: the Latin duel's group has 2 elements",
+          "[explore][symmetry][semantic]") {
+  // The openings are digits 0..9 of which 0..4 occur, and play never writes the opening:
+  // relabelling 5..9 changes no state. Proposed, it joined the group as an element acting
+  // as the identity (4 elements printed, end groups of 240 = 2 x 5!).
+  auto g = load_file("tests/explore/rules/latin_duel.rules");
+  const explorer::SymmetryGroup group = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
+  for (const auto& c : group.checks) {
+    INFO(c.transform.name << ": " << c.reason);
+    CHECK(c.transform.name.find("opening values") == std::string::npos);
+  }
+  // Opening 1 has its givens at r0c0, r1c2, r2c1, r3c3: kept by the transposition that also
+  // swaps rows and columns 1 and 2, which the structure proposes; the plain one moves them.
+  REQUIRE(group.elements.size() == 2);
+  CHECK(check_named(group, "transpose")->reason.find("moves the initial state") != std::string::npos);
+  explorer::ExploreOptions opt;
+  opt.threads = 1;
+  opt.max_depth = 1;
+  const explorer::ExploreResult r = explorer::explore(*g->program, *g->engine, g->root.data(), group.elements, opt);
+  REQUIRE(r.depths.size() == 2);
+  // Every empty cell takes the two numbers its row's and its column's givens leave; no
+  // write is its own image, so the 24 writes make 12 classes.
+  CHECK(r.depths[1].distinct == 24);
+  CHECK(r.depths[1].symmetric == 12);
+}

@@ -429,7 +429,7 @@ BruteVerdict BruteForce::verdict(const ir::Property& prop) {
     return out;
   }
   const bool some = out.elements > 0;
-  if (kind == "prove" || kind == "lemma") {
+  if (kind == "prove" || kind == "lemma" || kind == "criterion") {
     out.verdict = any_bad ? "refuted" : some ? "proved" : "vacuous";
   } else if (kind == "find") {
     out.verdict = any_true ? "found" : "none";

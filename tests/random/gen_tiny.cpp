@@ -455,9 +455,12 @@ GeneratedProgram Gen::run_tiny() {
       } else {
         goal = bool_expr(c, depth);
       }
-      const bool lemma = chance(30);
-      s += fmt::format("{} {} over {}: {};\n", lemma ? "lemma" : "prove", name, set, goal);
-      use(lemma ? "tiny.lemma" : "tiny.prove");
+      // Three in ten a lemma (a fact the later ones assume), two a criterion (asked as a
+      // prove, not met no failure), the rest a prove.
+      const int role = int(below(10));
+      const std::string word = role < 3 ? "lemma" : role < 5 ? "criterion" : "prove";
+      s += fmt::format("{} {} over {}: {};\n", word, name, set, goal);
+      use("tiny." + word);
       // Which rules it rests on (answered over boards and over one move).
       if (over.size() <= 1 && chance(30)) {
         s += fmt::format("depends {};\n", name);
