@@ -2,6 +2,7 @@
 // hand-written counter of smyoz_fleets.h.
 //
 //   hand_smyoz DEPTH [--side N] [--ships 4,3,3,2,2,2,1,1,1,1]
+//   hand_smyoz --most-water-lines [--side N] [--ships ...]
 //
 // stdout: `depth d: paths P` for d = 1..DEPTH; at DEPTH = the fleet size also the fleets each
 // symmetry of the square fixes and the fleets up to symmetry; progress and timing on stderr.
@@ -18,7 +19,7 @@
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: hand_smyoz DEPTH [--side N] [--ships L,L,...]\n");
+  std::fprintf(stderr, "usage: hand_smyoz DEPTH|--most-water-lines [--side N] [--ships L,L,...]\n");
   return 2;
 }
 
@@ -31,7 +32,8 @@ void show_progress(int done, int total) {
 
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
-  const int depth = std::atoi(argv[1]);
+  const bool water = !std::strcmp(argv[1], "--most-water-lines");
+  const int depth = water ? 1 : std::atoi(argv[1]);
   hand::smyoz::Fleet fleet;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--side") && i + 1 < argc) {
@@ -50,6 +52,15 @@ int main(int argc, char** argv) {
     return usage();
   const auto t0 = std::chrono::steady_clock::now();
   const hand::smyoz::FleetCounter counter(fleet);
+  if (water) {
+    std::vector<std::pair<int, bool>> best;
+    std::printf("most water lines: %d\n", counter.most_water_lines(&best));
+    for (size_t s = 0; s < best.size(); ++s)
+      std::printf("ship %zu: r%dc%d %s\n", s + 1, best[s].first / fleet.side, best[s].first % fleet.side,
+                  best[s].second ? "horizontal" : "vertical");
+    std::fprintf(stderr, "%.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return 0;
+  }
   std::vector<uint64_t> fixed;
   const auto counts = counter.perft(depth, show_progress, &fixed);
   for (int d = 1; d < int(counts.size()); ++d) std::printf("depth %d: paths %" PRIu64 "\n", d, counts[d]);

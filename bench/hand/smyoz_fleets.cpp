@@ -169,4 +169,45 @@ std::vector<uint64_t> FleetCounter::perft(int depth, void (*progress)(int, int),
   return out;
 }
 
+void FleetCounter::most_water(std::vector<const Placement*>& placed, std::vector<Mask>& halo, int ship,
+                              uint32_t lines, int& best, std::vector<const Placement*>& best_fleet) const {
+  const int n = fleet_.side;
+  if (ship == ships()) {
+    const int water = 2 * n - __builtin_popcount(lines);
+    if (water > best) {
+      best = water;
+      best_fleet = placed;
+    }
+    return;
+  }
+  const int first_anchor = ship > 0 && kind_[ship] == kind_[ship - 1] ? placed[ship - 1]->anchor + 1 : 0;
+  for (const Placement& p : options_[ship]) {
+    if (p.anchor < first_anchor) continue;
+    if (p.cells & halo[ship]) continue;
+    // Rows y0..y1 are bits 0..n-1, columns x0..x1 bits n..2n-1.
+    uint32_t more = lines;
+    for (int y = p.y0; y <= p.y1; ++y) more |= 1u << y;
+    for (int x = p.x0; x <= p.x1; ++x) more |= 1u << (n + x);
+    if (2 * n - __builtin_popcount(more) <= best) continue;  // cannot beat the best
+    bool ok = true;
+    for (int j = 0; j < ship && ok; ++j) ok = compatible(p, *placed[j], kind_[j] == kind_[ship]);
+    if (!ok) continue;
+    placed[ship] = &p;
+    halo[ship + 1] = halo[ship] | p.halo;
+    most_water(placed, halo, ship + 1, more, best, best_fleet);
+  }
+}
+
+int FleetCounter::most_water_lines(std::vector<std::pair<int, bool>>* fleet) const {
+  std::vector<const Placement*> placed(size_t(ships()), nullptr), best_fleet;
+  std::vector<Mask> halo(size_t(ships()) + 1, 0);
+  int best = -1;
+  most_water(placed, halo, 0, 0, best, best_fleet);
+  if (fleet) {
+    fleet->clear();
+    for (const Placement* p : best_fleet) fleet->emplace_back(p->anchor, p->horizontal);
+  }
+  return best;
+}
+
 }  // namespace hand::smyoz

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace hand::smyoz {
@@ -50,6 +51,12 @@ class FleetCounter {
 
   int ships() const { return int(fleet_.lengths.size()); }
 
+  /// The most water lines (rows and columns holding no ship cell) of a legal fleet, by a
+  /// depth-first search that cuts a partial fleet already crossing too many lines (a line
+  /// crossed stays crossed); -1 when there is no legal fleet. `lines` gets a fleet reaching
+  /// it, as anchors (row-major) and directions.
+  int most_water_lines(std::vector<std::pair<int, bool>>* fleet = nullptr) const;
+
  private:
   /// A ship lying on the board with its facts precomputed.
   struct Placement {
@@ -67,6 +74,8 @@ class FleetCounter {
   uint64_t count(Stack& st, int ship, int depth) const;
   void images_before(Stack& st, int ship) const;
   void count_fixed(Stack& st, int ship, const Placement& last) const;
+  void most_water(std::vector<const Placement*>& placed, std::vector<unsigned __int128>& halo, int ship, uint32_t lines,
+                  int& best, std::vector<const Placement*>& best_fleet) const;
 
   Fleet fleet_;
   std::vector<int> kind_;  ///< per ship: index of its kind
