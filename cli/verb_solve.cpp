@@ -84,12 +84,14 @@ void print_text(const ir::Program& p, const verifier::PuzzleResult& r, const Sol
   fmt::print("puzzle {}: {}{}\n", r.name, verifier::count_text(r, "--max reached"), opt.no_times ? "" : fmt::format("  [{:.2f} s]", r.seconds));
   if (!r.description.empty()) fmt::print("  {}\n", r.description);
   fmt::print("  over: {}\n  clues: {}\n", r.set, r.clue_count);
+  if (!r.symmetry.empty()) fmt::print("  counted {} (one solution shown per class)\n", r.symmetry);
   const size_t shown = opt.boards < 0 ? r.solutions.size() : std::min(r.solutions.size(), size_t(opt.boards));
   for (size_t i = 0; i < shown; ++i) fmt::print("solution {}:\n{}", i + 1, board_text(p, r.solutions[i]));
   if (shown < r.solutions.size())
     fmt::print("({} more {} not shown: --boards)\n", r.solutions.size() - shown,
                r.solutions.size() - shown == 1 ? "solution" : "solutions");
-  fmt::print("unique: {}\n", verifier::uniqueness(r));
+  fmt::print("unique: {}{}\n", verifier::uniqueness(r),
+             r.symmetry.empty() || verifier::uniqueness(r) != "proved" ? "" : fmt::format(" (up to the group of {})", r.group));
   if (!opt.clues && !opt.minimise) return;
   size_t needed = 0, unknown = 0, dropped = 0;
   for (const verifier::ClueVerdict& c : r.clues) {
@@ -128,6 +130,10 @@ nlohmann::json result_json(const ir::Program& p, const verifier::PuzzleResult& r
   j["max_reached"] = r.hit_max;
   if (!r.exact && !r.hit_max) j["unknown"] = r.unknown;
   j["unique"] = verifier::uniqueness(r);
+  if (!r.symmetry.empty()) {
+    j["up_to"] = r.symmetry;
+    j["group"] = r.group;
+  }
   nlohmann::json boards = nlohmann::json::array();
   const size_t shown = opt.boards < 0 ? r.solutions.size() : std::min(r.solutions.size(), size_t(opt.boards));
   for (size_t i = 0; i < shown; ++i) boards.push_back(board_json(p, r.solutions[i]));

@@ -322,6 +322,9 @@ struct Property {
   ExprPtr expr;            ///< Prove, Find, Derive, Lemma, Bound
   Ident subject;           ///< Depends: the property; Redundant: the rule
   std::vector<Clue> clues; ///< Puzzle (its `solution` is `expr`)
+  /// Puzzle: `up to board, NAME;`: solutions counted up to the maps of the board that keep
+  /// the puzzle (`board`) and the declared symmetries named
+  std::vector<Ident> up_to;
 };
 
 struct Metric {  // metric name ["text"] = value when cond; | ... at end;

@@ -1,6 +1,9 @@
 // `puzzle NAME: solution c; clue k for x in S where w: d;`: the solution reads the state,
 // each clue family is instanced by setup data alone and reads some, so that a puzzle is
 // the rules' boards narrowed by what one setup (one puzzle of a data file) gives.
+#include <algorithm>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "dsl/check_internal.h"
@@ -17,6 +20,20 @@ void Checker::check_puzzle(const Property& p) {
           "say what every cell of a solved board holds, e.g. 'all c in cells: digit[c] != 0'";
   }
   std::set<std::string> names;
+  std::string declared;  // the declared symmetries, for the hint
+  for (const Symmetry* s : game_.symmetries) declared += (declared.empty() ? "" : ", ") + s->name.name;
+  for (const Ident& u : p.up_to) {
+    if (!names.insert(u.name).second) error(u.span, fmt::format("'up to' names '{}' twice", u.name));
+    const bool known = u.name == "board" || std::any_of(game_.symmetries.begin(), game_.symmetries.end(),
+                                                        [&](const Symmetry* s) { return s->name.name == u.name; });
+    if (!known)
+      error(u.span, fmt::format("'{}' is no symmetry: 'up to' takes 'board' (the maps of the board that keep the "
+                                "puzzle) and symmetries declared with 'symmetry NAME: swap a <-> b;'",
+                                u.name))
+              .hint = declared.empty() ? "count up to the board's maps with 'up to board;'"
+                                       : "the rules declare: " + declared;
+  }
+  names.clear();
   for (const Clue& c : p.clues) {
     if (!names.insert(c.name.name).second)
       error(c.name.span, fmt::format("the puzzle '{}' has two clues named '{}'", p.name.name, c.name.name));

@@ -430,7 +430,7 @@ Property Parser::parse_property() {
   return p;
 }
 
-/// After `puzzle NAME ["text"]`: ":" "solution" expr ";" { clue } ;
+/// After `puzzle NAME ["text"]`: ":" "solution" expr ";" [ "up" "to" IDENT { "," IDENT } ";" ] { clue } ;
 /// clue = "clue" IDENT [ "for" binder ] ":" expr ";" ;
 /// A puzzle ranges over boards; each clue is a family, one condition per binding.
 void Parser::parse_puzzle(Property& p) {
@@ -439,6 +439,17 @@ void Parser::parse_puzzle(Property& p) {
   expect(TokenKind::KwSolution, "(what a solution of the puzzle is: 'solution condition;')");
   p.expr = parse_expr();
   expect_semicolon("the puzzle's solution");
+  // `up to board, NAME;` (both words contextual: `up` and `to` stay free as names).
+  if (at(TokenKind::Ident) && peek().text == "up") {
+    advance();
+    if (!at(TokenKind::Ident) || peek().text != "to") fail_expected("'to' after 'up' ('up to board;')");
+    advance();
+    do {
+      if (at(TokenKind::KwBoard)) p.up_to.push_back(Ident{"board", advance().span});
+      else p.up_to.push_back(expect_name("'board' or a symmetry's name after 'up to'"));
+    } while (accept(TokenKind::Comma));
+    expect_semicolon("'up to'");
+  }
   while (at(TokenKind::KwClue)) {
     Clue c;
     const Span start = advance().span;

@@ -492,6 +492,12 @@ class FilePrinter {
   void puzzle(const std::string& head, const Property& p, uint32_t next) {
     Lines lines{head + ":"};
     for (std::string& l : statement(kIndentStep, "solution ", *p.expr, ";")) lines.push_back(std::move(l));
+    if (!p.up_to.empty()) {
+      std::string up(kIndentStep, ' ');
+      up += "up to ";
+      for (size_t i = 0; i < p.up_to.size(); ++i) up += (i ? ", " : "") + p.up_to[i].name;
+      lines.push_back(up + ";");
+    }
     for (const Clue& c : p.clues) {
       std::string rest;
       if (!c.binders.empty()) {

@@ -58,6 +58,10 @@ struct PuzzleResult {
   bool hit_max = false;
   std::string unknown;
   size_t clue_count = 0;  ///< clue instances of the bound setup
+  /// `up to`: the group the solutions are counted up to (1: none), and what it is, in
+  /// words (the maps kept, those rejected and why)
+  size_t group = 1;
+  std::string symmetry;
   std::vector<ClueVerdict> clues;
   double seconds = 0;
 };

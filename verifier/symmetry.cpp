@@ -135,12 +135,6 @@ std::vector<int64_t> image_key(const ir::Program& p, const explorer::Transform* 
   return key;
 }
 
-/// Where a map sends each selector's values: per selector, its image selector and, per
-/// index, the image index; empty when some read element's image is not read.
-struct SelectorMap {
-  std::vector<int> to;
-  std::vector<std::vector<size_t>> index;
-};
 
 /// The value map of a selector read through a table of sets or cells: value k goes to the
 /// value whose entry is the image of k's (values with equal entries paired in order).
@@ -168,10 +162,8 @@ size_t distinct_entries(const ir::Program& p, const Sym& table) {
 
 }  // namespace
 
-std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& values) {
-  if (!opt_.symmetry) return "";
-  const std::vector<explorer::Transform> maps = explorer::board_transforms(p_);
-  if (maps.size() <= 1) return "";
+Verifier::CheckedGroup Verifier::checked_group(const Scope& sc, const std::vector<z3::expr>& values,
+                                               const std::vector<explorer::Transform>& maps) {
   const auto& sels = enc_.selectors();
   Canon canon(z3_, enc_);
   // The set's conditions up to argument order, and the values.
@@ -193,8 +185,7 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
                      [&](const Sym* a, const Sym* b) { return distinct_entries(p_, *a) > distinct_entries(p_, *b); });
   }
 
-  size_t kept = 0, positions = 0;
-  std::vector<std::string> rejected;
+  std::vector<std::string> rejected, kept_names;
   const auto started = Clock::now();
   std::vector<explorer::Transform> kept_maps{maps[0]};
   std::vector<SelectorMap> gens;
@@ -244,7 +235,7 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
       }
       const ir::StateVar& var = p_.vars[size_t(sel.var)];
       const uint32_t e = explorer::map_element(p_, t, var, sel.element);
-      const int to = enc_.base_selector_if_any(sel.var, e);
+      const int to = enc_.base_selector_if_any(t.var(sel.var), e);  // a declared swap may exchange variables
       if (to < 0 || sels[size_t(to)].guard.size() != sel.guard.size()) {
         why = fmt::format("{} is read but not its image", sel.name);
         break;
@@ -375,6 +366,7 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
       continue;
     }
     kept_maps.push_back(t);
+    kept_names.push_back(t.name);
     gens.push_back(std::move(sm));
   }
   // The group the checked maps generate, as maps of the selectors (compositions of theirs).
@@ -402,6 +394,27 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
       if (std::none_of(elements.begin(), elements.end(), [&](const SelectorMap& e) { return same(e, c); }))
         elements.push_back(std::move(c));
     }
+  if (opt_.progress) {
+    for (const std::string& r : rejected) opt_.progress("  symmetry: not kept: " + r);
+    opt_.progress(fmt::format("  symmetry: {} maps checked, a group of {}, in {:.1f} s", gens.size(),
+                              elements.size(), std::chrono::duration<double>(Clock::now() - started).count()));
+  }
+  CheckedGroup out;
+  out.elements = std::move(elements);
+  out.kept = std::move(kept_names);
+  out.rejected = std::move(rejected);
+  out.generators = gens.size();
+  return out;
+}
+
+std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& values) {
+  if (!opt_.symmetry) return "";
+  const std::vector<explorer::Transform> maps = explorer::board_transforms(p_);
+  if (maps.size() <= 1) return "";
+  const CheckedGroup group = checked_group(sc, values, maps);
+  const std::vector<SelectorMap>& elements = group.elements;
+  const auto& sels = enc_.selectors();
+  size_t kept = 0, positions = 0;
   // Per element: x <=lex image(x) over the guards in selector order, false before true;
   // positions the map fixes are left out. e_i: the positions before i are equal.
   for (size_t gi = 1; gi < elements.size(); ++gi) {
@@ -429,17 +442,11 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
     positions = std::max(positions, n);
     ++kept;
   }
-  if (opt_.progress)
-  {
-    for (const std::string& r : rejected) opt_.progress("  symmetry: not kept: " + r);
-    opt_.progress(fmt::format("  symmetry: {} maps checked, a group of {}, in {:.1f} s", gens.size(),
-                              elements.size(), std::chrono::duration<double>(Clock::now() - started).count()));
-  }
   if (kept == 0) return "";
   return fmt::format("symmetry: {} of the {} board maps keep the set and the value ({} checked on the encoding, "
                      "the others their compositions); lex-leader on {} state values for each of the {} besides the "
                      "identity",
-                     elements.size(), maps.size(), gens.size(), positions, kept);
+                     elements.size(), maps.size(), group.generators, positions, kept);
 }
 
 }  // namespace rulebook::verifier

@@ -22,6 +22,10 @@
 #include "verifier/rule_boards.h"
 #include "verifier/verify.h"
 
+namespace rulebook::explorer {
+struct Transform;
+}  // namespace rulebook::explorer
+
 namespace rulebook::verifier {
 
 using Clock = std::chrono::steady_clock;
@@ -336,6 +340,25 @@ class Verifier {
   /// question is about the set and values only, so a model of it has an image among the
   /// lex-leaders. What was broken, for the result ("" when nothing).
   std::string break_symmetry(Scope& sc, const std::vector<z3::expr>& values);
+  /// Where a map sends each selector's values: per selector, its image selector and, per
+  /// index, the image index.
+  struct SelectorMap {
+    std::vector<int> to;
+    std::vector<std::vector<size_t>> index;
+  };
+  /// The maps of `maps` (identity first: maps of the board, declared swaps) under which the
+  /// set of `sc` and each of `values` map onto themselves, checked on the encoding (up to
+  /// argument order, then by Z3 within a quarter of the budget), and the group they
+  /// generate as maps of the selectors (identity first; at most explorer::kMaxFoundGroup
+  /// elements). `generators`: the maps checked and kept; `rejected`: the others, each with
+  /// why.
+  struct CheckedGroup {
+    std::vector<SelectorMap> elements;
+    std::vector<std::string> kept, rejected;
+    size_t generators = 0;
+  };
+  CheckedGroup checked_group(const Scope& sc, const std::vector<z3::expr>& values,
+                             const std::vector<explorer::Transform>& maps);
   /// Images of conditions shown implied by the conditions on the selectors they read
   /// alone (break_symmetry): the AST ids of the image and of those conditions, and the
   /// terms (kept so that the ids are not reused).

@@ -311,6 +311,8 @@ struct Property {
   std::vector<std::pair<std::string, std::string>> setup;
   ExprPtr expr;            ///< may be null (depends, consistent, redundant); a puzzle's solution
   std::vector<Clue> clues; ///< puzzle
+  /// puzzle: `up to`: "board" and names of declared symmetries (Program::symmetries)
+  std::vector<std::string> up_to;
   bool maximize = true;
   std::string subject;     ///< depends: property; redundant: rule
   int locals = 0;          ///< over moves: the move's parameters first

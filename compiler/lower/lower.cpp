@@ -438,6 +438,7 @@ void Lowering::lower_properties() {
       }
       for (const dsl::Clue& c : p->clues)
         ip.clues.push_back(ir::Clue{c.name.name, int(c.binders.size()), clue_family(c, 0), c.name.span});
+      for (const dsl::Ident& u : p->up_to) ip.up_to.push_back(u.name);
       ip.locals = frame.size;
       param_types_.clear();
     }

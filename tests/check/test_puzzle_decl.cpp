@@ -113,3 +113,32 @@ TEST_CASE("what each part of a puzzle may read", "[check][puzzle]") {
     CHECK_THAT(e[2], Contains("expected bool"));
   }
 }
+
+TEST_CASE("'up to' takes the board and declared symmetries, each once", "[check][puzzle]") {
+  const std::string good = "puzzle full:\n"
+                           "  solution all c in cells: digit[c] != 0;\n"
+                           "  up to board;\n"
+                           "  clue given for c in marked: digit[c] == 1;\n";
+  auto c = check_text(std::string(kGame) + good);
+  INFO(c->errors());
+  CHECK(c->errors().empty());
+  REQUIRE(c->game.properties.size() == 1);
+  REQUIRE(c->game.properties[0]->up_to.size() == 1);
+  CHECK(c->game.properties[0]->up_to[0].name == "board");
+  // Formatted back as written.
+  SourceSet sources;
+  Diagnostics diags;
+  const std::string text = std::string(kGame) + good;
+  auto file = parse(sources, sources.add("t.rules", text), diags);
+  REQUIRE(!diags.has_errors());
+  const std::string once = format_file(*file);
+  CHECK(once.find("  up to board;\n") != std::string::npos);
+
+  const auto bad = errors_of("puzzle full:\n  solution all c in cells: digit[c] != 0;\n  up to rotations, board, board;\n");
+  REQUIRE(bad.size() == 2);
+  CHECK(bad[0].find("'rotations' is no symmetry") != std::string::npos);
+  CHECK(bad[1] == "'up to' names 'board' twice");
+  const auto word = errors_of("puzzle full:\n  solution all c in cells: digit[c] != 0;\n  up board;\n");
+  REQUIRE(word.size() == 1);
+  CHECK(word[0].find("expected 'to' after 'up'") != std::string::npos);
+}
