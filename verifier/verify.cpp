@@ -440,6 +440,20 @@ void Verifier::derive(const ir::Property& prop, Result& r) {
     first = v.is_bool() ? (v.is_true() ? 1 : 0) : v.get_numeral_int64();
     break;
   }
+  if (!first && !unknown) {
+    // No element where the value can be evaluated: the set is empty, or the value errs on
+    // every element (then no constant: one of them is shown).
+    for (Scope& sc : scopes) {
+      const z3::expr err = value_pair(sc, *prop.expr).second;
+      Answer a = ask(sc, err);
+      if (a.result == z3::unknown) unknown = true;
+      if (a.result != z3::sat) continue;
+      r.verdict = Verdict::NotConstant;
+      r.detail = "the expression cannot be evaluated on this board, nor on any other of the set";
+      r.board = board(*a.model, sc);
+      return;
+    }
+  }
   if (!first) {
     r.verdict = unknown ? Verdict::Unknown : Verdict::Empty;
     r.detail = unknown ? unknown_ : "the set is empty";

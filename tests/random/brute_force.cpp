@@ -437,7 +437,8 @@ BruteVerdict BruteForce::verdict(const ir::Property& prop) {
     out.verdict = out.any_error ? "error" : some ? "bound" : "empty";
     if (some && !out.any_error) out.value = prop.maximize ? *hi : *lo;
   } else if (kind == "derive") {
-    out.verdict = !first ? "empty" : (out.any_error || !constant) ? "not-constant" : "derived";
+    // An expression erring on every element is no constant (nor an empty set).
+    out.verdict = !first ? (out.any_error ? "not-constant" : "empty") : (out.any_error || !constant) ? "not-constant" : "derived";
     if (first && out.verdict == "derived" && scalar_type(*prop.expr)) out.value = first->scalar;
   } else if (kind == "consistent") {
     out.verdict = some ? "consistent" : "inconsistent";

@@ -353,3 +353,28 @@ TEST_CASE("a criterion gets a prove's verdict, and not met is no failure") {
   CHECK(refuted.verdict == verifier::Verdict::Refuted);
   CHECK(refuted.failed());
 }
+
+TEST_CASE("a derive erring on every element is no constant, and its set is not called empty") {
+  // The board rule leaves setting = 1, where 7 / (setting - 1) divides by zero: no element
+  // has a value, but the set has one. Read as "the set is empty", it made the criterion
+  // over the same set vacuous (found by the random programs, seed 13085).
+  const std::string text =
+      "game \"T\";\nboard 2 x 2;\nplayers 1;\nsetup setting: 0..1 = 1;\nstate mark: Cell -> 0..1;\n"
+      "rule positive: setting != 0;\n"
+      "phase play { move put(c: Cell) requires mark[c] == 0; { mark[c] := 1; } }\n"
+      "derive quotient over boards: 7 / (setting - 1);\n"
+      "criterion always over boards: not (not true);\n";
+  dsl::SourceSet sources;
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text("errs.rules", text, sources, diags);
+  INFO(diags.render(sources));
+  REQUIRE(p);
+  verifier::Options o;
+  o.timeout_seconds = 60;
+  const auto rs = verifier::verify(*p, sources, o);
+  const verifier::Result& q = named(rs, "quotient");
+  CHECK(q.verdict == verifier::Verdict::NotConstant);
+  REQUIRE(q.board);
+  CHECK(q.detail.find("cannot be evaluated") != std::string::npos);
+  CHECK(named(rs, "always").verdict == verifier::Verdict::Proved);
+}
