@@ -18,6 +18,7 @@ struct CellView {
   std::string label;     ///< short text of the main value ("" when empty)
   int player = -1;       ///< a piece of this player (its colour), -1 for none
   int shade = -1;        ///< a fill from the shade palette (enum member, true bool field)
+  std::string shade_text;  ///< the shade's enum member, short (text boards show it: no colour there)
   int tint = -1;         ///< a light background in this player's colour (a second variable)
   bool filled = false;   ///< a plain `true` of a bool variable
   bool blocked = false;  ///< in a setup `set of Cell` (or Cell -> bool)

@@ -162,7 +162,13 @@ std::string board_text(const ir::Program& p, const uint8_t* state, const DrawOpt
   std::vector<std::string> tokens;
   size_t w = 1;
   for (const CellView& cv : m.cells) {
-    std::string t = !cv.label.empty() ? cv.label : cv.filled ? "x" : cv.captured ? "~" : cv.blocked ? "#" : ".";
+    // A shade alone (an enum member, no other label) is a colour in pictures: here its name.
+    std::string t = !cv.label.empty()       ? cv.label
+                    : !cv.shade_text.empty() ? cv.shade_text
+                    : cv.filled             ? "x"
+                    : cv.captured           ? "~"
+                    : cv.blocked            ? "#"
+                                            : ".";
     if (cv.given) t += "*";
     if (!cv.label.empty() && cv.blocked) t += "#";
     if (cv.moved) t = "[" + t + "]";

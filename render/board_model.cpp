@@ -16,6 +16,7 @@ struct Look {
   std::string label;
   int player = -1;
   int shade = -1;
+  std::string shade_text;  ///< the enum member the shade stands for, short
   bool filled = false;
 };
 
@@ -51,8 +52,12 @@ void look_into(const ir::Program& p, int d, ir::Value v, int field, Look& out) {
     case Kind::Enum:
     case Kind::Team:
     case Kind::Phase:
-      if (out.shade < 0) out.shade = int(v);
-      else add_label(abbreviate(dom.members[size_t(v)]));
+      if (out.shade < 0) {
+        out.shade = int(v);
+        out.shade_text = abbreviate(dom.members[size_t(v)]);
+      } else {
+        add_label(abbreviate(dom.members[size_t(v)]));
+      }
       return;
     case Kind::Record:
       for (size_t f = 0; f < dom.fields.size(); ++f) {
@@ -147,6 +152,7 @@ BoardModel board_model(const ir::Program& p, const uint8_t* state, const LastMov
         cv.label = l.label;
         cv.player = l.player;
         cv.shade = l.shade;
+        cv.shade_text = l.shade_text;
         cv.filled = l.filled;
       }
       std::vector<bool> shown(size_t(std::max(p.players, 0)), false);

@@ -182,3 +182,22 @@ TEST_CASE("charts are well-formed and escape their labels") {
   CHECK(svg.find("a&lt;b") != std::string::npos);
   CHECK(xml_problem(render::bar_chart_svg({}, {})) == "");
 }
+
+TEST_CASE("a text board names the enum member a cell's shade stands for") {
+  // In pictures an enum member is a shade of colour; a text board has no colour, so it
+  // shows the member's short name (a cell with no value stays '.').
+  const std::string text =
+      "game \"T\";\nboard 2 x 2;\nplayers 1;\ntype Colour = {light, dark};\nstate colour: Cell -> Colour?;\n"
+      "phase paint { move put(c: Cell, k: Colour) requires colour[c] == none; { colour[c] := k; } }\n";
+  dsl::SourceSet sources;
+  dsl::Diagnostics diags;
+  auto p = compiler::load_program_text("t.rules", text, sources, diags);
+  INFO(diags.render(sources));
+  REQUIRE(p);
+  std::vector<uint8_t> s(p->state_bytes, 0);
+  const ir::StateVar& colour = var_named(*p, "colour");
+  ir::store_index(s.data(), colour, 0, 1);  // r0c0 light (index 0 is none)
+  ir::store_index(s.data(), colour, 3, 2);  // r1c1 dark
+  const std::string board = render::board_text(*p, s.data(), render::DrawOptions{});
+  CHECK(board.rfind(" li  .\n  . da\n", 0) == 0);
+}
