@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "verifier/bmc.h"
+#include "verifier/cardinality.h"
 #include "verifier/encoder.h"
 #include "verifier/puzzle.h"
 #include "verifier/rule_boards.h"
@@ -382,6 +383,7 @@ class Verifier {
   const Options& opt_;
   z3::context z3_;
   Encoder enc_;
+  Cardinalities cards_{z3_};  ///< the SAT-based solver's form of counts (cardinality.h)
   std::map<size_t, z3::expr> board_rules_;
   std::vector<Part> facts_;      ///< the encoder's facts (one-hot selectors, labellings)
   std::vector<Part> sum_facts_;  ///< the encoder's one-hot sums
