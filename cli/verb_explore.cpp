@@ -162,8 +162,9 @@ int run_explore(const ExploreOptions& opt) {
       if (d.end_symmetries.empty()) continue;
       std::string names;
       for (const std::string& n : d.end_symmetries) names += ", " + n;
-      fmt::print("depth {}: the {} terminal states as a set are also kept by{}: a group of {} elements, {} classes\n",
-                 d.depth, d.terminal, names.substr(1), d.end_group_order, d.terminal_end_classes);
+      fmt::print("depth {}: the {} terminal states as a set are also kept by{}: a group of {} elements, {} {}\n",
+                 d.depth, d.terminal, names.substr(1), d.end_group_order, d.terminal_end_classes,
+                 d.terminal_end_classes == 1 ? "class" : "classes");
       for (const auto& [name, why] : d.end_rejected) fmt::print("  not kept: {}: {}\n", name, why);
     }
     // Complete games: the paths that end in a terminal state, by their length.

@@ -2,6 +2,7 @@
 // constants are in check_stmt.cpp).
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 
 #include <fmt/format.h>
@@ -106,7 +107,13 @@ TypeRef Checker::record(const Expr& e, TypeRef t) {
 }
 
 void Checker::unknown_name(const std::string& name, Span span) {
-  unknown("name", name, span, visible_names());
+  auto& d = unknown("name", name, span, visible_names());
+  // `r1c1` is how boards and --setup write a cell, but no name of the rules.
+  int y = 0, x = 0, used = 0;
+  if (d.hint.empty() && std::sscanf(name.c_str(), "r%dc%d%n", &y, &x, &used) == 2 && size_t(used) == name.size())
+    d.hint = fmt::format("a cell is no name in the rules: bind it, 'some c in cells where y(c) == {} and x(c) == {}: ...', "
+                         "or use cell({}, {}), a Cell? that is none off the board",
+                         y, x, y, x);
 }
 
 Diagnostic& Checker::unknown(const char* what, const std::string& name, Span span,

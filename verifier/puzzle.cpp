@@ -203,23 +203,24 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   // orbit, so the solutions listed are one per class.
   std::vector<SelectorMap> group;
   if (!prop.up_to.empty()) {
-    std::vector<explorer::Transform> maps;
+    const std::vector<explorer::Transform> board = explorer::board_transforms(p_);
+    std::vector<explorer::Transform> maps{board.front()};  // the identity first
     for (const std::string& u : prop.up_to) {
-      if (u == "board") {
-        for (const explorer::Transform& t : explorer::board_transforms(p_))
-          if (!t.is_identity()) maps.push_back(t);
-      } else {
-        for (const ir::Symmetry& s : p_.symmetries)
-          if (s.name == u) maps.push_back(explorer::declared_transform(p_, s));
-      }
+      if (u == "board") maps.insert(maps.end(), board.begin() + 1, board.end());
+      for (const ir::Symmetry& s : p_.symmetries)
+        if (s.name == u) maps.push_back(explorer::declared_transform(p_, s));
     }
-    maps.insert(maps.begin(), explorer::board_transforms(p_).front());  // the identity first
     z3::expr_vector every_clue(z3_);
     for (const auto& c : clues) every_clue.push_back(c.second);
     budget_.seconds = po.timeout_seconds;
     budget_.rlimit = po.rlimit;
     budget_.rlimit_base = rlimit_seen_;
-    CheckedGroup g = checked_group(sc, {solution && !err, z3::mk_and(every_clue)}, maps);
+    // Every image of a solution is blocked: the whole group, not a part of it.
+    CheckedGroup g = checked_group(sc, {solution && !err, z3::mk_and(every_clue)}, maps, explorer::kMaxGroup);
+    if (!g.closed)
+      throw Unsupported(fmt::format("the symmetries of 'up to' in puzzle '{}' generate more than {} maps: its "
+                                    "solutions are not counted up to them",
+                                    prop.name, explorer::kMaxGroup));
     group = std::move(g.elements);
     res.group = group.size();
     res.symmetry = fmt::format("up to {}: a group of {}", fmt::join(prop.up_to, ", "), group.size());

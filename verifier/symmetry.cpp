@@ -135,7 +135,6 @@ std::vector<int64_t> image_key(const ir::Program& p, const explorer::Transform* 
   return key;
 }
 
-
 /// The value map of a selector read through a table of sets or cells: value k goes to the
 /// value whose entry is the image of k's (values with equal entries paired in order).
 /// Empty when some image is no entry of the table.
@@ -163,7 +162,7 @@ size_t distinct_entries(const ir::Program& p, const Sym& table) {
 }  // namespace
 
 Verifier::CheckedGroup Verifier::checked_group(const Scope& sc, const std::vector<z3::expr>& values,
-                                               const std::vector<explorer::Transform>& maps) {
+                                               const std::vector<explorer::Transform>& maps, size_t limit) {
   const auto& sels = enc_.selectors();
   Canon canon(z3_, enc_);
   // The set's conditions up to argument order, and the values.
@@ -381,7 +380,7 @@ Verifier::CheckedGroup Verifier::checked_group(const Scope& sc, const std::vecto
   };
   auto same = [](const SelectorMap& a, const SelectorMap& b) { return a.to == b.to && a.index == b.index; };
   std::vector<SelectorMap> elements{identity_map()};
-  for (size_t i = 0; i < elements.size() && elements.size() <= explorer::kMaxFoundGroup; ++i)
+  for (size_t i = 0; i < elements.size() && elements.size() <= limit; ++i)
     for (const SelectorMap& g : gens) {
       SelectorMap c;  // g after elements[i]
       const SelectorMap& h = elements[i];
@@ -400,10 +399,10 @@ Verifier::CheckedGroup Verifier::checked_group(const Scope& sc, const std::vecto
                               elements.size(), std::chrono::duration<double>(Clock::now() - started).count()));
   }
   CheckedGroup out;
+  out.closed = elements.size() <= limit;
   out.elements = std::move(elements);
   out.kept = std::move(kept_names);
   out.rejected = std::move(rejected);
-  out.generators = gens.size();
   return out;
 }
 
@@ -411,7 +410,7 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
   if (!opt_.symmetry) return "";
   const std::vector<explorer::Transform> maps = explorer::board_transforms(p_);
   if (maps.size() <= 1) return "";
-  const CheckedGroup group = checked_group(sc, values, maps);
+  const CheckedGroup group = checked_group(sc, values, maps, explorer::kMaxFoundGroup);
   const std::vector<SelectorMap>& elements = group.elements;
   const auto& sels = enc_.selectors();
   size_t kept = 0, positions = 0;
@@ -446,7 +445,7 @@ std::string Verifier::break_symmetry(Scope& sc, const std::vector<z3::expr>& val
   return fmt::format("symmetry: {} of the {} board maps keep the set and the value ({} checked on the encoding, "
                      "the others their compositions); lex-leader on {} state values for each of the {} besides the "
                      "identity",
-                     elements.size(), maps.size(), group.generators, positions, kept);
+                     elements.size(), maps.size(), group.kept.size(), positions, kept);
 }
 
 }  // namespace rulebook::verifier

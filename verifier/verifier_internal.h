@@ -349,16 +349,17 @@ class Verifier {
   /// The maps of `maps` (identity first: maps of the board, declared swaps) under which the
   /// set of `sc` and each of `values` map onto themselves, checked on the encoding (up to
   /// argument order, then by Z3 within a quarter of the budget), and the group they
-  /// generate as maps of the selectors (identity first; at most explorer::kMaxFoundGroup
-  /// elements). `generators`: the maps checked and kept; `rejected`: the others, each with
-  /// why.
+  /// generate as maps of the selectors (identity first), closed unless it has more than
+  /// `limit` elements (then `closed` is false and `elements` a part of it: enough for
+  /// lex-leader constraints, not for orbits). `kept`: the names of the maps checked and
+  /// kept; `rejected`: the others, each with why.
   struct CheckedGroup {
     std::vector<SelectorMap> elements;
+    bool closed = true;
     std::vector<std::string> kept, rejected;
-    size_t generators = 0;
   };
   CheckedGroup checked_group(const Scope& sc, const std::vector<z3::expr>& values,
-                             const std::vector<explorer::Transform>& maps);
+                             const std::vector<explorer::Transform>& maps, size_t limit);
   /// Images of conditions shown implied by the conditions on the selectors they read
   /// alone (break_symmetry): the AST ids of the image and of those conditions, and the
   /// terms (kept so that the ids are not reused).

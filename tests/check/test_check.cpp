@@ -235,6 +235,16 @@ TEST_CASE("unknown name suggests a close one", "[check][diagnostics]") {
         "help: did you mean 'cells'?\n");
 }
 
+TEST_CASE("a cell written as a board writes it is no name: the hint says how to reach it", "[check][diagnostics]") {
+  auto c = check_text(std::string(kPrelude) + "define here: bool = r1c2 in cells;\n");
+  CHECK(c->errors() ==
+        "test.rules:4:21: error: unknown name 'r1c2'\n"
+        "    4 | define here: bool = r1c2 in cells;\n"
+        "      |                     ^~~~\n"
+        "help: a cell is no name in the rules: bind it, 'some c in cells where y(c) == 1 and x(c) == 2: ...', "
+        "or use cell(1, 2), a Cell? that is none off the board\n");
+}
+
 TEST_CASE("type mismatch says what was expected", "[check][diagnostics]") {
   auto c = check_text(std::string(kPrelude) + "rule r: 1 + 2;\n");
   CHECK(c->errors() ==
