@@ -18,12 +18,17 @@ using ir::Op;
 
 SymP Encoder::s_not(const SymP& a0) {
   SymP a = resolve(a0);
-  if (a->k == K::Val) return a->v ? false_ : true_;
+  // The negation errs where its operand does: a value known but for its error condition
+  // (`x not in S`, x erring in some states) keeps that condition.
+  if (a->k == K::Val && !a->err) return a->v ? false_ : true_;
   if (a->k == K::Err) return a;
   if (a->k == K::Table) {
     std::vector<SymP> e;
     for (const SymP& x : a->items) e.push_back(x->k == K::Val ? (x->v ? false_ : true_) : x);
-    return from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
+    SymP r = from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
+    // Its erring entries stay entries; a condition added to the whole table stays too.
+    if (a->err && !(r->err && z3::eq(*r->err, *a->err))) r = with_err(r, *a->err);
+    return r;
   }
   if (a->k == K::Disj) {
     // Remembers the OR it negates, so that a count over it can be regrouped too.
@@ -32,6 +37,7 @@ SymP Encoder::s_not(const SymP& a0) {
     n->term = !to_bool(a);
     n->v = 1;
     n->items.push_back(a);
+    n->err = a->err;
     return n;
   }
   return with_err(boolean(!to_bool(a)), err_of(a));

@@ -579,6 +579,27 @@ find zero over boards where n == 0: ignore(6 / n);
 )", "holds", "refuted");
 }
 
+TEST_CASE("found: a negated membership errs where its element does", "[random][found][proofs]") {
+  // `x in S` of a symbolic S is false with x's error condition attached; `not` dropped
+  // that condition, so `6 / n not in S` held at n = 0 and such boards were in the set
+  // (random seeds 41938, 41942, 41951 of random_programs --proofs).
+  proves_as_brute_force("negated_member.rules", R"(game "negated membership";
+board 1 x 2;
+players 2;
+state n: 0..2;
+rule divides: (6 / n) not in {k in (0..1) | not out(p1)};
+phase play {
+  move pass
+  {
+  }
+}
+score d = 0;
+winner highest;
+find by_zero over boards: n == 0;
+prove never_zero over boards: n != 0;
+)", "by_zero", "none");
+}
+
 TEST_CASE("found: the ranges of nested terms are read once per node", "[random][found][proofs]") {
   // The value terms of a loop's stores share their parts; reading their static ranges
   // walked them as trees, exponential in their depth: prove hung on this program (random
