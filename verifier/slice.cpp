@@ -274,6 +274,8 @@ std::unordered_set<const ir::Stmt*> slice_body(const ir::Program& p, const ir::B
       any = true;
       if (keep.insert(&s).second) {
         if (s.value) reads_of(p, *s.value, needed);
+        // `x += v` and `x -= v` read x too: the stores before it to x are needed.
+        if (s.op == ir::StmtOp::Assign && s.assign != 0) needed.insert(s.var);
         if (s.where) reads_of(p, *s.where, needed);
         for (const auto& key : s.keys) reads_of(p, *key, needed);
         if (s.value) locals_read(*s.value, slots);

@@ -600,6 +600,27 @@ prove never_zero over boards: n != 0;
 )", "by_zero", "none");
 }
 
+TEST_CASE("found: a += in a move needs the stores before it", "[random][found][proofs]") {
+  // The slice of a move's body kept `n += 1` (it may err) but not `n := 2`, since it took
+  // a statement's reads from its value alone: the move was legal from n = 0, though it
+  // always stores 3 (random seed 51102 of random_programs --proofs).
+  proves_as_brute_force("compound_store.rules", R"(game "a compound store after a store";
+board 1 x 2;
+players 1;
+state n: 0..2;
+phase play {
+  move bump
+  {
+    n := 2;
+    n += 1;
+  }
+}
+score d = 0;
+winner highest;
+find bumped over moves bump: true;
+)", "bumped", "none");
+}
+
 TEST_CASE("found: the ranges of nested terms are read once per node", "[random][found][proofs]") {
   // The value terms of a loop's stores share their parts; reading their static ranges
   // walked them as trees, exponential in their depth: prove hung on this program (random
