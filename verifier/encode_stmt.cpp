@@ -106,6 +106,10 @@ void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
             if (!m.is_false()) elems.emplace_back(val(plain ? int64_t(i) : ir::domain_value(p_.domains, d, i)), m);
           }
         }
+        // The `where` is read for every element before the body first runs, on the state
+        // before the loop (docs/language.md): the body cannot change which elements it
+        // visits, nor whether the `where` errs.
+        std::vector<z3::expr> chosen;
         for (auto& [x, m] : elems) {
           f[size_t(s.slot)] = x;
           z3::expr g = m;
@@ -114,8 +118,12 @@ void Encoder::exec(const ir::Block& block, Frame& f, const z3::expr& path) {
             o.err = (o.err || (path && m && err_of(w))).simplify();
             g = g && to_bool(w);
           }
-          g = g.simplify();
+          chosen.push_back(g.simplify());
+        }
+        for (size_t i = 0; i < elems.size(); ++i) {
+          const z3::expr& g = chosen[i];
           if (g.is_false()) continue;
+          f[size_t(s.slot)] = elems[i].first;
           exec(s.body, f, g.is_true() ? path : path && g);
         }
         break;

@@ -621,6 +621,29 @@ find bumped over moves bump: true;
 )", "bumped", "none");
 }
 
+TEST_CASE("found: a loop's where is read once, before its body runs", "[random][found][proofs]") {
+  // The encoding read `where` before each iteration, after the body had run for the
+  // elements before: flip(r0c0) cleared `on` and skipped r0c1, where the engines visit
+  // r0c1 and set it again (random seed 51837 of random_programs --proofs).
+  proves_as_brute_force("for_where_once.rules", R"(game "a loop's where read once";
+board 1 x 2;
+players 1;
+state on: bool;
+phase play {
+  move flip(d: Cell)
+  {
+    for w in cells where on {
+      on := (d != w);
+    }
+  }
+}
+score q = 0;
+winner highest;
+find kept over moves flip: on;
+prove cleared over moves flip: not on;
+)", "cleared", "refuted");
+}
+
 TEST_CASE("found: the ranges of nested terms are read once per node", "[random][found][proofs]") {
   // The value terms of a loop's stores share their parts; reading their static ranges
   // walked them as trees, exponential in their depth: prove hung on this program (random
