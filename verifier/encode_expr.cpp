@@ -25,10 +25,7 @@ SymP Encoder::s_not(const SymP& a0) {
   if (a->k == K::Table) {
     std::vector<SymP> e;
     for (const SymP& x : a->items) e.push_back(x->k == K::Val ? (x->v ? false_ : true_) : x);
-    SymP r = from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
-    // Its erring entries stay entries; a condition added to the whole table stays too.
-    if (a->err && !(r->err && z3::eq(*r->err, *a->err))) r = with_err(r, *a->err);
-    return r;
+    return from_table(a->sel, std::move(e), scalar_type(ir::kBoolDomain));
   }
   if (a->k == K::Disj) {
     // Remembers the OR it negates, so that a count over it can be regrouped too.

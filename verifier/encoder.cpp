@@ -58,6 +58,14 @@ SymP Encoder::err_sym(const std::string& msg) {
 SymP Encoder::with_err(SymP s, const z3::expr& err) {
   if (err.is_false()) return s;
   if (s->k == K::Err) return s;
+  if (s->k == K::Table) {
+    if (s->err && z3::eq(*s->err, err)) return s;
+    // Operators on tables rebuild a table's error condition from its entries: one that
+    // comes from elsewhere (the condition of an `if`, an operand of another selector)
+    // would be dropped there, so the table becomes terms that carry it.
+    s = untable(*s);
+    if (s->k == K::Err) return s;
+  }
   auto c = std::make_shared<Sym>(*s);
   c->err = c->err ? (*c->err || err).simplify() : err;
   return c;
@@ -274,6 +282,25 @@ SymP Encoder::from_table(int sel, std::vector<SymP> entries, const ir::TypePtr& 
   return t;
 }
 
+SymP Encoder::untable(const Sym& t) {
+  // Where an entry errs its value is never read: another entry stands in for it there.
+  SymP some;
+  bool set = false;
+  for (const SymP& e : t.items) {
+    if (!some && e->k != K::Err) some = e;
+    set = set || e->k == K::Bits;
+  }
+  if (!some) return t.items[0];  // it errs for every index
+  std::vector<SymP> values;
+  for (const SymP& e : t.items) values.push_back(e->k == K::Err ? some : e);
+  auto type = std::make_shared<ir::Type>();
+  type->kind = set ? ir::Type::Kind::Set : ir::Type::Kind::Scalar;
+  type->domain = t.domain;
+  const Selector& sel = sels_[size_t(t.sel)];
+  SymP out = merge(std::vector<z3::expr>(sel.guard.begin(), sel.guard.end()), values, type);
+  return t.err ? with_err(out, *t.err) : out;
+}
+
 SymP Encoder::set_elements(const SymP& s0, int domain) {
   SymP s = resolve(s0);
   if (s->k == K::Set) return s;
@@ -315,7 +342,8 @@ SymP Encoder::merge(const std::vector<z3::expr>& guards, const std::vector<SymP>
     same = same && values[k] == values[0];
   }
   z3::expr err = errs.empty() ? z3_.bool_val(false) : z3::mk_or(errs);
-  if (same) return with_err(values[0], err);
+  // One value under every guard: its own error condition is the whole of `err`.
+  if (same) return values[0];
   if (type->kind == ir::Type::Kind::Scalar) {
     const int d = type->domain;
     const auto kind = d < 0 ? ir::Domain::Kind::Range : p_.domains[size_t(d)].kind;

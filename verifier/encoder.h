@@ -47,7 +47,8 @@ struct Sym {
     Bits,   ///< concrete set `bits` over `domain`
     List,   ///< list of `items` (each any kind)
     Err,    ///< a concrete evaluation error (`msg`)
-    Table,  ///< items[k]: the (concrete) value when selector `sel` is k
+    Table,  ///< items[k]: the (concrete) value when selector `sel` is k; `err` is exactly
+            ///< the guards of its Err items (with_err turns it into terms otherwise)
     Int,    ///< Z3 int `term`
     Bool,   ///< Z3 bool `term`
     Cases,  ///< finite scalar: `cases` (value, guard), guards exclusive and exhaustive
@@ -271,6 +272,8 @@ class Encoder {
   SymP err_sym(const std::string& msg);
   SymP with_err(SymP s, const z3::expr& err);
   SymP from_table(int sel, std::vector<SymP> entries, const ir::TypePtr& type);
+  /// A table as terms over its selector's guards (the same value and error condition).
+  SymP untable(const Sym& t);
   /// Combines values computed under exclusive, exhaustive guards.
   SymP merge(const std::vector<z3::expr>& guards, const std::vector<SymP>& values, const ir::TypePtr& type);
   /// Runs `fn` on each concrete value of `s` and merges (fixing Table selectors).

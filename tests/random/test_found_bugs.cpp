@@ -600,6 +600,30 @@ prove never_zero over boards: n != 0;
 )", "by_zero", "none");
 }
 
+TEST_CASE("found: a table keeps an error condition that comes from elsewhere", "[random][found][proofs]") {
+  // The `if` is b's table with the error of its condition (n and m) attached; `and`,
+  // `or` and `==` on tables rebuilt it from its entries and dropped that condition, so
+  // both boards with n = 0 were in the sets (found while fixing the negation above).
+  const std::string text = R"(game "an error beside a table";
+board 1 x 2;
+players 1;
+state n: 0..2;
+state m: 0..1;
+state b: bool;
+phase play {
+  move pass
+  {
+  }
+}
+score q = 0;
+winner highest;
+find both over boards where n == 0: (if (6 / n) + m == 3 then b else b) and b;
+prove either over boards where n == 0: (if (6 / n) + m == 3 then b else b) or not b;
+)";
+  proves_as_brute_force("table_error.rules", text, "both", "none");
+  proves_as_brute_force("table_error.rules", text, "either", "refuted");
+}
+
 TEST_CASE("found: a += in a move needs the stores before it", "[random][found][proofs]") {
   // The slice of a move's body kept `n += 1` (it may err) but not `n := 2`, since it took
   // a statement's reads from its value alone: the move was legal from n = 0, though it
