@@ -47,6 +47,9 @@ void Encoder::assign(const ir::Stmt& s, Frame& f, const z3::expr& path) {
       const uint32_t n = p_.domains[size_t(v.keys.back())].size;
       SymP el = set_elements(convert_set(value, s.value->type->domain, v.keys.back()), v.keys.back());
       for (uint32_t i = 0; i < n; ++i) store_slot(s.var, uint32_t(at * n + i), el->items[i], g);
+      // Where the set's value errs, the store does: its elements alone do not say so.
+      auto& o = overlays_[size_t(overlay_)];
+      o.err = (o.err || (g && err_of(el))).simplify();
       return;
     }
     SymP now = value;

@@ -668,6 +668,27 @@ prove cleared over moves flip: not on;
 )", "cleared", "refuted");
 }
 
+TEST_CASE("found: a whole set stored from a value that errs makes the move err", "[random][found][proofs]") {
+  // A set is stored element by element, and the set's own error condition (here its
+  // argument's division by zero) was not the store's: mark(0) was legal (random seed
+  // 200639 of random_programs --proofs --risk 30).
+  proves_as_brute_force("set_store_error.rules", R"(game "a set stored from a value that errs";
+board 1 x 2;
+players 1;
+state marked: set of Cell;
+define every(n: 0..1): set of Cell = cells;
+phase play {
+  move mark(k: 0..1)
+  {
+    marked := every(1 / k);
+  }
+}
+score q = 0;
+winner highest;
+find by_zero over moves mark: k == 0;
+)", "by_zero", "none");
+}
+
 TEST_CASE("found: the ranges of nested terms are read once per node", "[random][found][proofs]") {
   // The value terms of a loop's stores share their parts; reading their static ranges
   // walked them as trees, exponential in their depth: prove hung on this program (random
