@@ -88,7 +88,10 @@ std::string Gen::type_text(const T& t) const {
 }  // namespace gen
 
 GeneratedProgram generate_program(uint64_t seed, const GenOptions& options) {
-  gen::Gen g(seed * 0x9e3779b97f4a7c15ull + 1, options);
+  // The stream starts at the seed's first splitmix64 draw, not at the seed itself: splitmix64
+  // steps its state by a constant, so seeds one step apart would give the same draws shifted
+  // by one, and consecutive seeds would test nearly the same programs.
+  gen::Gen g(SplitMix64(seed).next(), options);
   GeneratedProgram p = options.tiny_for_proofs ? g.run_tiny() : g.run();
   p.text = fmt::format("// generated program, seed {}\n", seed) + p.text;
   return p;
