@@ -6,6 +6,10 @@
 # partial fleets per depth (hours, not minutes).
 #
 #   smyoz_enumerate.sh RULEBOOK SOURCE ENTRY... [--clues] [--origin] [--threads N] [--expect K=N ...]
+#                      [--data FILE]
+#
+# --data FILE counts the entries of FILE (generated puzzles: tests/cli/smyoz_generate.sh)
+# instead of variants/smyoz/smyoz-puzzles.txt: the rules are copied next to it.
 #
 # Prints one line per count: "entry 1: 1 fleet (2784625 states, 112 s)",
 # "entry 1 without group A: 7 fleets (...)". With --expect, exits 1 unless entry K has N
@@ -18,6 +22,7 @@ entries=()
 clues=0
 origin=0
 threads=2
+data_file=
 declare -A expect=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -25,12 +30,24 @@ while [ $# -gt 0 ]; do
     --origin) origin=1 ;;
     --threads) threads=$2; shift ;;
     --expect) expect[${2%%=*}]=${2#*=}; shift ;;
+    --data) data_file=$(realpath "$2"); shift ;;
     *) entries+=("$1") ;;
   esac
   shift
 done
-rules="$source_dir/tests/cli/smyoz_enumerate.rules"
-data="$source_dir/variants/smyoz/smyoz-puzzles.txt"
+if [ -n "$data_file" ]; then
+  tree=$(mktemp -d)
+  trap 'rm -rf "$tree"' EXIT
+  mkdir -p "$tree/variants/smyoz" "$tree/tests/cli"
+  cp "$source_dir/variants/smyoz/smyoz.rules" "$source_dir/variants/smyoz/smyoz-puzzles.rules" "$tree/variants/smyoz/"
+  cp "$data_file" "$tree/variants/smyoz/smyoz-puzzles.txt"
+  cp "$source_dir/tests/cli/smyoz_enumerate.rules" "$tree/tests/cli/"
+  rules="$tree/tests/cli/smyoz_enumerate.rules"
+  data="$data_file"
+else
+  rules="$source_dir/tests/cli/smyoz_enumerate.rules"
+  data="$source_dir/variants/smyoz/smyoz-puzzles.txt"
+fi
 
 # The fleets of entry $1 with clue $2 left out (0: none): depth 11, a placed and confirmed fleet.
 count() {
