@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SMYOZ puzzle generation, one seed after another: a random legal fleet and a full candidate
-# (the gallows, an origin shot and groups A-E of three cells: 16 shots) from the seed
-# (smyoz_puzzle_entry.py --candidate SEED --origin); smyoz_minimise.py drops the groups and
-# the origin the rest imply, counting fleets by enumeration (`rulebook explore` over
-# smyoz_enumerate.rules), and keeps a set where every clue is needed (without any one of
-# them, two or more fleets). The puzzle kept is then solved again by Z3 in a process of its
-# own (`rulebook solve`, 300 million resource units per question): one fleet, unique: proved.
-# A seed whose candidate is not unique, or has no such set, is rejected (printed, no entry).
-# Minutes per seed: not in ctest.
-# Usage: smyoz_generate.sh RULEBOOK_BINARY SOURCE_DIR OUT_FILE SEED...
+# (the gallows, an origin shot off the rim and groups of three cells: A and B by default, 7
+# shots; --groups 5: A-E, 16, the text's most) from the seed (smyoz_puzzle_entry.py
+# --candidate SEED --origin --groups N); `smyoz_minimise.py --greedy --keep-origin` requires
+# the origin needed with every group, drops each group when the fleet stays unique without
+# it, counting fleets by enumeration (`rulebook explore` over smyoz_enumerate.rules, at most
+# 3 million states a count), and requires the gallows needed: every clue kept is needed
+# (without it, two or more fleets). The puzzle kept is then solved again by Z3 in a process
+# of its own (`rulebook solve`, 300 million resource units per question): one fleet, unique:
+# proved. A seed whose candidate is not unique, whose origin or gallows is not needed, or
+# whose count passes the states, is rejected (printed, no entry). Minutes per seed: not in
+# ctest (bench/puzzle/smyoz.sh).
+# Usage: smyoz_generate.sh RULEBOOK_BINARY SOURCE_DIR OUT_FILE [--groups N] SEED...
 #   appends each puzzle's entry (its generator line first) to OUT_FILE, and prints one line
 #   per seed: seed, verdict, CPU seconds of the generation and of the re-solve, the clues.
 set -u
@@ -16,18 +19,23 @@ rb=$1
 src=$(cd "$2" && pwd)
 out=$3
 shift 3
+groups=2
+if [ "${1:-}" = --groups ]; then
+  groups=$2
+  shift 2
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$src/variants/smyoz/smyoz.rules" "$src/variants/smyoz/smyoz-puzzles.rules" "$tmp/"
 gen="$src/tests/cli/smyoz_puzzle_entry.py"
 
-cpu() { awk '{ printf "%.0f", $1 + $2 }' "$1"; }  # user + system seconds of /usr/bin/time
+cpu() { tail -n 1 "$1" | awk '{ printf "%.0f", $1 + $2 }'; }  # user + system seconds of /usr/bin/time (its last line)
 
 for seed in "$@"; do
-  read -r -a args <<<"$(python3 "$gen" --candidate "$seed" --origin)"
+  read -r -a args <<<"$(python3 "$gen" --candidate "$seed" --origin --groups "$groups")"
   python3 "$gen" "${args[@]}" >"$tmp/candidate.txt"
   /usr/bin/time -f "%U %S" -o "$tmp/t1" python3 "$src/tests/cli/smyoz_minimise.py" "$rb" "$src" 1 \
-    --data "$tmp/candidate.txt" --threads 1 >"$tmp/min.txt" 2>&1
+    --data "$tmp/candidate.txt" --threads 1 --greedy --keep-origin --max-states 3000000 >"$tmp/min.txt" 2>&1
   made=$(sed -n 's/^made by: tests\/cli\/smyoz_puzzle_entry.py //p' "$tmp/min.txt")
   if [ -z "$made" ]; then
     echo "seed $seed: rejected: $(tail -n 1 "$tmp/min.txt") (generation $(cpu "$tmp/t1") s)"

@@ -3,6 +3,7 @@
 by enumeration (smyoz_enumerate.rules, `rulebook explore`), not by Z3.
 
     smyoz_minimise.py RULEBOOK SOURCE ENTRY [--threads N] [--max-states N] [--data FILE]
+                      [--greedy [--keep-origin]]
 
 ENTRY is an entry of variants/smyoz/smyoz-puzzles.txt, or of FILE (a design's candidate).
 
@@ -15,6 +16,16 @@ When there is none, the origin is left out if every group and the gallows find t
 without it, and the search is made again without it. The entry's origin and shot lines
 (groups relabelled A, B, ...) are printed for smyoz-puzzles.txt. A count that passes --max-states
 (default 20 million) states is unknown: its set is neither unique nor a proof of need.
+
+--greedy (puzzle generation, tests/cli/smyoz_generate.sh) makes one pass instead: the origin
+(counted with every group: the count without the origin is quick only with many shots), then
+each group in turn (A to E, Z), is dropped when the fleet stays unique without it, and kept
+otherwise; then the gallows must be needed (two or more fleets without it), else the entry is
+rejected. A clue kept was needed when tried and stays needed as later ones are dropped: the
+fleets without it then are a superset of those counted (fewer clues allow more fleets), so
+the result is minimal. It takes one count per clue, where the search above counts every set
+it reaches. With --keep-origin an entry whose origin is not needed with every group is
+rejected instead: the counts after it all have the origin's area, and are quick.
 """
 import json
 import os
@@ -115,6 +126,8 @@ def main():
             return known[key]
 
         full = frozenset(groups_of(entry))
+        if "--greedy" in sys.argv:
+            return greedy(entry, full, fleets, lambda e, d: count(rulebook, tree, e, d, threads, max_states), k, args)
         if fleets(full) != 1:
             print(f"entry {k}: not unique with every clue")
             return 1
@@ -142,17 +155,6 @@ def main():
             # A puzzle gives the gallows: it must be needed too. Most shots first.
             good = [m for m in minimal if (fleets(m, False) or 0) >= 2]
             return sorted(good, key=lambda m: (-shots_in(m), sorted(m)))
-
-        def keep_only(e, groups):
-            for g in groups_of(e):
-                if g not in groups:
-                    e = without_group(e, g)
-            return e
-
-        def no_origin(e):
-            e = list(e)
-            e[27:57] = [0] * 30
-            return e
 
         best = None
         # With the origin first (its 3x3 area makes every count quick); the origin is then
@@ -185,26 +187,90 @@ def main():
         kept = sorted(best)
         print(f"entry {k}: groups {''.join('ABCDEZ'[g - 1] for g in kept)} kept, each needed, the gallows needed"
               f"{', the origin needed' if entry[27] == 1 else ', no origin'}")
-        if args:
-            cells = dict(a.split("=") for a in args[2:])
-            new = [args[0], args[1] if entry[27] == 1 else "-"]
-            new += [f"{'ABCDE'[i]}={cells['ABCDEZ'[g - 1]]}" for i, g in enumerate(g for g in kept if g != 6)]
-            new += [f"Z={cells['Z']}" for g in kept if g == 6]
-            print("made by: tests/cli/smyoz_puzzle_entry.py " + " ".join(new))
-        print("origin line:")
-        print(" ".join(str(v) for v in entry[27:57]))
-        shots = [entry[57 + 5 * i:62 + 5 * i] for i in range(15) if entry[57 + 5 * i] != 0]
-        plain = [g for g in kept if g != 6]
-        for s in shots:
-            s[0] = plain.index(s[0]) + 1 if s[0] != 6 else 6
-        while len(shots) < 15:
-            shots.append([0, 0, 0, 0, 0])
-        print("shot lines:")
-        for s in shots:
-            print(f"{s[0]} {s[1]} {s[2]}  {s[3]} {s[4]}")
+        write_entry(entry, kept, args)
     finally:
         shutil.rmtree(tree)
     return 0
+
+
+def keep_only(e, groups):
+    for g in groups_of(e):
+        if g not in groups:
+            e = without_group(e, g)
+    return e
+
+
+def no_origin(e):
+    e = list(e)
+    e[27:57] = [0] * 30
+    return e
+
+
+def greedy(entry, full, fleets, count_entry, k, args):
+    """One pass: the origin, then each group, dropped when the fleet stays unique without it;
+    then the gallows must be needed. Returns the exit code."""
+    if fleets(full) != 1:
+        print(f"entry {k}: not unique with every clue")
+        return 1
+    if entry[27] == 1:
+        # The origin first, with every group: many shots make the count without it quick.
+        n = count_entry(no_origin(entry), 0)
+        print(f"  every group without the origin: {n} fleets", flush=True)
+        if n == 1 and "--keep-origin" in sys.argv:
+            print(f"entry {k}: the origin is not needed (the groups and the gallows find the fleet)")
+            return 1
+        if n == 1:
+            entry = no_origin(entry)
+            fleets = lambda groups: count_entry(keep_only(entry, groups), 0)
+        elif n is None:
+            print(f"entry {k}: the count without the origin passed --max-states")
+            return 1
+    groups = set(full)
+    for g in sorted(full):
+        fewer = frozenset(groups - {g})
+        n = fleets(fewer)
+        if entry[27] == 0:
+            print(f"  groups {''.join('ABCDEZ'[h - 1] for h in sorted(fewer)) or 'none'}, no origin: {n} fleets",
+                  flush=True)
+        if n is None:
+            print(f"entry {k}: a count passed --max-states")
+            return 1
+        if n == 1:
+            groups.discard(g)
+    entry = keep_only(entry, groups)
+    n = count_entry(entry, 8)
+    print(f"  without the gallows: {n} fleets", flush=True)
+    if n is None or n < 2:
+        print(f"entry {k}: the gallows is not needed (the shots find the fleet alone)" if n is not None
+              else f"entry {k}: the count without the gallows passed --max-states")
+        return 1
+    kept = sorted(groups)
+    print(f"entry {k}: groups {''.join('ABCDEZ'[g - 1] for g in kept)} kept, each needed, the gallows needed"
+          f"{', the origin needed' if entry[27] == 1 else ', no origin'}")
+    write_entry(entry, kept, args)
+    return 0
+
+
+def write_entry(entry, kept, args):
+    """Prints the generator line, the origin line and the shot lines of `entry` with the
+    groups `kept` (relabelled A, B, ...)."""
+    if args:
+        cells = dict(a.split("=") for a in args[2:])
+        new = [args[0], args[1] if entry[27] == 1 else "-"]
+        new += [f"{'ABCDE'[i]}={cells['ABCDEZ'[g - 1]]}" for i, g in enumerate(g for g in kept if g != 6)]
+        new += [f"Z={cells['Z']}" for g in kept if g == 6]
+        print("made by: tests/cli/smyoz_puzzle_entry.py " + " ".join(new))
+    print("origin line:")
+    print(" ".join(str(v) for v in entry[27:57]))
+    shots = [entry[57 + 5 * i:62 + 5 * i] for i in range(15) if entry[57 + 5 * i] != 0]
+    plain = [g for g in kept if g != 6]
+    for s in shots:
+        s[0] = plain.index(s[0]) + 1 if s[0] != 6 else 6
+    while len(shots) < 15:
+        shots.append([0, 0, 0, 0, 0])
+    print("shot lines:")
+    for s in shots:
+        print(f"{s[0]} {s[1]} {s[2]}  {s[3]} {s[4]}")
 
 
 if __name__ == "__main__":

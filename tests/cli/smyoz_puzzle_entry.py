@@ -8,8 +8,9 @@ prove (tests/cli/smyoz_puzzles_test.sh).
 
 Usage: smyoz_puzzle_entry.py SEED ROW,COL|- GROUP=R,C[/R,C...] ...   (GROUP: A-E or Z)
        prints the fleet as a grid (comment lines) and the entry.
-       smyoz_puzzle_entry.py --candidate SEED [--origin]
-       prints the arguments of a full candidate for seed SEED: groups A-E of three cells
+       smyoz_puzzle_entry.py --candidate SEED [--origin] [--groups N]
+       prints the arguments of a full candidate for seed SEED: groups A-E (the first N,
+       default 5) of three cells
        each (15 shots), drawn from the seed, and with --origin an origin shot; `rulebook solve
        --minimise` then drops the groups not needed (tests/cli/smyoz_generate.sh).
 """
@@ -241,22 +242,27 @@ def entry(fleet, origin, groups, directions=True, title=''):
     return '\n'.join(out) + '\n'
 
 
-def candidate(seed, with_origin=False):
-    """Five groups A-E of three distinct cells each (15 shots; the text allows 16), drawn from
+def candidate(seed, with_origin=False, groups=5):
+    """Groups A-E (the first `groups`) of three distinct cells each (15 shots for five; the
+    text allows 16), drawn from
     the seed (a stream apart from the fleet's); with `with_origin`, a 16th cell drawn after
-    them is the origin shot (Z3's question without an origin is its slowest; the
-    enumeration's is quick with one, tests/cli/smyoz_minimise.py)."""
+    them, off the board's rim, is the origin shot: its whole 3x3 area and 16 points are on
+    the board (Z3's question without an origin is its slowest; the enumeration's is quick
+    with one, tests/cli/smyoz_minimise.py)."""
     rng = random.Random('shots %d' % seed)
-    shot = rng.sample([(y, x) for y in range(N) for x in range(N)], 16 if with_origin else 15)
-    groups = ['%s=%s' % (g, '/'.join('%d,%d' % c for c in sorted(shot[3 * i:3 * i + 3])))
-              for i, g in enumerate('ABCDE')]
-    return [str(seed), '%d,%d' % shot[15] if with_origin else '-'] + groups
+    shot = rng.sample([(y, x) for y in range(N) for x in range(N)], 15)
+    if with_origin:
+        shot.append(rng.choice([(y, x) for y in range(1, N - 1) for x in range(1, N - 1) if (y, x) not in shot]))
+    named = ['%s=%s' % (g, '/'.join('%d,%d' % c for c in sorted(shot[3 * i:3 * i + 3])))
+             for i, g in enumerate('ABCDE'[:groups])]
+    return [str(seed), '%d,%d' % shot[15] if with_origin else '-'] + named
 
 
 def main(argv):
     import sys
     if argv[1] == '--candidate':
-        print(' '.join(candidate(int(argv[2]), '--origin' in argv[3:])))
+        groups = int(argv[argv.index('--groups') + 1]) if '--groups' in argv else 5
+        print(' '.join(candidate(int(argv[2]), '--origin' in argv[3:], groups)))
         return
     seed = int(argv[1])
     fleet = random_fleet(random.Random(seed))
