@@ -18,10 +18,10 @@ without it, and the search is made again without it. The entry's origin and shot
 (default 20 million) states is unknown: its set is neither unique nor a proof of need.
 
 --greedy (puzzle generation, tests/cli/smyoz_generate.sh) makes one pass instead: the origin
-(counted with every group: the count without the origin is quick only with many shots), then
-each group in turn (A to E, Z), is dropped when the fleet stays unique without it, and kept
-otherwise; then the gallows must be needed (two or more fleets without it), else the entry is
-rejected. A clue kept was needed when tried and stays needed as later ones are dropped: the
+is dropped when the fleet stays unique without it, the gallows must be needed (two or more
+fleets without it; else the entry is rejected), both counted against every group (counts
+without the origin or the gallows are quick only with many shots); then each group in turn
+(A to E, Z) is dropped when the fleet stays unique without it, and kept otherwise. A clue kept was needed when tried and stays needed as later ones are dropped: the
 fleets without it then are a superset of those counted (fewer clues allow more fleets), so
 the result is minimal. It takes one count per clue, where the search above counts every set
 it reaches. With --keep-origin an entry whose origin is not needed with every group is
@@ -207,8 +207,10 @@ def no_origin(e):
 
 
 def greedy(entry, full, fleets, count_entry, k, args):
-    """One pass: the origin, then each group, dropped when the fleet stays unique without it;
-    then the gallows must be needed. Returns the exit code."""
+    """One pass: the origin, dropped when the fleet stays unique without it; the gallows,
+    which must be needed; then each group, dropped when the fleet stays unique without it.
+    The origin and the gallows are counted against every group: a clue needed then stays
+    needed as groups are dropped. Returns the exit code."""
     if fleets(full) != 1:
         print(f"entry {k}: not unique with every clue")
         return 1
@@ -225,6 +227,13 @@ def greedy(entry, full, fleets, count_entry, k, args):
         elif n is None:
             print(f"entry {k}: the count without the origin passed --max-states")
             return 1
+    # The gallows next, with every group too: needed now, it stays needed as groups go.
+    n = count_entry(entry, 8)
+    print(f"  every group without the gallows: {n} fleets", flush=True)
+    if n is None or n < 2:
+        print(f"entry {k}: the gallows is not needed (the shots find the fleet alone)" if n is not None
+              else f"entry {k}: the count without the gallows passed --max-states")
+        return 1
     groups = set(full)
     for g in sorted(full):
         fewer = frozenset(groups - {g})
@@ -238,12 +247,6 @@ def greedy(entry, full, fleets, count_entry, k, args):
         if n == 1:
             groups.discard(g)
     entry = keep_only(entry, groups)
-    n = count_entry(entry, 8)
-    print(f"  without the gallows: {n} fleets", flush=True)
-    if n is None or n < 2:
-        print(f"entry {k}: the gallows is not needed (the shots find the fleet alone)" if n is not None
-              else f"entry {k}: the count without the gallows passed --max-states")
-        return 1
     kept = sorted(groups)
     print(f"entry {k}: groups {''.join('ABCDEZ'[g - 1] for g in kept)} kept, each needed, the gallows needed"
           f"{', the origin needed' if entry[27] == 1 else ', no origin'}")
