@@ -82,9 +82,15 @@ name() {
 
 plural() { if [ "$1" = 1 ]; then echo "1 fleet"; else echo "$1 fleets"; fi; }
 
+# A count that did not come back (the explore failed) fails the script: it is no figure.
+counted() {
+  [[ "$1" =~ ^[0-9]+$ ]] || { echo "entry $2: the count failed" >&2; exit 1; }
+}
+
 status=0
 for k in "${entries[@]}"; do
-  read -r fleets states seconds < <(count "$k" 0)
+  read -r fleets states seconds < <(count "$k" 0) || true
+  counted "$fleets" "$k"
   echo "entry $k: $(plural "$fleets") ($states states, $seconds s)"
   if [ -n "${expect[$k]:-}" ] && [ "${expect[$k]}" != "$fleets" ]; then
     echo "  expected ${expect[$k]}" >&2
@@ -97,7 +103,8 @@ for k in "${entries[@]}"; do
       echo "entry $k without $(name "$c"): not counted (--origin)"
       continue
     fi
-    read -r fleets states seconds < <(count "$k" "$c")
+    read -r fleets states seconds < <(count "$k" "$c") || true
+    counted "$fleets" "$k"
     # Needed: without it the entry allows more fleets than with every clue.
     verdict=needed
     if [ "$fleets" -le "$all" ]; then
