@@ -187,7 +187,7 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
   DirectedSearch out;
   out.plan = plan;
   out.setup_random = setup_draws(interpreter.program());
-  for (const SearchTarget& t : targets) out.results.push_back({t, false, {}, {}, 0});
+  for (const SearchTarget& t : targets) out.results.push_back({t, false, {}, {}, 0, {}});
   size_t open = out.results.size();
   const size_t n = interpreter.info().state_bytes;
   compiler::Coverage cov(interpreter.program());
@@ -221,8 +221,10 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
   auto board_reached = [&](int64_t at) {
     for (SearchResult& r : out.results)
       if (!r.reached && r.target.kind == SearchTarget::Kind::Board && !r.target.played &&
-          agrees(p, r.target, seen.at(size_t(at))))
+          agrees(p, r.target, seen.at(size_t(at)))) {
+        r.position.assign(seen.at(size_t(at)), seen.at(size_t(at)) + n);
         reach(r, seen.line_to(at), seen.size());
+      }
   };
   Guards guards(interpreter, cov, targets);
   out.guided = guards.any();
@@ -261,6 +263,7 @@ DirectedSearch search_targets(const compiler::Interpreter& interpreter, const st
                             agrees(p, r.target, seen.at(next))))) {
           std::vector<engine::Move> line = seen.line_to(int64_t(next));
           line.push_back(m);
+          if (r.target.kind == SearchTarget::Kind::Board) r.position.assign(seen.at(next), seen.at(next) + n);
           reach(r, std::move(line), seen.size());
         }
       std::memcpy(state.data(), seen.at(next), n);

@@ -39,6 +39,9 @@ struct SearchResult {
                                         ///< (empty: the setup itself did)
   std::vector<std::string> line_text;   ///< the moves as `play` prints them
   uint64_t states = 0;                  ///< positions stored when it was reached
+  /// A board target: the position reached (agreeing with the target on its vars; before
+  /// the target's move when it has one).
+  std::vector<uint8_t> position;
 };
 
 struct SearchPlan {

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "compiler/ir/text.h"
 #include "explorer/directed.h"
 
 namespace rulebook::verifier {
@@ -65,7 +66,14 @@ void reach_boards(const compiler::Interpreter& interpreter, std::vector<Result>&
       r.line = s.line_text;
       r.states = s.reached ? s.states : found.states;
       r.exhausted = !s.reached && found.exhausted;
-      results[group.second[k]].reach = std::move(r);
+      Result& res = results[group.second[k]];
+      res.reach = std::move(r);
+      // The board shown is the position play reaches: it agrees with the verifier's on
+      // what the verdict reads, and the elements the verifier only filled in are play's.
+      if (s.reached && s.position.size() == res.board->state.size() && s.position != res.board->state) {
+        res.board->state = s.position;
+        res.board->text = compiler::board_text(interpreter.program(), s.position.data());
+      }
     }
   }
 }

@@ -73,7 +73,22 @@ TEST_CASE("a witness two plies from the setup is shown with its line, which the 
     for (uint32_t i = 0; i < var.count; ++i)
       CHECK(ir::load_index(s.data(), var, i) == ir::load_index(two.board->state.data(), var, i));
   }
+  // The board shown is the position the line reaches, every element of it.
+  CHECK(s == two.board->state);
   CHECK(alert(p.alerts, "unreachable-witness", "placed_two") == nullptr);
+}
+
+TEST_CASE("a reached board shows what play counted where the property reads nothing") {
+  Proved p;
+  prove("verify/reach_counter.rules", 2000, p);
+  const auto& r = named(p.results, "two_of_each");
+  INFO(verifier::result_text(r, false));
+  REQUIRE(r.verdict == Verdict::Found);
+  REQUIRE(r.reach);
+  REQUIRE(r.reach->reached);
+  CHECK(r.reach->line.size() == 4);
+  // Four placements count four, whatever the solver chose for the counter.
+  CHECK(verifier::result_text(r, false).find("placed = 4") != std::string::npos);
 }
 
 TEST_CASE("a witness no game reaches: every position searched, a warning") {
