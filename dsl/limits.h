@@ -23,6 +23,11 @@ inline constexpr uint64_t kMaxVariableElements = uint64_t{1} << 24;
 /// stored by the million when a game is explored.
 inline constexpr uint64_t kMaxStateBytes = uint64_t{1} << 20;
 
+/// Values a set may range over (the size of its element type): engines keep a set as a
+/// bitset over every value its elements could take, so a set of 0..2000000000 would be
+/// 250 MB. 65,536 values (8 KiB) covers the cells and points of the largest board.
+inline constexpr uint64_t kMaxSetValues = uint64_t{1} << 16;
+
 /// Parameter combinations of one move (the product of its parameters' domain sizes): the
 /// engines try each combination in every state, so this bounds the work of one turn.
 inline constexpr uint64_t kMaxMoveChoices = uint64_t{1} << 24;

@@ -6,6 +6,7 @@
 
 #include "compiler/codegen/emit_internal.h"
 #include "compiler/runtime/engine.h"
+#include "dsl/limits.h"
 
 namespace rulebook::compiler {
 
@@ -203,10 +204,22 @@ void Emitter::domains() {
     w_.line("  if (i < 0) fail_value(where, what, v, none);");
     w_.line("  return i;");
     w_.line("}");
-    std::vector<uint64_t> all(size_t(names_.words(int(d))), 0);
-    for (uint32_t i = 0; i < D.size; ++i) all[i / 64] |= uint64_t(1) << (i % 64);
-    w_.linef("constexpr Bits<{}> full_d{}() {{ return {}; }}", names_.words(int(d)), d,
-             names_.bits_literal(int(d), all));
+    // The full set of a domain a set or a move's parameters can range over (the checker
+    // bounds both); an int state of 0..10^9 has none, which would be a 125 MB literal.
+    const int words = names_.words(int(d));
+    if (D.size > std::max(dsl::kMaxSetValues, dsl::kMaxMoveChoices)) continue;
+    if (words <= 64) {
+      std::vector<uint64_t> all(size_t(words), 0);
+      for (uint32_t i = 0; i < D.size; ++i) all[i / 64] |= uint64_t(1) << (i % 64);
+      w_.linef("constexpr Bits<{}> full_d{}() {{ return {}; }}", words, d,
+               names_.bits_literal(int(d), all));
+    } else {
+      w_.linef("constexpr Bits<{}> full_d{}() {{", words, d);
+      w_.linef("  Bits<{}> b{{}};", words);
+      w_.linef("  for (Int i = 0; i < {}; ++i) b.set(i);", D.size);
+      w_.line("  return b;");
+      w_.line("}");
+    }
   }
   w_.blank();
 }

@@ -6,6 +6,7 @@
 
 #include "compiler/lower/lower_internal.h"
 #include "dsl/integers.h"
+#include "dsl/limits.h"
 
 namespace rulebook::compiler {
 
@@ -51,6 +52,7 @@ ir::ExprPtr Lowering::constant(ir::Value v, int domain, dsl::Span span) {
 }
 
 ir::ExprPtr Lowering::full_set(int domain, dsl::Span span) {
+  domain = set_domain(domain, span);
   auto e = node(Op::ConstSet, set_type(domain), span);
   uint32_t n = domain >= 0 ? prog_.domains[size_t(domain)].size : 0;
   e->bits.assign((n + 63) / 64, 0);
@@ -487,8 +489,18 @@ ir::ExprPtr Lowering::binary(const dsl::Expr& e, const dsl::TypeRef& want) {
       if (want && want->is(TypeTag::Set)) d = domain_of(want->elem());
       if (d < 0 && own && own->is(TypeTag::Set)) d = domain_of(own->elem());
       auto lo = expr(l), hi = expr(r);
-      if (d < 0 && is_const(lo) && is_const(hi) && lo->value <= hi->value)
+      if (d < 0 && is_const(lo) && is_const(hi) && lo->value <= hi->value) {
+        if (uint64_t(hi->value) - uint64_t(lo->value) >= dsl::kMaxSetValues) {
+          error(e.span, fmt::format("the range {}..{} is too large for a set: a set ranges over "
+                                    "at most {} values",
+                                    lo->value, hi->value, dsl::kMaxSetValues))
+              .hint = "narrow the range; to test a value against bounds, compare it: "
+                      "lo <= x and x <= hi";
+          return full_set(-1, e.span);
+        }
         d = range_domain(lo->value, hi->value);
+      }
+      if (d >= 0 && (d = set_domain(d, e.span)) < 0) return full_set(-1, e.span);
       if (d < 0) {
         error(e.span, "a range of ints used as a set needs constant bounds or a range type");
         return full_set(-1, e.span);

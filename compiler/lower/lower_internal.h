@@ -5,7 +5,9 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -42,6 +44,9 @@ class Lowering {
   ir::TypePtr ir_type(const dsl::TypeRef& t, dsl::Span where);
   static ir::TypePtr scalar_type(int domain);
   static ir::TypePtr set_type(int domain);
+  /// `domain` when a set over it fits dsl::kMaxSetValues; otherwise reports it at `span`
+  /// (once per place) and gives -1, the domain of an empty set.
+  int set_domain(int domain, dsl::Span span);
   static ir::TypePtr list_type(ir::TypePtr elem);
   void build_geometry();
   /// Adds the state variable for a `state` or `setup` of type `t`; `seq_length` is the
@@ -138,6 +143,8 @@ class Lowering {
   }
   /// While a move rule is lowered for one move: the names in its `on` clause by position.
   std::map<std::string, int> rule_args_;
+  /// Places where a set over too many values was reported (file, begin, end).
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> big_sets_;
 };
 
 /// Floor division and modulo, as every engine computes them (b != 0).

@@ -173,6 +173,7 @@ ir::ExprPtr Lowering::set_literal(const dsl::Expr& e, const dsl::TypeRef& want) 
                               dsl::to_string(elem)));
     return full_set(-1, e.span);
   }
+  if (set_domain(d, e.span) < 0) return full_set(-1, e.span);
   if (constant_items) {
     auto x = node(Op::ConstSet, set_type(d), e.span);
     x->bits.assign((prog_.domains[size_t(d)].size + 63) / 64, 0);

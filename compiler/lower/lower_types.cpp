@@ -182,6 +182,21 @@ ir::TypePtr Lowering::set_type(int domain) {
   return t;
 }
 
+int Lowering::set_domain(int domain, dsl::Span span) {
+  if (domain < 0 || prog_.domains[size_t(domain)].size <= dsl::kMaxSetValues) return domain;
+  if (big_sets_.emplace(span.file, span.begin, span.end).second) {
+    const ir::Domain& d = prog_.domains[size_t(domain)];
+    error(span, fmt::format("a set of {} is too large: its elements could take {} values, and a "
+                            "set ranges over at most {}",
+                            d.name, d.size, dsl::kMaxSetValues))
+        .hint = d.kind == ir::Domain::Kind::Range
+                    ? "narrow the range; to test a value against bounds, compare it: "
+                      "lo <= x and x <= hi"
+                    : "narrow the type of the elements";
+  }
+  return -1;
+}
+
 ir::TypePtr Lowering::list_type(ir::TypePtr elem) {
   auto t = std::make_shared<ir::Type>();
   t->kind = ir::Type::Kind::List;
@@ -199,7 +214,7 @@ ir::TypePtr Lowering::ir_type(const dsl::TypeRef& t, dsl::Span where) {
           e->is(TypeTag::Tuple))
         return list_type(ir_type(e, where));
       if (e->is(TypeTag::Any)) return set_type(-1);
-      return set_type(require_domain(e, where, "a set element"));
+      return set_type(set_domain(require_domain(e, where, "a set element"), where));
     }
     case TypeTag::Seq:
       return list_type(ir_type(t->elem(), where));
