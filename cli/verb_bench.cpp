@@ -10,6 +10,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
+#include "cli/progress.h"
 #include "cli/verbs.h"
 #include "compiler/load/load_engine.h"
 #include "compiler/runtime/random.h"
@@ -33,6 +34,7 @@ struct BenchOptions {
   int runs = 3;
   int max_plies = 10000;
   bool json = false;
+  bool quiet = false;
 };
 
 using explorer::median;
@@ -77,10 +79,31 @@ engine::Status play_one(const engine::Engine& e, const std::vector<uint8_t>& sta
 
 /// One run: perft at depths 1..depth, then `games` playouts from one stream of `seed`.
 /// Stops between two depths or two games on Ctrl-C, leaving what finished in `out`.
+/// Progress on stderr about once a second: the run, the perft depth or the playouts done,
+/// their rate and the memory held (not with --quiet).
+struct BenchProgress {
+  bool quiet = false;
+  int runs = 1;
+  ProgressClock clock;
+  void perft(int run, int depth) {
+    if (quiet || !clock.due()) return;
+    fmt::print(stderr, "bench: run {}/{}: perft depth {}, {:.1f} MB, {:.0f} s\n", run + 1, runs, depth,
+               double(resident_bytes()) / (1024.0 * 1024.0), clock.seconds());
+  }
+  void playouts(int run, const Run& r, int games, double seconds) {
+    if (quiet || !clock.due()) return;
+    fmt::print(stderr, "bench: run {}/{}: {}/{} playouts, {:.0f} playouts/s, {:.1f} MB, {:.0f} s\n",
+               run + 1, runs, r.games, games, seconds > 0 ? double(r.games) / seconds : 0.0,
+               double(resident_bytes()) / (1024.0 * 1024.0), clock.seconds());
+  }
+};
+
 engine::Status run_once(const engine::Engine& e, const std::vector<uint8_t>& start,
-                        const BenchOptions& opt, const StopOnInterrupt& interrupt, Run& out) {
+                        const BenchOptions& opt, const StopOnInterrupt& interrupt, Run& out,
+                        int run, BenchProgress& progress) {
   double t0 = thread_seconds();
   for (int d = 1; d <= opt.depth && !interrupt.stopped(); ++d) {
+    progress.perft(run, d);
     uint64_t count = 0;
     if (engine::Status st = e.perft(start.data(), d, count); !st.ok) return st;
     out.paths.push_back(count);
@@ -94,6 +117,7 @@ engine::Status run_once(const engine::Engine& e, const std::vector<uint8_t>& sta
     ++out.games;
     out.plies += plies;
     out.playout_seconds = thread_seconds() - t0;
+    progress.playouts(run, out, opt.games, out.playout_seconds);
   }
   return engine::Status::Ok();
 }
@@ -133,11 +157,15 @@ int run_bench(const BenchOptions& opt) {
 
   std::vector<Run> runs;
   StopOnInterrupt interrupt;
+  BenchProgress progress;
+  progress.quiet = opt.quiet;
+  progress.runs = opt.runs;
+  if (!opt.quiet) fmt::print(stderr, "bench: {} run{}\n", opt.runs, opt.runs == 1 ? "" : "s");
   bool interrupted = false;
   int whole_runs = 0;
   for (int r = 0; r < opt.runs; ++r) {
     Run run;
-    engine::Status st = run_once(e, start, opt, interrupt, run);
+    engine::Status st = run_once(e, start, opt, interrupt, run, r, progress);
     if (!st.ok) {
       fmt::print(stderr, "{}\n", engine_error_line(opt.file, st.message));
       return kExitInputError;
@@ -221,6 +249,7 @@ void add_bench(CLI::App& app, int& result) {
   cmd->add_option("--max-plies", opt->max_plies, "Cut a playout off after this many moves")
       ->check(CLI::Range(1, 1 << 30));
   cmd->add_flag("--json", opt->json, "Print the result as JSON");
+  cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
   cmd->callback([opt, &result] { result = run_bench(*opt); });
 }
 

@@ -1,7 +1,6 @@
 // `rulebook play` (a seeded random game, move by move) and `rulebook perft` (path counts).
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "cli/json_errors.h"
 #include "cli/open_game.h"
 #include "cli/play_moves.h"
+#include "cli/progress.h"
 #include "cli/run_error_out.h"
 #include "cli/verbs.h"
 #include "compiler/runtime/random.h"
@@ -395,14 +395,6 @@ int run_play(RunOptions opt) {
     return kExitInterrupted;
   }
   return kExitOk;
-}
-
-/// Resident memory of this process in bytes (0 where /proc is not there).
-uint64_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  uint64_t pages = 0, resident = 0;
-  if (!(statm >> pages >> resident)) return 0;
-  return resident * 4096;
 }
 
 int run_perft(const RunOptions& opt) {

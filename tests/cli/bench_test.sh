@@ -84,14 +84,18 @@ check "an unknown engine exits 2" 2 $?
 check "a missing file exits 1" 1 $?
 
 # Ctrl-C: exit 130, and what finished is printed (valid JSON, marked incomplete).
-interrupt_after 2 "$work/int.json" "$work/int.err" "$rb" bench bench/plain/connect4.rules --engine interp \
-  --depth 0 --games 100000000 --runs 3 --json
+interrupt_when_said "bench: run 1/3: " 60 "$work/int.json" "$work/int.err" "$rb" bench bench/plain/connect4.rules \
+  --engine interp --depth 0 --games 100000000 --runs 3 --json
 check "Ctrl-C exits 130" 130 "$rc"
 valid_json "$work/int.json"
 check "Ctrl-C still prints JSON" 0 $?
 check "Ctrl-C marks the result incomplete" "False" "$(field "$work/int.json" 'j["complete"]')"
 within 5
 check "Ctrl-C stops within 5 s" 0 $?
+grep -q "^bench: run 1/3: [0-9]*/100000000 playouts, [0-9]* playouts/s, [0-9.]* MB" "$work/int.err"
+check "long runs show progress" 0 $?
+"$rb" bench "$ttt" --depth 2 --games 5 --runs 1 --quiet >/dev/null 2>"$work/quiet.err"
+check "--quiet prints nothing on stderr" "" "$(cat "$work/quiet.err")"
 
 echo "bench_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

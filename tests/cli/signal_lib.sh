@@ -4,14 +4,28 @@
 # keeps it ignored then, as it should): job control gives them the default disposition.
 set -m
 
+# spawn OUT ERR CMD...: starts CMD in the background with stdout in OUT and stderr in ERR;
+# sets spawned (its pid). The caller's EXIT trap (a test's `rm -rf "$work"`) is lifted
+# while the child is forked: a child killed before it runs CMD (the guard below, killed as
+# soon as the run stops) would otherwise run that trap, deleting the files the test reads.
+spawn() {
+  local out=$1 err=$2 saved
+  shift 2
+  saved=$(trap -p EXIT)
+  trap - EXIT
+  "$@" >"$out" 2>"$err" &
+  spawned=$!
+  eval "${saved:-trap - EXIT}"
+}
+
 # interrupt_after SECONDS OUT ERR CMD...: runs CMD with stdout in OUT and stderr in ERR,
 # sends SIGINT after SECONDS, waits. Sets rc (exit code), stop_seconds (from the signal to
 # the exit) and early=1 when CMD had already finished before the signal.
 interrupt_after() {
   local delay=$1 out=$2 err=$3
   shift 3
-  "$@" >"$out" 2>"$err" &
-  local pid=$!
+  spawn "$out" "$err" "$@"
+  local pid=$spawned
   sleep "$delay"
   signal_and_wait "$pid"
 }
@@ -22,13 +36,31 @@ interrupt_after() {
 interrupt_when() {
   local file=$1 limit=$2 out=$3 err=$4
   shift 4
-  "$@" >"$out" 2>"$err" &
-  local pid=$!
+  spawn "$out" "$err" "$@"
+  local pid=$spawned
   local waited=0
   while [ ! -e "$file" ] && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$((limit * 10))" ]; do
     sleep 0.1
     waited=$((waited + 1))
   done
+  signal_and_wait "$pid"
+}
+
+# interrupt_when_said TEXT LIMIT OUT ERR CMD...: as interrupt_when, but the signal is sent
+# once CMD has written TEXT to stderr (a line it prints after its handler is in place), so a
+# loaded machine that starts CMD slowly does not kill it before it can stop cleanly.
+interrupt_when_said() {
+  local text=$1 limit=$2 out=$3 err=$4
+  shift 4
+  spawn "$out" "$err" "$@"
+  local pid=$spawned
+  local waited=0
+  while ! grep -qF -- "$text" "$err" 2>/dev/null && kill -0 "$pid" 2>/dev/null &&
+    [ "$waited" -lt "$((limit * 10))" ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  sleep 0.5  # into the work
   signal_and_wait "$pid"
 }
 
@@ -40,11 +72,11 @@ signal_and_wait() {
   local t0
   t0=$(date +%s.%N)
   kill -INT "$pid" 2>/dev/null
-  # A run that ignores the signal is killed after 20 s, so that the test ends.
-  # (Its own process group under job control, and off our output: a sleep left behind
-  # would hold a caller's $(...) open.)
-  ( sleep 20; kill -KILL "$pid" 2>/dev/null ) >/dev/null 2>&1 &
-  local guard=$!
+  # A run that ignores the signal is killed after 20 s, so that the test ends. (Its own
+  # process group under job control, and off our output: a sleep left behind would hold a
+  # caller's $(...) open.)
+  spawn /dev/null /dev/null bash -c 'sleep 20; kill -KILL "$1" 2>/dev/null' guard "$pid"
+  local guard=$spawned
   wait "$pid"
   rc=$?
   kill -- -"$guard" 2>/dev/null
