@@ -37,13 +37,8 @@ interrupt_when() {
   local file=$1 limit=$2 out=$3 err=$4
   shift 4
   spawn "$out" "$err" "$@"
-  local pid=$spawned
-  local waited=0
-  while [ ! -e "$file" ] && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$((limit * 10))" ]; do
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  signal_and_wait "$pid"
+  poll_while "$spawned" "$limit" test ! -e "$file"
+  signal_and_wait "$spawned"
 }
 
 # interrupt_when_said TEXT LIMIT OUT ERR CMD...: as interrupt_when, but the signal is sent
@@ -53,15 +48,22 @@ interrupt_when_said() {
   local text=$1 limit=$2 out=$3 err=$4
   shift 4
   spawn "$out" "$err" "$@"
-  local pid=$spawned
-  local waited=0
-  while ! grep -qF -- "$text" "$err" 2>/dev/null && kill -0 "$pid" 2>/dev/null &&
-    [ "$waited" -lt "$((limit * 10))" ]; do
+  poll_while "$spawned" "$limit" not_said "$text" "$err"
+  sleep 0.5  # into the work
+  signal_and_wait "$spawned"
+}
+
+not_said() { ! grep -qF -- "$1" "$2" 2>/dev/null; }
+
+# poll_while PID LIMIT TEST...: every 0.1 s while TEST holds, PID runs and LIMIT seconds
+# have not passed.
+poll_while() {
+  local pid=$1 limit=$2 waited=0
+  shift 2
+  while "$@" && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$((limit * 10))" ]; do
     sleep 0.1
     waited=$((waited + 1))
   done
-  sleep 0.5  # into the work
-  signal_and_wait "$pid"
 }
 
 # signal_and_wait PID: the common end of interrupt_after and interrupt_when.
