@@ -51,8 +51,8 @@ ir::ExprPtr Lowering::constant(ir::Value v, int domain, dsl::Span span) {
   return e;
 }
 
-ir::ExprPtr Lowering::full_set(int domain, dsl::Span span) {
-  domain = set_domain(domain, span);
+ir::ExprPtr Lowering::full_set(int domain, dsl::Span span, SetOf what) {
+  if (what != SetOf::StoredKeys) domain = set_domain(domain, span, what == SetOf::MapKeys);
   auto e = node(Op::ConstSet, set_type(domain), span);
   uint32_t n = domain >= 0 ? prog_.domains[size_t(domain)].size : 0;
   e->bits.assign((n + 63) / 64, 0);
@@ -475,7 +475,7 @@ ir::ExprPtr Lowering::binary(const dsl::Expr& e, const dsl::TypeRef& want) {
         }
       } else {
         ir::ExprPtr set = rt && rt->is(TypeTag::Map)
-                              ? full_set(require_domain(rt->key(), r.span, "a map key"), r.span)
+                              ? full_set(require_domain(rt->key(), r.span, "a map key"), r.span, SetOf::MapKeys)
                               : expr(r);
         x = make(Op::In, boolean, expr(l, elem), std::move(set));
       }

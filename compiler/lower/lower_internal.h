@@ -46,7 +46,7 @@ class Lowering {
   static ir::TypePtr set_type(int domain);
   /// `domain` when a set over it fits dsl::kMaxSetValues; otherwise reports it at `span`
   /// (once per place) and gives -1, the domain of an empty set.
-  int set_domain(int domain, dsl::Span span);
+  int set_domain(int domain, dsl::Span span, bool map_keys = false);
   static ir::TypePtr list_type(ir::TypePtr elem);
   void build_geometry();
   /// Adds the state variable for a `state` or `setup` of type `t`; `seq_length` is the
@@ -82,7 +82,11 @@ class Lowering {
   ir::ExprPtr region_set(int region, dsl::Span span);
   ir::ExprPtr region_of(int region, ir::ExprPtr cell, dsl::Span span);
   /// A set of every value of a finite scalar type, over `domain`.
-  ir::ExprPtr full_set(int domain, dsl::Span span);
+  /// Every value of `domain` as a set, checked by set_domain (`map_keys`: the keys of a map,
+  /// for its message), except for the keys of a state variable stored whole, which the
+  /// variable's own limits bound.
+  enum class SetOf { Values, MapKeys, StoredKeys };
+  ir::ExprPtr full_set(int domain, dsl::Span span, SetOf what = SetOf::Values);
   /// The domain a binder iterating over `domain_expr` (lowered) takes its values from.
   dsl::TypeRef binder_type(const dsl::Expr& domain_expr);
 

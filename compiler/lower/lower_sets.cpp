@@ -32,7 +32,7 @@ dsl::TypeRef Lowering::binder_type(const dsl::Expr& domain_expr) {
 
 ir::ExprPtr Lowering::binder_domain(const dsl::Binding& b) {
   dsl::TypeRef dt = game_.type_of(*b.domain);
-  return dt && dt->is(TypeTag::Map) ? full_set(require_domain(dt->key(), b.domain->span, "a map key"), b.domain->span)
+  return dt && dt->is(TypeTag::Map) ? full_set(require_domain(dt->key(), b.domain->span, "a map key"), b.domain->span, SetOf::MapKeys)
                                     : expr(*b.domain);
 }
 

@@ -53,7 +53,7 @@ void Lowering::stmt(const dsl::Stmt& s, ir::Block& out) {
         dsl::TypeRef dt = game_.type_of(*b.domain);
         ir::ExprPtr domain =
             dt && dt->is(TypeTag::Map)
-                ? full_set(require_domain(dt->key(), b.domain->span, "a map key"), b.domain->span)
+                ? full_set(require_domain(dt->key(), b.domain->span, "a map key"), b.domain->span, SetOf::MapKeys)
                 : expr(*b.domain);
         int slot = take_slot(&b);
         loops.emplace_back(slot, std::move(domain));
@@ -213,7 +213,7 @@ void Lowering::assign_whole(int var, std::vector<ir::ExprPtr> keys, ir::ExprPtr 
   const int loop = take_slot(nullptr);
   auto x = make_stmt(StmtOp::For, span);
   x->slot = loop;
-  x->value = full_set(key_domain, span);
+  x->value = full_set(key_domain, span, SetOf::StoredKeys);
   auto whole_read = node(Op::Local, whole_type, span);
   whole_read->slot = whole;
   auto key = node(Op::Local, scalar_type(key_domain), span);

@@ -182,14 +182,17 @@ ir::TypePtr Lowering::set_type(int domain) {
   return t;
 }
 
-int Lowering::set_domain(int domain, dsl::Span span) {
+int Lowering::set_domain(int domain, dsl::Span span, bool map_keys) {
   if (domain < 0 || prog_.domains[size_t(domain)].size <= dsl::kMaxSetValues) return domain;
   if (big_sets_.emplace(span.file, span.begin, span.end).second) {
     const ir::Domain& d = prog_.domains[size_t(domain)];
-    error(span, fmt::format("a set of {} is too large: its elements could take {} values, and a "
+    error(span, fmt::format("{} {} is too large: its elements could take {} values, and a "
                             "set ranges over at most {}",
-                            d.name, d.size, dsl::kMaxSetValues))
-        .hint = d.kind == ir::Domain::Kind::Range
+                            map_keys ? "the set of the keys of a map over" : "a set of", d.name,
+                            d.size, dsl::kMaxSetValues))
+        .hint = map_keys ? "a map's keys are a set where it is looped over or asked `k in m`: "
+                           "give the map a narrower key type"
+              : d.kind == ir::Domain::Kind::Range
                     ? "narrow the range; to test a value against bounds, compare it: "
                       "lo <= x and x <= hi"
                     : "narrow the type of the elements";
