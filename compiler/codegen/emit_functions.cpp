@@ -36,6 +36,12 @@ void Emitter::functions() {
     for (size_t f = 0; f < program_.functions.size(); ++f) {
       if (!s_.scoped_[f]) continue;
       const ir::Function& F = program_.functions[f];
+      if (s_.scoped_[f] == plan::kScopedBySet) {
+        w_.linef("int sets{}_ = 0;  // define {}: its first {} set arguments and values", f, f, plan::kScopedSets);
+        w_.linef("{} arg{}_[{}];", names_.cpp_type(F.params[0]), f, plan::kScopedSets);
+        w_.linef("{} value{}_[{}];", names_.cpp_type(F.result), f, plan::kScopedSets);
+        continue;
+      }
       w_.linef("uint64_t known{}_ = 0;", f);
       w_.linef("{} value{}_[{}];  // define {}", names_.cpp_type(F.result), f, names_.dom(F.params[0]->domain).size, f);
     }
@@ -73,6 +79,25 @@ void Emitter::functions() {
       w_.linef("return {};", exprs_.expr_as(*F.body, *F.result));
       w_.close("}");
       w_.open(fmt::format("{} {}({}) {{", type, names_.fn_name(int(f)), params));
+      if (s_.scoped_[f] == plan::kScopedBySet) {
+        const std::string& a = s_.slots_[0];
+        const int words = names_.words(F.params[0]->domain);
+        w_.linef("if (!g.scope_) return compute_{}(g{});", names_.fn_base(int(f)), names);
+        w_.line("RuleScope& r = *g.scope_;");
+        std::string same;
+        for (int k = 0; k < words; ++k) same += fmt::format("{}r.arg{}_[k].w[{}] == {}.w[{}]", k ? " && " : "", f, k, a, k);
+        w_.linef("for (int k = 0; k < r.sets{}_; ++k)", f);
+        w_.linef("  if ({}) return r.value{}_[k];", same, f);
+        w_.linef("const {} value = compute_{}(g{});", type, names_.fn_base(int(f)), names);
+        w_.linef("if (r.sets{}_ < {}) {{", f, plan::kScopedSets);
+        w_.linef("  r.arg{}_[r.sets{}_] = {};", f, f, a);
+        w_.linef("  r.value{}_[r.sets{}_++] = value;", f, f);
+        w_.line("}");
+        w_.line("return value;");
+        w_.close("}");
+        w_.blank();
+        continue;
+      }
       const int d = F.params[0]->domain;
       w_.linef("const Int i = idx_d{}({});", d, s_.slots_[0]);
       w_.linef("if (!g.scope_ || i < 0) return compute_{}(g{});", names_.fn_base(int(f)), names);

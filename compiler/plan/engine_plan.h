@@ -40,6 +40,14 @@ struct PlannedPlane {
 /// A largest bitset per plane (kMaxPlaneValues values at most) keeps planes cheap to update.
 inline constexpr int kMaxPlaneValues = 16;
 
+/// scoped-defines: how a define is remembered while the board rules run, and the bounds of
+/// the set-keyed kind: a set over at most kScopedSetValues values, the first kScopedSets
+/// distinct sets of one evaluation (the lines or regions a rule walks).
+inline constexpr char kScopedByIndex = 1;
+inline constexpr char kScopedBySet = 2;
+inline constexpr uint32_t kScopedSetValues = 256;
+inline constexpr int kScopedSets = 32;
+
 /// A board rule `all $a in D1 where W1: [all $b in D2 where W2:] B` whose verdict for a
 /// tuple of keys depends on the state only through var[$a] (and var[$b]).
 struct TabulatedRule {
@@ -97,7 +105,8 @@ struct EnginePlan {
   // their verdict (after the defines' slots; forgotten by stores into the variable).
   RuleTablePlan rule_tables;
 
-  // scoped-defines: per define, remembered per argument while the board rules run.
+  // scoped-defines: per define, remembered per argument while the board rules run: 0 not,
+  // kScopedByIndex by the argument's index, kScopedBySet by a set argument's bits.
   std::vector<char> scoped;
   int scoped_count = 0;
 

@@ -1,13 +1,16 @@
 // Pass "scoped-defines": a one-parameter define of the state is remembered per argument
 // while the board rules are evaluated (they store nothing, so each argument's value is
 // computed once per evaluation).
-// Reason: board rules quantify over cells and call the same define for the same cell
-// from several rules.
-// Applies when the program has board rules, the define has one scalar parameter of a
-// domain of at most 64 values, returns no list, reads the state but not the mover, is
-// not remembered already and its body loops or calls.
+// Reason: board rules quantify over cells and lines and call the same define for the same
+// cell or line from several rules.
+// Applies when the program has board rules, the define has one parameter, a scalar of a
+// domain of at most 64 values (remembered by its index) or a set over at most 256 values
+// (remembered by its bits: a line, a region), returns no list, reads the state but not
+// the mover, is not remembered already and its body loops or calls.
 // Costs: a scope object per evaluation of the board rules: a bit and a value per
-// argument, cleared at the start of each evaluation.
+// argument, cleared at the start of each evaluation; for a set, up to kScopedSets sets
+// and their values, compared word by word when looked up (a set past them is computed
+// each time).
 #include <fmt/format.h>
 
 #include "compiler/plan/passes.h"
@@ -21,8 +24,15 @@ void pass_scoped_defines(PassContext& c) {
     const ir::Function& F = c.program.functions[f];
     if (F.params.size() != 1 || !F.body || plan.memo_slot[f] >= 0) continue;
     const std::string name = c.define_name(int(f));
-    if (F.params[0]->kind != ir::Type::Kind::Scalar || c.dom(F.params[0]->domain).size > 64) {
-      c.report.lines.push_back(fmt::format("{}: not scoped: its parameter has over 64 values", name));
+    const ir::Type& param = *F.params[0];
+    const bool by_set = param.kind == ir::Type::Kind::Set && param.domain >= 0 &&
+                        c.dom(param.domain).size <= kScopedSetValues;
+    if (!by_set && (param.kind != ir::Type::Kind::Scalar || c.dom(param.domain).size > 64)) {
+      c.report.lines.push_back(
+          param.kind == ir::Type::Kind::Scalar ? fmt::format("{}: not scoped: its parameter has over 64 values", name)
+          : param.kind == ir::Type::Kind::Set
+              ? fmt::format("{}: not scoped: its parameter is a set over more than {} values", name, kScopedSetValues)
+              : fmt::format("{}: not scoped: its parameter is a list", name));
       continue;
     }
     if (F.result->kind == ir::Type::Kind::List) {
@@ -37,9 +47,12 @@ void pass_scoped_defines(PassContext& c) {
       c.report.lines.push_back(fmt::format("{}: not scoped: constant time", name));
       continue;
     }
-    plan.scoped[f] = 1;
+    plan.scoped[f] = by_set ? kScopedBySet : kScopedByIndex;
     ++plan.scoped_count;
-    c.report.lines.push_back(fmt::format("{}: remembered per argument while the board rules run", name));
+    c.report.lines.push_back(
+        by_set ? fmt::format("{}: remembered per set argument (the first {}) while the board rules run", name,
+                             kScopedSets)
+               : fmt::format("{}: remembered per argument while the board rules run", name));
   }
 }
 

@@ -66,6 +66,36 @@ phase play {
 end when turns == 20;
 )";
 
+// Defines of a set of cells called by the board rules: with the lines (remembered per set)
+// and with every cell's neighbourhood (72 sets, more than a scope remembers). 72 cells:
+// sets of two words.
+inline constexpr const char* kLined = R"(
+game "Lined";
+board 8 x 9;
+players 2;
+state stone: Cell -> 0..2;
+state turns: 0..30;
+
+define line_count(l: set of Cell): int = count c in l where stone[c] != 0;
+define rival_near(s: set of Cell): bool = some c in s: stone[c] == 2;
+
+rule sparse "no line holds more than three stones": all l in lines: line_count(l) <= 3;
+rule apart "no stone of the first player next to one of the second":
+  all c in cells where stone[c] == 1: not rival_near(king(c));
+rule roomy "no cell with more than two stones around it": all c in cells: line_count(king(c)) <= 2;
+
+phase play {
+  move put(c: Cell)
+    requires stone[c] == 0 and (x(c) + 2 * y(c)) % 3 == 0;
+  {
+    stone[c] := if mover == p1 then 1 else 2;
+    turns += 1;
+  }
+}
+
+end when turns == 30;
+)";
+
 // Ships kept apart by a board rule over pairs of ships: a rule the plan tabulates.
 inline constexpr const char* kShips = R"(
 game "Ships";

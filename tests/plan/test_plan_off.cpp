@@ -92,6 +92,10 @@ TEST_CASE("plan: engines with a pass off agree with the interpreter", "[plan][di
   const Loaded ships = load(plan_test::kShips);
   INFO("scoped-defines off, with board rules");
   agrees(ruled, {"scoped-defines"});
+  const Loaded lined = load(plan_test::kLined);
+  INFO("defines of sets, remembered per set and not");
+  agrees(lined, {});
+  agrees(lined, {"scoped-defines"});
   INFO("rule-tables off, with a rule over pairs of keys");
   agrees(ships, {"rule-tables"});
   agrees(ships, {});

@@ -12,6 +12,7 @@ using namespace rulebook;
 
 namespace {
 
+using plan_test::kLined;
 using plan_test::kRuled;
 using plan_test::kShips;
 using plan_test::kStones;
@@ -88,6 +89,10 @@ TEST_CASE("plan: one-parameter defines scoped to an evaluation of the board rule
   const std::string s = section(printed(kRuled), "scoped-defines");
   CHECK(has(s, "crowd: remembered per argument while the board rules run"));
   CHECK(has(s, "here: not scoped: constant time"));
+  // A set argument: remembered by its bits.
+  const std::string lined = section(printed(kLined), "scoped-defines");
+  CHECK(has(lined, "line_count: remembered per set argument (the first 32) while the board rules run"));
+  CHECK(has(lined, "rival_near: remembered per set argument (the first 32) while the board rules run"));
   // Without board rules there is nothing to scope.
   CHECK(has(section(printed(kStones), "scoped-defines"), "nothing to decide"));
 }

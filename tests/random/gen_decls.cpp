@@ -273,9 +273,10 @@ GeneratedProgram Gen::run() {
     if (chance(50)) {
       g.call = true;
       for (int i = 0, np = int(below(3)); i < np; ++i) {
-        static const std::vector<Ty::K> kinds = {Ty::Cell, Ty::Player, Ty::Range};
+        // A set of cells too: the engines remember such a define per set (scoped-defines).
+        static const std::vector<Ty::K> kinds = {Ty::Cell, Ty::Player, Ty::Range, Ty::Set};
         const Ty::K pk = pick(kinds);
-        Local l{local_name(c), pk == Ty::Range ? level_ : mk(pk)};
+        Local l{local_name(c), pk == Ty::Range ? level_ : pk == Ty::Set ? set_of(mk(Ty::Cell)) : mk(pk)};
         params += (i ? ", " : "") + l.name + ": " + type_text(l.type);
         c.locals.push_back(l);
         g.keys.push_back(l.type);
