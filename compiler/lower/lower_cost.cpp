@@ -104,6 +104,19 @@ std::vector<double> move_work(const ir::Program& program) {
   return out;
 }
 
+double play_work(const ir::Program& program) {
+  Cost cost(program);
+  double setup = cost.block(program.initial) + cost.block(program.init);
+  for (const ir::SetupVar& v : program.setups) setup += cost.expr(v.value.get()) + cost.expr(v.from.get());
+  double most = std::max({setup, cost.expr(program.end_when.get()), cost.expr(program.score.value.get())});
+  for (const ir::Phase& ph : program.phases) {
+    double transitions = 0;
+    for (const ir::Transition& t : ph.transitions) transitions += cost.expr(t.condition.get());
+    most = std::max({most, transitions, cost.block(ph.stuck)});
+  }
+  return most;
+}
+
 void check_move_work(const ir::Program& program, dsl::Diagnostics& diags) {
   const std::vector<double> work = move_work(program);
   for (size_t i = 0; i < work.size(); ++i) {

@@ -16,6 +16,11 @@ namespace rulebook::compiler {
 /// the define's body. Sequences of unknown length count once.
 std::vector<double> move_work(const ir::Program& program);
 
+/// The most steps one of the other things play evaluates can take, counted the same way:
+/// the setup (setup values, initial values, `init`), the end condition, a phase's
+/// transitions and `when stuck` block, the score of one player.
+double play_work(const ir::Program& program);
+
 /// Reports, at the move, every move whose move_work passes dsl::kMaxMoveWork.
 void check_move_work(const ir::Program& program, dsl::Diagnostics& diags);
 

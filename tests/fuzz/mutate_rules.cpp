@@ -267,14 +267,16 @@ namespace {
 // hang: games past it are checked and lowered but not played.
 constexpr uint32_t kMaxStateBytes = 1 << 14;
 constexpr uint64_t kMaxMoveInstances = 1 << 12;  // per move, all parameter values
-// Steps of one move as the checker counts them (every loop at full size); the checker's own
-// limit admits files that take minutes per move, which a fuzzer would call a hang.
+// Steps of one move, and of the setup, the end condition or the score, as the checker counts
+// them (every loop at full size); the checker's own limit admits files that take minutes per
+// move, which a fuzzer would call a hang.
 constexpr double kMaxMoveWork = double(1 << 24);
 
 bool within_budget(const ir::Program& p) {
   if (p.state_bytes > kMaxStateBytes) return false;
   for (double w : compiler::move_work(p))
     if (w > kMaxMoveWork) return false;
+  if (compiler::play_work(p) > kMaxMoveWork) return false;  // the setup, the end, the score
   for (const ir::Move& m : p.moves) {
     uint64_t n = 1;
     for (const ir::MoveParam& param : m.params) {

@@ -64,3 +64,22 @@ TEST_CASE("limits: a move whose rules loop for hours is refused before it runs")
   CHECK(has(l->errors(), "smyoz.rules:"));
   CHECK(has(l->errors(), "steps to find and play its instances in one state"));
 }
+
+TEST_CASE("limits: the work of the end condition, the setup and the score is counted") {
+  // A nested count of 60,001 x 60,001 steps in the end condition: within the checker's limit
+  // (a turn may take 2^48 steps), past the fuzzer's budget (2^24), which reads play_work.
+  auto l = load_text("game \"x\";\nboard 1 x 3;\nplayers 1;\nstate k: 0..3;\n"
+                     "phase p {\n  move m requires k < 3; { k += 1; }\n}\n"
+                     "end when (count x in 0..60000 where (count y in 0..60000 where x == y + k) > 0) > 5;\n");
+  INFO(l->errors());
+  REQUIRE(l->program);
+  const std::vector<double> moves = compiler::move_work(*l->program);
+  REQUIRE(moves.size() == 1);
+  CHECK(moves[0] < 100);
+  CHECK(compiler::play_work(*l->program) > 60000.0 * 60000.0);
+  // The plain game: a handful of steps.
+  auto plain = load_text("game \"x\";\nboard 1 x 3;\nplayers 1;\nstate k: 0..3;\n"
+                         "phase p {\n  move m requires k < 3; { k += 1; }\n}\nend when k == 3;\n");
+  REQUIRE(plain->program);
+  CHECK(compiler::play_work(*plain->program) < 100);
+}
