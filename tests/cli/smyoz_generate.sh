@@ -12,7 +12,11 @@
 # contradicts the enumeration and rejects the seed. A seed whose candidate is not unique,
 # whose origin or gallows is not needed, or whose count passes the states, is rejected
 # (printed, no entry). Minutes per seed: not in ctest (bench/puzzle/smyoz.sh).
-# Usage: smyoz_generate.sh RULEBOOK_BINARY SOURCE_DIR OUT_FILE [--groups N] [--z3 SECONDS] SEED...
+# With --max-groups M, a candidate that is not unique with every clue is tried again with one
+# group more (the same shots, and the next three drawn), up to M groups: more clues until the
+# fleet is unique, then minimised as before (the groups not needed dropped).
+# Usage: smyoz_generate.sh RULEBOOK_BINARY SOURCE_DIR OUT_FILE [--groups N] [--max-groups M]
+#                          [--z3 SECONDS] SEED...
 #   appends each puzzle's entry (its generator line first) to OUT_FILE, and prints one line
 #   per seed: seed, verdict, CPU seconds of the generation and of the re-solve, the clues.
 set -u
@@ -21,10 +25,12 @@ src=$(cd "$2" && pwd)
 out=$3
 shift 3
 groups=2
+max_groups=0
 z3_timeout=0
 while [ $# -gt 0 ]; do
   case $1 in
     --groups) groups=$2; shift 2 ;;
+    --max-groups) max_groups=$2; shift 2 ;;
     --z3) z3_timeout=$2; shift 2 ;;
     *) break ;;
   esac
@@ -37,10 +43,22 @@ gen="$src/tests/cli/smyoz_puzzle_entry.py"
 cpu() { tail -n 1 "$1" | awk '{ printf "%.0f", $1 + $2 }'; }  # user + system seconds of /usr/bin/time (its last line)
 
 for seed in "$@"; do
-  read -r -a args <<<"$(python3 "$gen" --candidate "$seed" --origin --groups "$groups")"
-  python3 "$gen" "${args[@]}" >"$tmp/candidate.txt"
-  /usr/bin/time -f "%U %S" -o "$tmp/t1" python3 "$src/tests/cli/smyoz_minimise.py" "$rb" "$src" 1 \
-    --data "$tmp/candidate.txt" --threads 1 --greedy --keep-origin --max-states 1000000 >"$tmp/min.txt" 2>&1
+  g=$groups
+  spent=0
+  while true; do
+    read -r -a args <<<"$(python3 "$gen" --candidate "$seed" --origin --groups "$g")"
+    python3 "$gen" "${args[@]}" >"$tmp/candidate.txt"
+    /usr/bin/time -f "%U %S" -o "$tmp/t1" python3 "$src/tests/cli/smyoz_minimise.py" "$rb" "$src" 1 \
+      --data "$tmp/candidate.txt" --threads 1 --greedy --keep-origin --max-states 1000000 >"$tmp/min.txt" 2>&1
+    spent=$((spent + $(cpu "$tmp/t1")))
+    # Not unique with every clue: one group more, while --max-groups allows.
+    if grep -q "not unique with every clue" "$tmp/min.txt" && [ "$g" -lt "$max_groups" ]; then
+      g=$((g + 1))
+      continue
+    fi
+    break
+  done
+  echo "$spent 0" >"$tmp/t1"  # the CPU seconds of every try, as cpu() reads them
   made=$(sed -n 's/^made by: tests\/cli\/smyoz_puzzle_entry.py //p' "$tmp/min.txt")
   if [ -z "$made" ]; then
     echo "seed $seed: rejected: $(tail -n 1 "$tmp/min.txt") (generation $(cpu "$tmp/t1") s)"
