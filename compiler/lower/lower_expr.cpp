@@ -494,8 +494,7 @@ ir::ExprPtr Lowering::binary(const dsl::Expr& e, const dsl::TypeRef& want) {
           error(e.span, fmt::format("the range {}..{} is too large for a set: a set ranges over "
                                     "at most {} values",
                                     lo->value, hi->value, dsl::kMaxSetValues))
-              .hint = "narrow the range; to test a value against bounds, compare it: "
-                      "lo <= x and x <= hi";
+              .hint = kRangeTooLargeHint;
           return full_set(-1, e.span);
         }
         d = range_domain(lo->value, hi->value);

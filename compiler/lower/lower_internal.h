@@ -151,6 +151,10 @@ class Lowering {
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> big_sets_;
 };
 
+/// The hint of a range too large for a set.
+inline constexpr const char* kRangeTooLargeHint =
+    "narrow the range; to test a value against bounds, compare it: lo <= x and x <= hi";
+
 /// Floor division and modulo, as every engine computes them (b != 0).
 inline int64_t floor_div(int64_t a, int64_t b) {
   int64_t q = a / b;

@@ -193,8 +193,7 @@ int Lowering::set_domain(int domain, dsl::Span span, bool map_keys) {
         .hint = map_keys ? "a map's keys are a set where it is looped over or asked `k in m`: "
                            "give the map a narrower key type"
               : d.kind == ir::Domain::Kind::Range
-                    ? "narrow the range; to test a value against bounds, compare it: "
-                      "lo <= x and x <= hi"
+                    ? kRangeTooLargeHint
                     : "narrow the type of the elements";
   }
   return -1;
