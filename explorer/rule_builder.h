@@ -166,6 +166,11 @@ class Builder {
   SigPtr block(const ir::Block& blk, Env env);
 
   SigPtr for_loop(const ir::Stmt& s, Env& env);
+  /// The iterations of `for` statement `s` commute: each stores at keys holding the loop's
+  /// element, or stores or adds a value the same in every iteration at a place the same in
+  /// every iteration that nothing in the loop reads; and reads what the loop stores at the
+  /// element's keys only.
+  bool iterations_commute(const ir::Stmt& s);
 
   SigPtr move_parts(const ir::Move& m, Env& env);
 

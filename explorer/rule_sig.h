@@ -33,7 +33,11 @@ struct RuleSig {
   std::vector<std::shared_ptr<const RuleSig>> kids;
   std::vector<int> syms;        ///< Sym ids below, sorted
   /// Uses that do not commute with the maps in `mask` (bit per candidate): of a Sym (which
-  /// unrolling it removes) or, as -1, of a value read from the state.
+  /// unrolling it removes), as kReadFlag of a value read from the state, as kOrderFlag of a
+  /// `for` over a set whose iterations do not commute (they run in the order of the set's
+  /// elements, which those maps change).
+  static constexpr int kReadFlag = -1;
+  static constexpr int kOrderFlag = -2;
   struct Flag {
     int sym;
     uint64_t mask;

@@ -3,6 +3,8 @@
 #include "explorer/symmetry.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -175,7 +177,123 @@ SigPtr Builder::block(const ir::Block& blk, Env env) {
   return node(kTagBlock, 0, std::move(parts), {});
 }
 
+bool Builder::iterations_commute(const ir::Stmt& loop) {
+  const int slot = loop.slot;
+  // What the loop stores: per variable the key position holding the element (-1: added to,
+  // -2: stored, at a place the same in every iteration), and the locals the body binds.
+  std::map<int, int> stored;
+  std::vector<bool> bound;
+  auto bind = [&](int sl) {
+    if (sl < 0) return;
+    if (size_t(sl) >= bound.size()) bound.resize(size_t(sl) + 1, false);
+    bound[size_t(sl)] = true;
+  };
+  bind(slot);
+  std::vector<const ir::Expr*> read;  // every expression the loop evaluates
+  if (loop.where) read.push_back(loop.where.get());
+  std::vector<const ir::Stmt*> invariant;
+  std::function<bool(const ir::Block&)> walk = [&](const ir::Block& blk) {
+    for (const ir::StmtPtr& st : blk) {
+      switch (st->op) {
+        case ir::StmtOp::Assign: {
+          int at = -1;
+          for (size_t i = 0; i < st->keys.size() && at < 0; ++i)
+            if (st->keys[i] && st->keys[i]->op == ir::Op::Local && st->keys[i]->slot == slot) at = int(i);
+          // Not at the element: the same place and value in every iteration (checked below),
+          // added to (-1) or stored (-2), and read nowhere in the loop.
+          if (at < 0) {
+            at = st->assign != 0 ? -1 : -2;
+            invariant.push_back(st.get());
+          } else {
+            for (const auto& k : st->keys) read.push_back(k.get());
+            read.push_back(st->value.get());
+          }
+          auto [it, fresh] = stored.emplace(st->var, at);
+          if (!fresh && it->second != at) return false;
+          break;
+        }
+        case ir::StmtOp::If:
+          read.push_back(st->value.get());
+          if (!walk(st->body) || !walk(st->otherwise)) return false;
+          break;
+        case ir::StmtOp::For:
+          read.push_back(st->value.get());
+          if (st->where) read.push_back(st->where.get());
+          bind(st->slot);
+          if (!walk(st->body)) return false;
+          break;
+        case ir::StmtOp::Let:
+          read.push_back(st->value.get());
+          bind(st->slot);
+          break;
+        default:  // again, end, goto, eliminate: what follows depends on which came first
+          return false;
+      }
+    }
+    return true;
+  };
+  if (!walk(loop.body)) return false;
+  if (stored.empty()) return true;
+  // Reads of what the loop stores, at the element's own keys only, followed into the defines
+  // called (a parameter given the element holds it there); can() and built-ins of the state
+  // are refused. `elem`: the slots of the frame holding the element; `frame`: 0 the loop's.
+  std::function<bool(const ir::Expr&, bool, const std::vector<int>&, int)> reads_ok =
+      [&](const ir::Expr& e, bool same_each, const std::vector<int>& elem, int frame) -> bool {
+    auto holds_elem = [&](const ir::ExprPtr& a) {
+      return a && a->op == ir::Op::Local && std::find(elem.begin(), elem.end(), a->slot) != elem.end();
+    };
+    for (const auto& a : e.args)
+      if (a && !reads_ok(*a, same_each, elem, frame)) return false;
+    switch (e.op) {
+      case ir::Op::Read: {
+        auto it = stored.find(e.var);
+        if (it == stored.end()) return true;
+        if (it->second < 0 || same_each) return false;
+        const size_t at = size_t(it->second);
+        return at < e.args.size() && holds_elem(e.args[at]);
+      }
+      case ir::Op::Can:
+        return false;
+      case ir::Op::Builtin:
+        return dsl::builtin(e.builtin).time == dsl::BuiltinTime::Constant;
+      case ir::Op::Local:
+        // A place or value the same in every iteration: no local of the loop.
+        return !(same_each && frame == 0 && e.slot >= 0 && size_t(e.slot) < bound.size() && bound[size_t(e.slot)]);
+      case ir::Op::Call: {
+        if (!fn_reads(e.function)) return true;
+        const ir::Function& F = p_.functions[size_t(e.function)];
+        if (!F.body || frame > 32) return false;
+        std::vector<int> inner;
+        for (size_t i = 0; i < e.args.size(); ++i)
+          if (holds_elem(e.args[i])) inner.push_back(int(i));
+        return reads_ok(*F.body, same_each, inner, frame + 1);
+      }
+      default:
+        return true;
+    }
+  };
+  const std::vector<int> element{slot};
+  for (const ir::Expr* e : read)
+    if (e && !reads_ok(*e, false, element, 0)) return false;
+  for (const ir::Stmt* c : invariant) {
+    if (!c->value || !reads_ok(*c->value, true, element, 0)) return false;
+    for (const auto& k : c->keys)
+      if (k && !reads_ok(*k, true, element, 0)) return false;
+  }
+  return true;
+}
+
 SigPtr Builder::for_loop(const ir::Stmt& s, Env& env) {
+  // A loop over a set runs in the order of its elements: when its iterations do not
+  // commute, a map that reorders those elements is no symmetry of it.
+  std::vector<RuleSig::Flag> order;
+  const ir::Type* over = s.value ? s.value->type.get() : nullptr;
+  if (over && over->kind == ir::Type::Kind::Set && !iterations_commute(s)) {
+    uint64_t mask = 0;
+    for (size_t c = 0; c < cands_.size() && c < 64; ++c)
+      if (maps_domain(cands_[c], over->domain)) mask |= uint64_t{1} << c;
+    if (mask) order.push_back({RuleSig::kOrderFlag, mask, s.span});
+  }
   SigPtr dom = expr(*s.value, env);
   const int id = sym_id(env.tag, s.slot);
   if (size_t(s.slot) >= env.slots.size()) env.slots.resize(size_t(s.slot) + 1);
@@ -194,9 +312,10 @@ SigPtr Builder::for_loop(const ir::Stmt& s, Env& env) {
       inst.push_back(node(kTagInstance, 0, {wi, block(s.body, env)}, s.span));
     }
     env.slots[size_t(s.slot)] = nullptr;
-    return node(kTagUnrolled, kTagFor, {node(kTagParts, 0, std::move(inst), s.span, Kind::Set)}, s.span);
+    return node(kTagUnrolled, kTagFor, {node(kTagParts, 0, std::move(inst), s.span, Kind::Set)}, s.span,
+                Kind::Node, std::move(order));
   }
-  return node(kTagFor, 0, {dom, w, b}, s.span);
+  return node(kTagFor, 0, {dom, w, b}, s.span, Kind::Node, std::move(order));
 }
 
 SigPtr Builder::move_parts(const ir::Move& m, Env& env) {
@@ -260,6 +379,12 @@ RuleImage::~RuleImage() = default;
 
 std::string RuleImage::check(size_t k) const {
   if (!complete_ || k >= candidates_.size() || k >= 64) return "";
+  for (const RuleSig::Flag& f : root_->flags)
+    if (((f.mask >> k) & 1) && f.sym == RuleSig::kOrderFlag)
+      return "a `for` over a set runs in the order of its elements, which the map changes, and its iterations "
+             "are not shown to commute (one stores at keys other than its element, or reads what another may "
+             "have stored: " +
+             ir::location(sources_, f.span) + ")";
   for (const RuleSig::Flag& f : root_->flags)
     if ((f.mask >> k) & 1)
       return (f.sym < 0 ? std::string("a value read from the state goes through a computation the map does not "

@@ -204,3 +204,50 @@ TEST_CASE("a relabelling of values no state holds is no candidate: the Latin due
   CHECK(r.depths[1].distinct == 24);
   CHECK(r.depths[1].symmetric == 12);
 }
+
+TEST_CASE("a `for` over cells whose iterations do not commute keeps no map that reorders them",
+          "[explore][symmetry][semantic]") {
+  // Every move marks a cell and then walks the marked cells in order: `newest` ends as the
+  // last of them in the order of the cells, which a map of the board changes. Written as a
+  // loop whose iterations store only at their own cell (and a count), the same game keeps
+  // the 8 maps.
+  const std::string head = R"(game "walks";
+board 3 x 3;
+players 1;
+state mark: Cell -> bool;
+state seen: Cell -> bool;
+state marks: 0..9;
+state newest: Cell? = none;
+phase play {
+  move put(c: Cell)
+    requires not mark[c];
+  {
+    mark[c] := true;
+    marks := 0;
+)";
+  const std::string tail = R"(  }
+}
+score p = 0;
+winner highest;
+)";
+  auto order = load_text("order.rules", head + "    for d in cells where mark[d] { newest := d; }\n" + tail);
+  explorer::SymmetryGroup group =
+      explorer::find_symmetries(*order->program, order->sources, *order->engine, order->root.data());
+  CHECK(group.elements.size() == 1);
+  for (const char* name : {"rotate 90", "mirror rows", "transpose"}) {
+    const explorer::SymmetryCheck* r = check_named(group, name);
+    REQUIRE(r);
+    INFO(r->reason);
+    CHECK(r->reason.find("a `for` over a set runs in the order of its elements") != std::string::npos);
+    CHECK(r->reason.find("order.rules:14:") != std::string::npos);
+  }
+  // The same walk reading what an earlier iteration stored at another cell.
+  auto reads = load_text("reads.rules", head + "    for d in cells { seen[d] := some e in cells: seen[e] or mark[d]; }\n" + tail);
+  group = explorer::find_symmetries(*reads->program, reads->sources, *reads->engine, reads->root.data());
+  CHECK(group.elements.size() == 1);
+  auto own = load_text("own.rules",
+                       head + "    for d in cells where mark[d] { seen[d] := not seen[d]; marks += 1; }\n" + tail);
+  group = explorer::find_symmetries(*own->program, own->sources, *own->engine, own->root.data());
+  for (const auto& c : group.checks) INFO(c.transform.name << ": " << c.reason);
+  CHECK(group.elements.size() == 8);
+}
