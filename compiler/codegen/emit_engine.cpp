@@ -135,8 +135,14 @@ void Emitter::move_generator(int m) {
     w_.open("if (quick) {");
     w_.linef("const Int v = idx_d{}({});", V.domain, exprs_.expr(*one_store->value));
     w_.open("if (v < 0 || !allowed.has(v)) {");
-    w_.line("if (v >= 0 && decided.has(v)) continue;");
+    // A tabulated rule fails: that decides unless a rule by its code comes first.
+    if (s_.rule_tables_.rest_after) w_.line("if (v >= 0 && decided.has(v)) continue;");
     w_.linef("if (!board_ok_{}(g{})) continue;", names_.move_name(m), take_args);
+    if (!s_.rule_tables_.rest.empty()) {
+      // The tabulated rules allow it: the others are asked of the state after the block.
+      w_.reopen(fmt::format("}} else if (!rest_ok_{}(g{})) {{", names_.move_name(m), take_args));
+      w_.line("continue;");
+    }
     w_.close();
     w_.reopen(fmt::format("}} else if (!board_ok_{}(g{})) {{", names_.move_name(m), take_args));
     w_.line("continue;");
@@ -183,6 +189,16 @@ void Emitter::move_apply(int m) {
     w_.line(masks_.tabulated() ? "return rules_hold_after(g, t);" : "return board_rules_hold(t);");
     w_.close();
     w_.blank();
+    if (masks_.tabulated() && !s_.rule_tables_.rest.empty()) {
+      w_.linef("/// The board rules the tables do not answer hold after the block of move {}.", m);
+      w_.open(fmt::format("[[maybe_unused]] bool rest_ok_{}({}) {{", names_.move_name(m), params));
+      w_.line("Game t;");
+      w_.line("copy_game(t, g);");
+      w_.linef("apply_{}(t{});", names_.move_name(m), call_args);
+      w_.line("return rest_rules_hold(t);");
+      w_.close();
+      w_.blank();
+    }
   }
   // One instance, as apply checks it: every stage's conditions in order.
   {
@@ -276,6 +292,8 @@ void Emitter::moves() {
       std::string params = "Game& g";
       for (size_t i = 0; i < program_.moves[m].params.size(); ++i) params += ", Int";
       w_.linef("bool board_ok_{}({});", names_.move_name(int(m)), params);
+      if (masks_.tabulated() && !s_.rule_tables_.rest.empty())
+        w_.linef("bool rest_ok_{}({});", names_.move_name(int(m)), params);
     }
   }
   w_.blank();

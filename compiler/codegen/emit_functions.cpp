@@ -172,25 +172,45 @@ void Emitter::rules() {
   if (masks_.tabulated()) masks_.rule_tables();
   w_.line("// ================================================================ board rules");
   w_.blank();
+  const std::vector<int>& rest = s_.rule_tables_.rest;
+  // The code of the given rules in program order (their defines remembered while it runs).
+  auto code = [&](const std::vector<int>& which) {
+    if (s_.scoped_count_ > 0) {
+      w_.line("RuleScope scope;");
+      w_.open("struct Enter {  // the defines remember their values until the rules are done");
+      w_.line("Game& g;");
+      w_.line("RuleScope* saved;");
+      w_.line("~Enter() { g.scope_ = saved; }");
+      w_.close("} enter{g, g.scope_};");
+      w_.line("g.scope_ = &scope;");
+    }
+    for (int k : which) {
+      const ir::Rule& r = program_.rules[size_t(k)];
+      names_.begin_frame(r.locals);
+      w_.linef("// rule {} - {}", k, names_.line_of(r.span));
+      w_.linef("if (!({})) return false;", exprs_.cond(*r.condition));
+    }
+    w_.line("return true;");
+  };
+  if (masks_.tabulated() && !rest.empty()) {
+    w_.line("/// The board rules the tables do not answer hold (when the tabulated ones do).");
+    w_.open("bool rest_rules_hold(Game& g) {");
+    code(rest);
+    w_.close("}");
+    w_.blank();
+  }
   w_.line("/// Every board rule holds (tested in the state after a move's block).");
   w_.open("bool board_rules_hold(Game& g) {");
-  if (masks_.tabulated()) w_.line("if (const int v = table_verdict(g); v >= 0) return v != 0;");
-  if (s_.scoped_count_ > 0) {
-    w_.line("RuleScope scope;");
-    w_.open("struct Enter {  // the defines remember their values until the rules are done");
-    w_.line("Game& g;");
-    w_.line("RuleScope* saved;");
-    w_.line("~Enter() { g.scope_ = saved; }");
-    w_.close("} enter{g, g.scope_};");
-    w_.line("g.scope_ = &scope;");
+  if (masks_.tabulated()) {
+    w_.open("if (const int v = table_verdict(g); v >= 0) {");
+    w_.line(rest.empty() ? "if (v == 1) return true;" : "if (v == 1) return rest_rules_hold(g);");
+    if (s_.rule_tables_.rest_after) w_.line("return false;");
+    w_.close();
   }
-  for (const ir::Rule& r : program_.rules) {
-    if (!r.board_rule) continue;
-    names_.begin_frame(r.locals);
-    w_.linef("// rule {} - {}", &r - program_.rules.data(), names_.line_of(r.span));
-    w_.linef("if (!({})) return false;", exprs_.cond(*r.condition));
-  }
-  w_.line("return true;");
+  std::vector<int> all;
+  for (size_t k = 0; k < program_.rules.size(); ++k)
+    if (program_.rules[k].board_rule) all.push_back(int(k));
+  code(all);
   w_.close("}");
   w_.blank();
 }

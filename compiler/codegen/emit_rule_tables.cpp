@@ -3,12 +3,15 @@
 //   all s in ships, t in ships where s < t: <something of fleet[s] and fleet[t]>
 //
 // reads the state only through the entries of one map variable at its quantified keys, so
-// its verdict for a pair of keys is a function of the two stored values. When every board
-// rule has that form (over the same variable, one or two quantified keys), the generated
-// engine computes, once and when first needed, for each pair of keys and each pair of
-// values whether every rule holds for them. A board is then checked with one lookup per
-// pair of keys, and after a move that stored a few entries of a board on which the rules
-// held, only the pairs holding a changed key are looked at.
+// its verdict for a pair of keys is a function of the two stored values. For the board rules
+// of that form (over the same variable, one or two quantified keys), the generated engine
+// computes, once and when first needed, for each pair of keys and each pair of values
+// whether every such rule holds for them. A board is then checked with one lookup per pair
+// of keys, and after a move that stored a few entries of a board on which those rules held,
+// only the pairs holding a changed key are looked at. The other board rules (`rest`) run
+// their own code once the tables say the tabulated ones hold; a board the tables reject is
+// rejected at once only when no such rule comes before a tabulated one (else an earlier rule
+// could fail or err first, and the code of every rule decides).
 //
 // The tables change nothing the rules mean: a table entry is the rule's own code evaluated
 // on a state holding those two values. An entry whose evaluation fails with an error of the
@@ -211,8 +214,9 @@ void MaskBuilder::rule_tables() {
   w_.close();
   w_.blank();
   w_.line("bool board_rules_hold(Game& g);");
-  w_.line("/// The board rules hold in `t`, made from `g` by a move's block: when they held in `g`,");
-  w_.line("/// only the pairs holding a key whose value changed are looked at.");
+  if (!p.rest.empty()) w_.line("bool rest_rules_hold(Game& g);");
+  w_.line("/// The board rules hold in `t`, made from `g` by a move's block: when the tabulated ones");
+  w_.line("/// held in `g`, only the pairs holding a key whose value changed are looked at.");
   w_.open("bool rules_hold_after(Game& g, Game& t) {");
   w_.line("if (rules_held(g) != 1) return board_rules_hold(t);");
   w_.line("const RuleTables& r = rule_tables();");
@@ -225,7 +229,12 @@ void MaskBuilder::rule_tables() {
   w_.line("if (k < 0) return board_rules_hold(t);");
   w_.line("verdict &= k;");
   w_.close();
-  w_.line("return verdict == 1;");
+  if (p.rest.empty()) {
+    w_.line("return verdict == 1;");
+  } else {
+    w_.line("if (verdict == 1) return rest_rules_hold(t);");
+    w_.line(p.rest_after ? "return false;" : "return board_rules_hold(t);");
+  }
   w_.close();
   w_.blank();
 }

@@ -60,12 +60,18 @@ struct TabulatedRule {
   const ir::Expr* body = nullptr;
 };
 
-/// Every board rule tabulated over one variable, or no rule at all (see
-/// pass_rule_tables.cpp).
+/// The board rules tabulated over one variable (none: no tables), and the others, checked
+/// by their own code (see pass_rule_tables.cpp).
 struct RuleTablePlan {
   int var = -1;
   int keys = -1, values = -1;  ///< the variable's key and element domains
   std::vector<TabulatedRule> rules;
+  /// Board rules not tabulated, in program order: checked by their code when the tables say
+  /// the tabulated ones hold.
+  std::vector<int> rest;
+  /// Every rule in `rest` comes after every tabulated rule: a tabulated rule that fails
+  /// (without error) then decides, as no rule before it can fail or err first.
+  bool rest_after = true;
   int memo_slot = -1;  ///< remembers the verdict of a state (-1: none free)
 };
 

@@ -6,9 +6,12 @@
 // its verdict for a pair of keys is a function of the two stored values.
 // Reason: a board is then checked with one lookup per pair of keys, and after a move that
 // stored a few entries only the pairs holding a changed key are looked at.
-// Applies when every board rule has that form (over the same variable, one or two
-// quantified keys over a set that reads no state), and the tables take at most 16 MiB and
-// 64 Mi evaluations of the rules to fill.
+// Applies to the board rules of that form over one variable (one or two quantified keys over
+// a set that reads no state; the variable is the first such rule's) when the tables take at
+// most 16 MiB and 64 Mi evaluations of the rules to fill. The other board rules are checked
+// by their own code once the tables say the tabulated ones hold; when one of them comes
+// before a tabulated rule, a board the tables reject is checked by the code of every rule
+// (an earlier rule may fail or err first).
 // Costs: the tables, filled when first needed; the verdict of a state is remembered (a
 // slot after the defines') and forgotten by stores into the variable. An entry whose
 // evaluation fails is marked unknown and such states are checked by the rules' own code.
@@ -92,12 +95,11 @@ bool keyed_reads(const ir::Program& program, const ir::Expr& e, std::vector<int>
   return true;
 }
 
-/// Plans the tables of every board rule into `plan`; returns "" or why they cannot be had.
-std::string tabulate(const PassContext& c, RuleTablePlan& plan) {
+/// Plans the table of board rule `r` into `plan`; returns "" or why it cannot be had.
+std::string tabulate_rule(const PassContext& c, size_t r, RuleTablePlan& plan) {
   const ir::Program& program = c.program;
-  for (size_t r = 0; r < program.rules.size(); ++r) {
+  {
     const ir::Rule& R = program.rules[r];
-    if (!R.board_rule) continue;
     const std::string rule = "rule " + R.name + ": ";
     if (!R.condition || R.condition->op != Op::All || R.condition->args.size() != 3)
       return rule + "not of the form all $a in D: ...";
@@ -142,7 +144,24 @@ std::string tabulate(const PassContext& c, RuleTablePlan& plan) {
     t.body = &body;
     plan.rules.push_back(std::move(t));
   }
-  if (plan.rules.empty()) return "no board rules";
+  return "";
+}
+
+/// Plans the tables of the board rules that have the form into `plan`, the others into
+/// `plan.rest` (each with why, in `why`); returns "" or why no table can be had.
+std::string tabulate(const PassContext& c, RuleTablePlan& plan, std::vector<std::string>& why) {
+  const ir::Program& program = c.program;
+  std::string first_refusal;
+  for (size_t r = 0; r < program.rules.size(); ++r) {
+    if (!program.rules[r].board_rule) continue;
+    const std::string no = tabulate_rule(c, r, plan);
+    if (no.empty()) continue;
+    if (first_refusal.empty()) first_refusal = no;
+    plan.rest.push_back(int(r));
+    why.push_back(no);
+  }
+  if (plan.rules.empty()) return first_refusal.empty() ? "no board rules" : first_refusal;
+  for (int r : plan.rest) plan.rest_after = plan.rest_after && r > plan.rules.back().rule;
   const ir::StateVar& V = program.vars[size_t(plan.var)];
   const uint64_t keys = c.dom(V.keys[0]).size, values = c.dom(V.domain).size;
   const uint64_t bytes = keys * keys * values * uint64_t(std::max<uint64_t>(1, (c.dom(V.domain).size + 63) / 64)) * 8;
@@ -161,7 +180,8 @@ std::string tabulate(const PassContext& c, RuleTablePlan& plan) {
 void pass_rule_tables(PassContext& c) {
   if (!c.plan.board_rules) return;
   RuleTablePlan plan;
-  const std::string no = tabulate(c, plan);
+  std::vector<std::string> why;
+  const std::string no = tabulate(c, plan, why);
   if (!no.empty()) {
     c.report.lines.push_back("board rules not tabulated: " + no);
     return;
@@ -172,6 +192,11 @@ void pass_rule_tables(PassContext& c) {
   for (const TabulatedRule& r : t.rules)
     c.report.lines.push_back(fmt::format("rule {}: tabulated per {} over {}", c.program.rules[size_t(r.rule)].name,
                                          r.arity == 2 ? "pair of keys" : "key", c.var_name(t.var)));
+  for (size_t k = 0; k < t.rest.size(); ++k)
+    c.report.lines.push_back(fmt::format("{}; checked by its code when the tables say the others hold", why[k]));
+  if (!t.rest_after)
+    c.report.lines.push_back("a rule checked by its code comes before a tabulated one: a board the tables reject "
+                             "is checked by the code of every rule");
   // The verdict of a whole state is remembered too, in the slot after the defines'.
   if (p.memo_defines < 64) {
     t.memo_slot = p.memo_defines++;

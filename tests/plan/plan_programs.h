@@ -2,6 +2,8 @@
 // and something to refuse in one of them.
 #pragma once
 
+#include <string>
+
 namespace plan_test {
 
 // Stones on a small board: a plane test of a parameter, a state too wide for planes, pure
@@ -141,5 +143,49 @@ phase play {
 }
 score p = count c in cells where mirror(c) in taken;
 )";
+
+// Ships kept apart by rules over pairs of ships (tabulated) beside rules reading more of the
+// state (checked by their code): `limit` after the tabulated rules, `room` before them.
+inline constexpr const char* kFleetRestAfter = R"(
+game "Fleet";
+board 4 x 4;
+players 1;
+type Ship = 1..3;
+state at: Ship -> Cell?;
+state shots: 0..6;
+define ships: set of Ship = 1..3;
+define placed: int = count s in ships where at[s] != none;
+
+rule apart "two ships never share a cell":
+  all s in ships, t in ships where s < t: at[s] == none or at[s] != at[t];
+rule rows "no two ships in one row":
+  all s in ships, t in ships where s < t: no c in cells, d in cells: at[s] == c and at[t] == d and y(c) == y(d);
+rule inside "no ship in the first column": all s in ships: no c in cells: at[s] == c and x(c) == 0;
+rule limit "a ship in the last row only after a shot":
+  shots > 0 or (no s in ships, c in cells: at[s] == c and y(c) == 3);
+
+phase placing {
+  move place(s: Ship, c: Cell)
+    requires at[s] == none;
+  {
+    at[s] := c;
+  }
+  move shoot
+    requires shots < 6;
+  {
+    shots += 1;
+  }
+}
+
+end when placed == 3 and shots >= 2;
+)";
+
+/// kFleetRestAfter with a rule by its code before the tabulated ones.
+inline std::string fleet_rest_before() {
+  std::string text = kFleetRestAfter;
+  const std::string first = "rule apart";
+  text.insert(text.find(first), "rule room \"no more ships than shots and two\": placed <= shots + 2;\n");
+  return text;
+}
 
 }  // namespace plan_test

@@ -99,6 +99,13 @@ TEST_CASE("plan: engines with a pass off agree with the interpreter", "[plan][di
   INFO("rule-tables off, with a rule over pairs of keys");
   agrees(ships, {"rule-tables"});
   agrees(ships, {});
+  INFO("rules over pairs of keys beside rules by their code, after the tables and before");
+  const Loaded after = load(plan_test::kFleetRestAfter);
+  const Loaded before = load(plan_test::fleet_rest_before().c_str());
+  agrees(after, {});
+  agrees(after, {"rule-tables"});
+  agrees(before, {});
+  agrees(before, {"rule-tables"});
   const Loaded maps = load(plan_test::kMaps);
   INFO("board-maps off, with conditions through maps");
   agrees(maps, {"board-maps"});

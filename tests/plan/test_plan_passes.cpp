@@ -110,6 +110,19 @@ TEST_CASE("plan: board rules over pairs of keys answered from tables", "[plan]")
   CHECK(has(section(printed(kShips, {"rule-tables"}), "rule-tables (off)"), "switched off"));
 }
 
+TEST_CASE("plan: tables for the rules over pairs of keys, code for the others", "[plan]") {
+  const std::string after = section(printed(plan_test::kFleetRestAfter), "rule-tables");
+  CHECK(has(after, "rule apart: tabulated per pair of keys over at"));
+  CHECK(has(after, "rule rows: tabulated per pair of keys over at"));
+  CHECK(has(after, "rule inside: tabulated per key over at"));
+  CHECK(has(after, "rule limit: not of the form all $a in D: ...; checked by its code when the tables say the others hold"));
+  CHECK(!has(after, "comes before a tabulated one"));
+  const std::string before = section(printed(plan_test::fleet_rest_before().c_str()), "rule-tables");
+  CHECK(has(before, "rule room: not of the form all $a in D: ...; checked by its code"));
+  CHECK(has(before, "a rule checked by its code comes before a tabulated one: a board the tables reject is "
+                    "checked by the code of every rule"));
+}
+
 TEST_CASE("plan: can() tested directly or remembered per player", "[plan]") {
   const std::string plan = printed(kStones);
   const std::string direct = section(plan, "can-direct");

@@ -312,6 +312,16 @@ GeneratedProgram Gen::run() {
     Ctx c = place(3, true, false);
     const std::string name = fresh("rule");
     const std::string desc = chance(50) ? " \"a \\\"quoted\\\" rule\"" : "";
+    // A board rule over the keys of one map, now and then: the engine plan answers such
+    // rules from tables and the others by their code (pass rule-tables).
+    if (chance(12)) {
+      if (std::string r = keyed_rule(); !r.empty()) {
+        s += fmt::format("rule {}{}: {};\n", name, desc, r);
+        use("rule.board.keyed");
+        board_rules_ = true;
+        continue;
+      }
+    }
     // A board rule that fails leaves no legal move at all: rarer than move rules.
     if (chance(15)) {
       s += fmt::format("rule {}{}: {};\n", name, desc, bool_expr(c, depth - 1));
@@ -458,6 +468,40 @@ void Gen::allow_can_in_block(Ctx& c, const std::string& move) const {
   while (moves_[first].name != move) ++first;
   c.can_below = int(first);
   if (first == 0) c.can = false;
+}
+
+std::string Gen::keyed_rule() {
+  // A map of ints or bools keyed by a range, the cells or the players.
+  std::vector<const Global*> maps;
+  for (const Global& g : globals_)
+    if (g.kind == Global::State && g.keys.size() == 1 &&
+        (g.keys[0]->k == Ty::Range || g.keys[0]->k == Ty::Cell || g.keys[0]->k == Ty::Player) &&
+        (is_int(g.type) || g.type->k == Ty::Bool))
+      maps.push_back(&g);
+  if (maps.empty()) return "";
+  const Global& m = *pick(maps);
+  const T& key = m.keys[0];
+  const std::string keys = key->k == Ty::Range  ? fmt::format("{}..{}", key->lo, key->hi)
+                           : key->k == Ty::Cell ? "cells"
+                                                : "players";
+  const std::string a = fresh("ka"), b = fresh("kb");
+  const std::string va = m.name + "[" + a + "]", vb = m.name + "[" + b + "]";
+  const int k = between(0, 4);
+  std::string body;
+  if (chance(30)) {  // one key
+    if (is_int(m.type)) body = chance(50) ? fmt::format("{} <= {}", va, k + 1) : fmt::format("{} != {}", va, k);
+    else body = chance(50) ? va : "not " + va;
+    return fmt::format("all {} in {}: {}", a, keys, body);
+  }
+  if (is_int(m.type)) {
+    const int form = between(0, 2);
+    body = form == 0   ? fmt::format("{} != {} or {} == 0", va, vb, va)
+           : form == 1 ? fmt::format("{} + {} <= {}", va, vb, k + 2)
+                       : fmt::format("abs({} - {}) != {}", va, vb, k + 1);
+  } else {
+    body = chance(50) ? fmt::format("not ({} and {})", va, vb) : fmt::format("{} or not {}", va, vb);
+  }
+  return fmt::format("all {} in {}, {} in {} where {} != {}: {}", a, keys, b, keys, a, b, body);
 }
 
 }  // namespace rulebook::testing::gen

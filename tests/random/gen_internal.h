@@ -122,6 +122,9 @@ class Gen {
   std::vector<const Global*> readable(const Ctx& c, const T& t, bool keyed) const;
   std::string type_text(const T& t) const;
   std::string fresh(const std::string& hint = "");
+  /// A board rule over one or two keys of a map of ints or bools, reading the map only at
+  /// them, or "" when there is no such map.
+  std::string keyed_rule();
 
   SplitMix64 rng_;
   GenOptions o_;
