@@ -15,8 +15,9 @@
 # With --max-groups M, a candidate that is not unique with every clue is tried again with one
 # group more (the same shots, and the next three drawn), up to M groups: more clues until the
 # fleet is unique, then minimised as before (the groups not needed dropped).
+# --max-states N: the states a count may pass before the seed is rejected (1,000,000).
 # Usage: smyoz_generate.sh RULEBOOK_BINARY SOURCE_DIR OUT_FILE [--groups N] [--max-groups M]
-#                          [--z3 SECONDS] SEED...
+#                          [--max-states N] [--z3 SECONDS] SEED...
 #   appends each puzzle's entry (its generator line first) to OUT_FILE, and prints one line
 #   per seed: seed, verdict, CPU seconds of the generation and of the re-solve, the clues.
 set -u
@@ -26,11 +27,13 @@ out=$3
 shift 3
 groups=2
 max_groups=0
+max_states=1000000
 z3_timeout=0
 while [ $# -gt 0 ]; do
   case $1 in
     --groups) groups=$2; shift 2 ;;
     --max-groups) max_groups=$2; shift 2 ;;
+    --max-states) max_states=$2; shift 2 ;;
     --z3) z3_timeout=$2; shift 2 ;;
     *) break ;;
   esac
@@ -49,7 +52,7 @@ for seed in "$@"; do
     read -r -a args <<<"$(python3 "$gen" --candidate "$seed" --origin --groups "$g")"
     python3 "$gen" "${args[@]}" >"$tmp/candidate.txt"
     /usr/bin/time -f "%U %S" -o "$tmp/t1" python3 "$src/tests/cli/smyoz_minimise.py" "$rb" "$src" 1 \
-      --data "$tmp/candidate.txt" --threads 1 --greedy --keep-origin --max-states 1000000 >"$tmp/min.txt" 2>&1
+      --data "$tmp/candidate.txt" --threads 1 --greedy --keep-origin --max-states "$max_states" >"$tmp/min.txt" 2>&1
     spent=$((spent + $(cpu "$tmp/t1")))
     # Not unique with every clue: one group more, while --max-groups allows.
     if grep -q "not unique with every clue" "$tmp/min.txt" && [ "$g" -lt "$max_groups" ]; then
