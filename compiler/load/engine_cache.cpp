@@ -283,9 +283,29 @@ std::vector<std::string> compiler_words(const CompileOptions& options) {
   return cxx;
 }
 
+namespace {
+
+/// The processor running rulebook counts bits in one instruction. An engine is loaded by
+/// the process that builds it, so it may use what this processor has; the flag is part of
+/// the cache key, so a processor without it never loads an engine built with it.
+bool host_has_popcnt() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("popcnt");
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
 std::vector<std::string> compiler_flags(const CompileOptions& options) {
   if (!options.flags.empty()) return options.flags;
-  return {"-std=c++20", "-O2", "-fPIC", "-shared"};
+  std::vector<std::string> flags{"-std=c++20", "-O2", "-fPIC", "-shared"};
+  // Set sizes are bit counts: without the instruction each is a dozen (SMYOZ's puzzle
+  // enumeration: 1.8 times the time).
+  if (host_has_popcnt()) flags.push_back("-mpopcnt");
+  return flags;
 }
 
 engine::Status compile_to_shared_object(const std::string& source, const std::string& rules_file,
