@@ -201,8 +201,12 @@ bool Builder::iterations_commute(const ir::Stmt& loop) {
             if (st->keys[i] && st->keys[i]->op == ir::Op::Local && st->keys[i]->slot == slot) at = int(i);
           // Not at the element: the same place and value in every iteration (checked below),
           // added to (-1) or stored (-2), and read nowhere in the loop.
+          // One statement each: two (`x := 1` and `x := 2` in the branches of an `if`)
+          // would leave the value of whichever iteration came last.
           if (at < 0) {
             at = st->assign != 0 ? -1 : -2;
+            for (const ir::Stmt* other : invariant)
+              if (other->var == st->var) return false;
             invariant.push_back(st.get());
           } else {
             for (const auto& k : st->keys) read.push_back(k.get());

@@ -245,6 +245,13 @@ winner highest;
   auto reads = load_text("reads.rules", head + "    for d in cells { seen[d] := some e in cells: seen[e] or mark[d]; }\n" + tail);
   group = explorer::find_symmetries(*reads->program, reads->sources, *reads->engine, reads->root.data());
   CHECK(group.elements.size() == 1);
+  // One place stored by two statements, whichever the last cell's mark picks.
+  auto branches = load_text(
+      "branches.rules", head + "    for d in cells { if mark[d] { marks := 1; } else { marks := 2; } }\n" + tail);
+  group = explorer::find_symmetries(*branches->program, branches->sources, *branches->engine, branches->root.data());
+  CHECK(group.elements.size() == 1);
+  REQUIRE(check_named(group, "rotate 90"));
+  CHECK(check_named(group, "rotate 90")->reason.find("a `for` over a set") != std::string::npos);
   auto own = load_text("own.rules",
                        head + "    for d in cells where mark[d] { seen[d] := not seen[d]; marks += 1; }\n" + tail);
   group = explorer::find_symmetries(*own->program, own->sources, *own->engine, own->root.data());
