@@ -7,8 +7,10 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/explore_list.h"
 #include "cli/interrupt.h"
 #include "cli/open_game.h"
+#include "cli/output_file.h"
 #include "cli/verbs.h"
 #include "dsl/diagnostics.h"
 #include "explorer/end_classes.h"
@@ -31,6 +33,8 @@ struct ExploreOptions {
   bool json = false;
   bool quiet = false;
   bool complete_classes = false;
+  std::string list;                  ///< --list FILE
+  std::vector<std::string> observe;  ///< --observe NAME
 };
 
 /// "512M", "4G", "100000": bytes; 0 and an error message when unreadable.
@@ -107,6 +111,20 @@ int run_explore(const ExploreOptions& opt) {
   if (!opt.quiet) fmt::print(stderr, "engine: {}\n", game.engine_note);
 
   if (opt.complete_classes) return run_complete_classes(opt, game, root, max_memory);
+  if (!opt.observe.empty() && opt.list.empty()) {
+    fmt::print(stderr, "rulebook explore: --observe needs --list FILE (the states it is evaluated on)\n");
+    return kExitUsage;
+  }
+  if (!opt.list.empty() && opt.depth < 0) {
+    fmt::print(stderr, "rulebook explore: --list needs --depth N (the depth whose states it lists)\n");
+    return kExitUsage;
+  }
+  std::vector<int> observed;
+  if (std::string why = observed_defines(p, opt.observe, observed); !why.empty()) {
+    fmt::print(stderr, "rulebook explore: {}\n", why);
+    return kExitUsage;
+  }
+  StateList listed(p, game.sources, observed);
   explorer::SurveyOptions so;
   so.symmetry = !opt.no_symmetry;
   so.max_depth = opt.depth;
@@ -115,6 +133,7 @@ int run_explore(const ExploreOptions& opt) {
   so.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   StopOnInterrupt interrupt;
   so.interrupt = interrupt.flag();
+  if (!opt.list.empty()) so.visit_last = [&listed](const uint8_t* state) { listed.add(state); };
   if (!opt.quiet)
     so.progress = [](const explorer::Progress& pr) {
       fmt::print(stderr, "depth {}: expanded {}/{} of depth {}, {} records, {:.0f} states/s, {:.1f} MB, {:.0f} s\n",
@@ -189,6 +208,23 @@ int run_explore(const ExploreOptions& opt) {
     fmt::print(stderr, "explore: {} states in {:.2f} s, {} bytes per record, peak {:.1f} MB\n",
                r.total_distinct, r.seconds, r.record_bytes, double(r.peak_memory) / (1024.0 * 1024.0));
   if (r.stopped == "error" || diags.has_errors()) return kExitInputError;
+  if (!opt.list.empty()) {
+    // Written only when the depth was built whole: a list is every state of it or nothing.
+    const bool whole = !r.depths.empty() && r.depths.back().depth == opt.depth &&
+                       (r.stopped.empty() || r.stopped == "depth");
+    if (whole) {
+      if (std::string err = write_file_atomically(opt.list, listed.json(opt.file, opt.depth)); !err.empty()) {
+        fmt::print(stderr, "rulebook explore: {}\n", err);
+        return kExitInputError;
+      }
+      if (!opt.quiet) fmt::print(stderr, "explore: {} states of depth {} listed in {}\n", listed.size(), opt.depth,
+                                 opt.list);
+    } else {
+      fmt::print(stderr, "rulebook explore: depth {} was not built whole: nothing listed, {} not written\n",
+                 opt.depth, opt.list);
+      if (r.stopped.empty() || r.stopped == "depth") return kExitInputError;  // the game ended before it
+    }
+  }
   // The depths printed are complete either way; the exit code says the run was cut short.
   if (r.stopped == "interrupted") {
     fmt::print(stderr, "explore: interrupted while building depth {}; the depths printed are complete\n",
@@ -222,6 +258,11 @@ void add_explore(CLI::App& app, int& result) {
   cmd->add_flag("--complete-classes", opt->complete_classes,
                 "Count the complete states of exactly --depth moves up to the maps of the board, as the rules "
                 "observe them (by least forms and by Burnside's lemma)");
+  cmd->add_option("--list", opt->list,
+                  "Write every state of depth --depth to this JSON file, sorted, with the --observe values");
+  cmd->add_option("--observe", opt->observe,
+                  "With --list: a define of no parameter, or of one over a finite type, evaluated on every "
+                  "listed state (repeatable)");
   cmd->add_flag("--json", opt->json, "Print the result as JSON");
   cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
   cmd->callback([opt, &result] { result = run_explore(*opt); });

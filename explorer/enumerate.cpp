@@ -628,6 +628,17 @@ ExploreResult Explorer::run() {
     cur = std::move(next);
   }
   note_peak(cur->total_records());
+  if (options_.visit_last && options_.max_depth >= 0 && !r.depths.empty() &&
+      r.depths.back().depth == options_.max_depth && (r.stopped.empty() || r.stopped == "depth")) {
+    Worker w = make_worker();
+    const size_t rb = record_bytes();
+    for (uint32_t p = 0; p < cur->partitions(); ++p)
+      for (size_t b = 0; b < cur->blocks(p); ++b)
+        for (size_t i = 0, n = cur->block_size(p, b); i < n; ++i) {
+          packer_.unpack(cur->block(p, b) + i * rb, w.state.data(), w.digits.data());
+          options_.visit_last(w.state.data());
+        }
+  }
   for (const DepthCount& d : r.depths) {
     r.total_distinct += d.distinct;
     r.total_ends += d.ends;

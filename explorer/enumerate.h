@@ -80,6 +80,11 @@ struct ExploreOptions {
   std::vector<Transform> generators;
   /// Called from the calling thread about once a second.
   std::function<void(const Progress&)> progress;
+  /// With max_depth >= 0: called at the end, from the calling thread, with every distinct
+  /// state of depth max_depth (program.state_bytes bytes each), when that depth was built
+  /// whole (not stopped by a budget, an error or an interrupt). In storage order, which
+  /// depends on the threads: sort what is kept.
+  std::function<void(const uint8_t*)> visit_last;
 };
 
 struct ExploreResult {
@@ -118,6 +123,7 @@ struct SurveyOptions {
   bool symmetry = true;
   const std::atomic<bool>* interrupt = nullptr;
   std::function<void(const Progress&)> progress;
+  std::function<void(const uint8_t*)> visit_last;  ///< as ExploreOptions::visit_last
 };
 
 /// What `rulebook explore` prints and a report shows for one game and setup.

@@ -31,6 +31,7 @@ Survey survey(const ir::Program& program, const dsl::SourceSet& sources, const e
   eo.threads = options.threads;
   eo.interrupt = options.interrupt;
   eo.progress = options.progress;
+  eo.visit_last = options.visit_last;
   s.result = explore(program, engine, root, s.group.elements, eo);
   return s;
 }

@@ -22,9 +22,20 @@ void Evaluator::start(uint8_t* state, int locals) {
   r.again_ = false;
   r.push_frame(locals);
   for (int i = 0; i < locals; ++i) r.local(i) = interp::Value{};
+  r.forget();
 }
 
-void Evaluator::set_mover(int64_t player) { run_->mover_ = player; }
+void Evaluator::set_mover(int64_t player) {
+  run_->mover_ = player;
+  run_->forget();
+}
+
+void Evaluator::remember_defines(bool on) {
+  interp::Run& r = *run_;
+  r.remember_ = on;
+  r.remembered_.assign(on ? interpreter_.program().functions.size() : 0, interp::Value{});
+  r.remembered_known_.assign(r.remembered_.size(), 0);
+}
 
 void Evaluator::set_local(int slot, int64_t value) { run_->local(slot).scalar = value; }
 
@@ -66,11 +77,22 @@ engine::Status Evaluator::value(const ir::Expr& e, interp::Value& out) {
 }
 
 engine::Status Evaluator::exec(const ir::Block& block) {
-  return guarded([&](interp::Run& r) { r.exec(block); });
+  // A body writes the state: nothing is remembered across it.
+  const bool remember = run_->remember_;
+  run_->remember_ = false;
+  run_->forget();
+  engine::Status st = guarded([&](interp::Run& r) { r.exec(block); });
+  run_->remember_ = remember;
+  return st;
 }
 
 engine::Status Evaluator::legal(int move, const int32_t* args, bool& out) {
-  return guarded([&](interp::Run& r) { out = r.legal_instance(move, args); });
+  const bool remember = run_->remember_;
+  run_->remember_ = false;
+  run_->forget();
+  engine::Status st = guarded([&](interp::Run& r) { out = r.legal_instance(move, args); });
+  run_->remember_ = remember;
+  return st;
 }
 
 engine::Status Evaluator::call(int define, const std::vector<interp::Value>& args, interp::Value& out) {

@@ -102,6 +102,10 @@ class Evaluator {
   /// state's player to move, in a fresh frame of `locals` slots, all 0.
   void start(uint8_t* state, int locals = 64);
   void set_mover(int64_t player);
+  /// With `on`, a define of no parameter is evaluated once per start() (and set_mover()),
+  /// its value then reused: for reading one state many ways (`explore --observe`). exec()
+  /// and legal(), which may write the state, remember nothing. Off by default.
+  void remember_defines(bool on);
   /// Stores a scalar in slot `slot` of the frame (a move's or a property's parameter).
   void set_local(int slot, int64_t value);
 

@@ -510,7 +510,7 @@ size_t Run::bind_args(const ir::Function& f, const ir::Expr& e) {
 
 int64_t Run::call_scalar(const ir::Expr& e) {
   const ir::Function& f = p_.functions[size_t(e.function)];
-  if (f.body->type->kind != ir::Type::Kind::Scalar) return call(e).scalar;
+  if (f.body->type->kind != ir::Type::Kind::Scalar || (remember_ && e.args.empty())) return call(e).scalar;
   const size_t frame = bind_args(f, e);
   const size_t saved = base_;
   base_ = frame;
@@ -522,6 +522,14 @@ int64_t Run::call_scalar(const ir::Expr& e) {
 
 Value Run::call(const ir::Expr& e) {
   const ir::Function& f = p_.functions[size_t(e.function)];
+  if (remember_ && e.args.empty()) {
+    const size_t id = size_t(e.function);
+    if (remembered_known_[id]) return remembered_[id];
+    Value v = call_bound(f, bind_args(f, e));
+    remembered_[id] = v;
+    remembered_known_[id] = 1;
+    return v;
+  }
   return call_bound(f, bind_args(f, e));
 }
 

@@ -117,6 +117,12 @@ class Run {
   const ir::Program& p_;
   uint8_t* state_;
   int64_t mover_ = 0;
+  /// Evaluator::remember_defines: the values of defines of no parameter, by index, while
+  /// the state and the mover stay as they are (`remembered_known_[f]` says which are held).
+  bool remember_ = false;
+  std::vector<Value> remembered_;
+  std::vector<uint8_t> remembered_known_;
+  void forget() { std::fill(remembered_known_.begin(), remembered_known_.end(), uint8_t{0}); }
   bool again_ = false;
   std::vector<Value> stack_;
   size_t base_ = 0, top_ = 0;

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The SMYOZ shooter's game (tests/cli/smyoz_shooter.py), quick cases: hidden fleets whose
+# first shot is a given origin, so that the fleets to shoot at are listed in seconds. Each
+# listed fleet is checked by the reference, the hidden one must stay among those left, and
+# after every shot `rulebook explore` counts again what the shots so far allow (--check);
+# a list with one answer changed is refused. The full game from the gallows alone takes
+# minutes a fleet: bench/puzzle/smyoz_shooter.sh.
+# Usage: smyoz_shooter_test.sh RULEBOOK_BINARY SOURCE_DIR
+set -u
+rb=$1
+src=$2
+. "$(dirname "$0")/check_lib.sh"
+cd "$src" || exit 2
+
+shooter=tests/cli/smyoz_shooter.py
+python3 "$shooter" "$rb" "$src" 3 --origin 1,1 --check --threads 1 --out "$work/g.jsonl" \
+  --save-list "$work/list.json" >"$work/out" 2>&1
+check "seed 3 from the origin at r1c1: exit 0" 0 $?
+check "seed 3: both shooters find it, every shot counted again by the rules" "8 2 True True True True" \
+  "$(python3 - "$work/g.jsonl" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])][0]
+print(r["listed"], r["after_gallows"],
+      *[g["solved"] and all(s.get("rules_count") is not None for s in g["shots"][1:]) for g in r["games"]],
+      r["games"][0]["z"], not r["games"][1]["z"])
+PY
+)"
+python3 "$shooter" "$rb" "$src" 5 --origin 4,4 --check --threads 1 --out "$work/g.jsonl" >>"$work/out" 2>&1
+check "seed 5 from the origin at r4c4: exit 0" 0 $?
+check "two fleets recorded, each found by both shooters within 16 shots, a group of A-E shot" "2 4 yes" \
+  "$(python3 -c "
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+g = [x for y in r for x in y['games']]
+print(len(r), sum(x['solved'] and x['cells'] <= 16 for x in g), 'yes' if any(x['groups'] for x in g) else 'no')" "$work/g.jsonl")"
+python3 "$shooter" --summary "$work/g.jsonl" >"$work/summary"
+check "the summary" "2 hidden fleets (seeds 3 5)|with Z when it finishes: 2 found within 16 shots" \
+  "$(head -n 2 "$work/summary" | cut -d';' -f1 | paste -sd'|')"
+
+# One answer of one listed fleet changed: the reference refuses the list.
+python3 - "$work/list.json" "$work/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d["list"][0]["values"]["answer"]
+a[40] = (a[40] + 1) % 6 if a[40] < 50 else a[40] - 1
+json.dump(d, open(sys.argv[2], "w"))
+PY
+python3 "$shooter" "$rb" "$src" 3 --origin 1,1 --list "$work/bad.json" >"$work/bad" 2>&1
+code=$?
+check "a list with a changed answer is refused" "1 yes" \
+  "$code $(grep -q 'listed fleet 0: .*differ from the reference\|listed fleet 0: ' "$work/bad" && echo yes || echo no)"
+# The hidden fleet of another seed is not in this list.
+python3 "$shooter" "$rb" "$src" 4 --origin 1,1 --list "$work/list.json" >"$work/other" 2>&1
+check "the list of another fleet's gallows is refused" "1" "$?"
+
+if [ "$failed" -ne 0 ]; then cat "$work/out"; fi
+finish "smyoz shooter"
