@@ -17,7 +17,11 @@ void Emitter::declarations() {
     for (size_t i = 0; i < F.params.size(); ++i) {
       params += fmt::format(", {} a{}", names_.param_type(*F.params[i]), i);
     }
-    w_.linef("[[maybe_unused]] {} {}({});", names_.cpp_type(F.result), names_.fn_name(int(f)), params);
+    // A remembered define is a lookup, inlined where it is called (its computation is not):
+    // the board rules call such a define many times per state.
+    const bool lookup = !s_.scoped_.empty() && s_.scoped_[f] && s_.plan_.table_entries[f] == 0;
+    w_.linef("[[maybe_unused]]{} {} {}({});", lookup ? " [[gnu::always_inline]] inline" : "",
+             names_.cpp_type(F.result), names_.fn_name(int(f)), params);
   }
   for (size_t m = 0; m < program_.moves.size(); ++m) {
     w_.linef("[[maybe_unused]] inline bool can_{}(Game& g, Int player);", names_.move_name(int(m)));
@@ -36,6 +40,15 @@ void Emitter::functions() {
     for (size_t f = 0; f < program_.functions.size(); ++f) {
       if (!s_.scoped_[f]) continue;
       const ir::Function& F = program_.functions[f];
+      if (s_.scoped_[f] == plan::kScopedByIndexAndSet) {
+        w_.linef("int sets{}_ = 0;  // define {}: its first {} set arguments, per set its values by index", f, f,
+                 plan::kScopedSets);
+        w_.linef("{} arg{}_[{}];", names_.cpp_type(F.params[1]), f, plan::kScopedSets);
+        w_.linef("uint64_t known{}_[{}];", f, plan::kScopedSets);
+        w_.linef("{} value{}_[{}][{}];", names_.cpp_type(F.result), f, plan::kScopedSets,
+                 names_.dom(F.params[0]->domain).size);
+        continue;
+      }
       if (s_.scoped_[f] == plan::kScopedBySet) {
         w_.linef("int sets{}_ = 0;  // define {}: its first {} set arguments and values", f, f, plan::kScopedSets);
         w_.linef("{} arg{}_[{}];", names_.cpp_type(F.params[0]), f, plan::kScopedSets);
@@ -75,10 +88,36 @@ void Emitter::functions() {
       continue;
     }
     if (entries == 0 && s_.scoped_[f]) {
-      w_.open(fmt::format("{} compute_{}({}) {{", type, names_.fn_base(int(f)), params));
+      w_.open(fmt::format("[[gnu::noinline]] {} compute_{}({}) {{", type, names_.fn_base(int(f)), params));
       w_.linef("return {};", exprs_.expr_as(*F.body, *F.result));
       w_.close("}");
       w_.open(fmt::format("{} {}({}) {{", type, names_.fn_name(int(f)), params));
+      if (s_.scoped_[f] == plan::kScopedByIndexAndSet) {
+        // The set's slot first (a new one has no value known), then the scalar's bit.
+        const std::string& a = s_.slots_[1];
+        const int words = names_.words(F.params[1]->domain);
+        w_.linef("const Int i = idx_d{}({});", F.params[0]->domain, s_.slots_[0]);
+        w_.linef("if (!g.scope_ || i < 0) return compute_{}(g{});", names_.fn_base(int(f)), names);
+        w_.line("RuleScope& r = *g.scope_;");
+        std::string same;
+        for (int k = 0; k < words; ++k) same += fmt::format("{}r.arg{}_[k].w[{}] == {}.w[{}]", k ? " && " : "", f, k, a, k);
+        w_.line("int k = 0;");
+        w_.linef("while (k < r.sets{}_ && !({})) ++k;", f, same);
+        w_.linef("if (k == r.sets{}_) {{", f);
+        w_.linef("  if (k == {}) return compute_{}(g{});", plan::kScopedSets, names_.fn_base(int(f)), names);
+        w_.linef("  r.arg{}_[k] = {};", f, a);
+        w_.linef("  r.known{}_[k] = 0;", f);
+        w_.linef("  ++r.sets{}_;", f);
+        w_.line("}");
+        w_.linef("if ((r.known{}_[k] >> i) & 1) return r.value{}_[k][i];", f, f);
+        w_.linef("const {} value = compute_{}(g{});", type, names_.fn_base(int(f)), names);
+        w_.linef("r.value{}_[k][i] = value;", f);
+        w_.linef("r.known{}_[k] |= uint64_t(1) << i;", f);
+        w_.line("return value;");
+        w_.close("}");
+        w_.blank();
+        continue;
+      }
       if (s_.scoped_[f] == plan::kScopedBySet) {
         const std::string& a = s_.slots_[0];
         const int words = names_.words(F.params[0]->domain);

@@ -45,6 +45,9 @@ inline constexpr int kMaxPlaneValues = 16;
 /// distinct sets of one evaluation (the lines or regions a rule walks).
 inline constexpr char kScopedByIndex = 1;
 inline constexpr char kScopedBySet = 2;
+/// Two parameters, a scalar of at most 64 values and a set (`first_index(s, l)`): per set
+/// argument (the first kScopedSets), a bit and a value per index of the scalar.
+inline constexpr char kScopedByIndexAndSet = 3;
 inline constexpr uint32_t kScopedSetValues = 256;
 inline constexpr int kScopedSets = 32;
 

@@ -227,3 +227,47 @@ phase placing {
   CHECK(errors == 0);
   CHECK(finished == 20);
 }
+
+namespace {
+
+/// The fleet of kFleet with rules over lines whose defines of a ship and a line are
+/// remembered per pair while the board rules run (`first_at`, `leads`: they loop), each
+/// pair asked again by the second rule; `first_at(3, l)` fails ("min over nothing") when
+/// ship 3 is not on a line that ship 2 leads and ship 1 crosses: the error must come, and
+/// be the same, whether values were remembered or not.
+std::string fleet_with_lines() {
+  std::string text = kFleet;
+  const std::string rules = R"(
+define first_at(s: Ship, l: set of Cell): int = min a in cells_of(s) & l: y(a) * width + x(a);
+define crosses(s: Ship, l: set of Cell): bool = size(cells_of(s) & l) > 0;
+define leads(s: Ship, l: set of Cell): bool =
+  crosses(s, l) and (no t in ships where t != s and crosses(t, l): first_at(t, l) < first_at(s, l));
+rule leaders "a line a ship crosses has one leader":
+  all l in rows + columns:
+    (count s in ships where crosses(s, l)) == 0 or (count s in ships where leads(s, l)) == 1;
+rule second "ship 2 leads no line ship 1 crosses, unless ship 3 is on it":
+  all l in rows + columns: not (leads(2, l) and crosses(1, l)) or first_at(3, l) >= 0;
+)";
+  text.insert(text.find("phase placement"), rules);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("defines of a ship and a line are remembered per pair while the board rules run", "[emit][scoped]") {
+  const Both both(fleet_with_lines());
+  REQUIRE(both.source.find("remembered per pair") == std::string::npos);  // the plan says it, not the code
+  REQUIRE(both.source.find("r.known") != std::string::npos);
+  // first_at and leads are remembered per pair, crosses (no loop of its own) is not.
+  CHECK(both.source.find("int sets") != std::string::npos);
+  CHECK(both.source.find("uint64_t known" + std::to_string([&] {
+          for (size_t f = 0; f < both.program->functions.size(); ++f)
+            if (both.program->functions[f].name == "first_at") return int(f);
+          return -1;
+        }()) + "_[32]") != std::string::npos);
+  const auto [errors, finished] = both.play(300);
+  INFO(errors << " games stopped on an error, " << finished << " ended");
+  CHECK(errors > 0);
+  CHECK(finished > 0);
+  CHECK(both.arbitrary(3000) > 0);
+}
