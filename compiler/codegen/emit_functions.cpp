@@ -20,7 +20,7 @@ void Emitter::declarations() {
     // A remembered define is a lookup, inlined where it is called (its computation is not):
     // the board rules call such a define many times per state.
     const bool lookup = !s_.scoped_.empty() && s_.scoped_[f] && s_.plan_.table_entries[f] == 0;
-    w_.linef("[[maybe_unused]]{} {} {}({});", lookup ? " [[gnu::always_inline]] inline" : "",
+    w_.linef("[[maybe_unused]]{} {} {}({});", lookup ? " [[gnu::always_inline]] inline" : " inline",
              names_.cpp_type(F.result), names_.fn_name(int(f)), params);
   }
   for (size_t m = 0; m < program_.moves.size(); ++m) {
