@@ -45,6 +45,7 @@ void Emitter::functions() {
                  plan::kScopedSets);
         w_.linef("{} arg{}_[{}];", names_.cpp_type(F.params[1]), f, plan::kScopedSets);
         w_.linef("uint64_t known{}_[{}];", f, plan::kScopedSets);
+        w_.linef("int last{}_ = 0;  // the slot of the last lookup", f);
         w_.linef("{} value{}_[{}][{}];", names_.cpp_type(F.result), f, plan::kScopedSets,
                  names_.dom(F.params[0]->domain).size);
         continue;
@@ -101,13 +102,18 @@ void Emitter::functions() {
         w_.line("RuleScope& r = *g.scope_;");
         std::string same;
         for (int k = 0; k < words; ++k) same += fmt::format("{}r.arg{}_[k].w[{}] == {}.w[{}]", k ? " && " : "", f, k, a, k);
-        w_.line("int k = 0;");
-        w_.linef("while (k < r.sets{}_ && !({})) ++k;", f, same);
-        w_.linef("if (k == r.sets{}_) {{", f);
-        w_.linef("  if (k == {}) return compute_{}(g{});", plan::kScopedSets, names_.fn_base(int(f)), names);
-        w_.linef("  r.arg{}_[k] = {};", f, a);
-        w_.linef("  r.known{}_[k] = 0;", f);
-        w_.linef("  ++r.sets{}_;", f);
+        // The set of the last lookup first: a rule's loop asks about one line for many ships.
+        w_.linef("int k = r.last{}_;", f);
+        w_.linef("if (k >= r.sets{}_ || !({})) {{", f, same);
+        w_.line("  k = 0;");
+        w_.linef("  while (k < r.sets{}_ && !({})) ++k;", f, same);
+        w_.linef("  if (k == r.sets{}_) {{", f);
+        w_.linef("    if (k == {}) return compute_{}(g{});", plan::kScopedSets, names_.fn_base(int(f)), names);
+        w_.linef("    r.arg{}_[k] = {};", f, a);
+        w_.linef("    r.known{}_[k] = 0;", f);
+        w_.linef("    ++r.sets{}_;", f);
+        w_.line("  }");
+        w_.linef("  r.last{}_ = k;", f);
         w_.line("}");
         w_.linef("if ((r.known{}_[k] >> i) & 1) return r.value{}_[k][i];", f, f);
         w_.linef("const {} value = compute_{}(g{});", type, names_.fn_base(int(f)), names);
