@@ -2,6 +2,7 @@
 #include "cli/explore_list.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include <nlohmann/json.hpp>
 
@@ -61,7 +62,8 @@ std::string observed_defines(const ir::Program& p, const std::vector<std::string
   return "";
 }
 
-std::string StateList::json(const std::string& file, int depth) {
+std::string StateList::json(const std::string& file, int depth, const std::atomic<bool>* interrupt,
+                            const std::function<void(size_t, size_t)>& progress) {
   const ir::Program& p = program_;
   const size_t n = size(), sb = p.state_bytes;
   std::vector<size_t> order(n);
@@ -94,7 +96,14 @@ std::string StateList::json(const std::string& file, int depth) {
   ev.remember_defines(true);  // one state read many ways: its defines of no parameter once
   std::string list;  // one state a line
   std::vector<uint8_t> work;
-  for (size_t i : order) {
+  auto last = std::chrono::steady_clock::now();
+  for (size_t done = 0; done < n; ++done) {
+    if (interrupt && interrupt->load()) return "";
+    if (progress && std::chrono::steady_clock::now() - last > std::chrono::seconds(1)) {
+      progress(done, n);
+      last = std::chrono::steady_clock::now();
+    }
+    const size_t i = order[done];
     const std::vector<uint8_t> s(states_.data() + i * sb, states_.data() + (i + 1) * sb);
     nlohmann::ordered_json item;
     item["state"] = state_hex(s);

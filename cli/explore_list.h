@@ -3,7 +3,9 @@
 // script playing a deduction game over them) reads what every candidate state answers.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -29,8 +31,11 @@ class StateList {
   size_t size() const { return program_.state_bytes ? states_.size() / program_.state_bytes : 0; }
   /// The JSON text: {"file", "depth", "states", "observe": [{"name", "parameter",
   /// "values"}], "list": [{"state", "values": {NAME: value or [value per parameter]}}]}.
-  /// A define that fails on a state gives null there (counted in "failures").
-  std::string json(const std::string& file, int depth);
+  /// A define that fails on a state gives null there (counted in "failures"). `progress`
+  /// is called about once a second with the states done; "" when `interrupt` was set
+  /// (nothing is to be written then).
+  std::string json(const std::string& file, int depth, const std::atomic<bool>* interrupt,
+                   const std::function<void(size_t done, size_t total)>& progress);
 
  private:
   const ir::Program& program_;

@@ -1,5 +1,7 @@
 // `rulebook explore`: the states of a game by depth, exactly and up to its symmetries.
+#include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -212,8 +214,20 @@ int run_explore(const ExploreOptions& opt) {
     // Written only when the depth was built whole: a list is every state of it or nothing.
     const bool whole = !r.depths.empty() && r.depths.back().depth == opt.depth &&
                        (r.stopped.empty() || r.stopped == "depth");
+    std::function<void(size_t, size_t)> listing;
+    if (!opt.quiet)
+      listing = [start = std::chrono::steady_clock::now()](size_t done, size_t total) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        fmt::print(stderr, "listing: {} of {} states observed, {:.0f} states/s, {:.0f} s\n", done, total,
+                   s > 0 ? double(done) / s : 0.0, s);
+      };
+    const std::string text = whole ? listed.json(opt.file, opt.depth, interrupt.flag(), listing) : "";
+    if (whole && text.empty()) {
+      fmt::print(stderr, "rulebook explore: interrupted while listing: {} not written\n", opt.list);
+      return kExitInterrupted;
+    }
     if (whole) {
-      if (std::string err = write_file_atomically(opt.list, listed.json(opt.file, opt.depth)); !err.empty()) {
+      if (std::string err = write_file_atomically(opt.list, text); !err.empty()) {
         fmt::print(stderr, "rulebook explore: {}\n", err);
         return kExitInputError;
       }
