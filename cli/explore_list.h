@@ -27,8 +27,15 @@ class StateList {
  public:
   StateList(const ir::Program& program, const dsl::SourceSet& sources, std::vector<int> defines)
       : program_(program), sources_(sources), defines_(std::move(defines)) {}
-  void add(const uint8_t* state) { states_.insert(states_.end(), state, state + program_.state_bytes); }
+  /// At most `most` states are kept; more() then says how many came in all.
+  void limit(uint64_t most) { most_ = most; }
+  void add(const uint8_t* state) {
+    if (++seen_ > most_) return;
+    states_.insert(states_.end(), state, state + program_.state_bytes);
+  }
   size_t size() const { return program_.state_bytes ? states_.size() / program_.state_bytes : 0; }
+  bool overflowed() const { return seen_ > most_; }
+  uint64_t seen() const { return seen_; }
   /// The JSON text: {"file", "depth", "states", "observe": [{"name", "parameter",
   /// "values"}], "list": [{"state", "values": {NAME: value or [value per parameter]}}]}.
   /// A define that fails on a state gives null there (counted in "failures"). `progress`
@@ -42,6 +49,7 @@ class StateList {
   const dsl::SourceSet& sources_;
   std::vector<int> defines_;
   std::vector<uint8_t> states_;  ///< one after another
+  uint64_t most_ = UINT64_MAX, seen_ = 0;
 };
 
 }  // namespace rulebook::cli

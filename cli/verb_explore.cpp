@@ -37,6 +37,7 @@ struct ExploreOptions {
   bool complete_classes = false;
   std::string list;                  ///< --list FILE
   std::vector<std::string> observe;  ///< --observe NAME
+  uint64_t list_max = 1000000;       ///< --list-max N
 };
 
 /// "512M", "4G", "100000": bytes; 0 and an error message when unreadable.
@@ -127,6 +128,7 @@ int run_explore(const ExploreOptions& opt) {
     return kExitUsage;
   }
   StateList listed(p, game.sources, observed);
+  listed.limit(opt.list_max);
   explorer::SurveyOptions so;
   so.symmetry = !opt.no_symmetry;
   so.max_depth = opt.depth;
@@ -221,7 +223,12 @@ int run_explore(const ExploreOptions& opt) {
         fmt::print(stderr, "listing: {} of {} states observed, {:.0f} states/s, {:.0f} s\n", done, total,
                    s > 0 ? double(done) / s : 0.0, s);
       };
-    const std::string text = whole ? listed.json(opt.file, opt.depth, interrupt.flag(), listing) : "";
+    const std::string text = whole && !listed.overflowed() ? listed.json(opt.file, opt.depth, interrupt.flag(), listing) : "";
+    if (whole && listed.overflowed()) {
+      fmt::print(stderr, "rulebook explore: depth {} has {} states, more than --list-max {}: {} not written\n",
+                 opt.depth, listed.seen(), opt.list_max, opt.list);
+      return kExitInputError;
+    }
     if (whole && text.empty()) {
       fmt::print(stderr, "rulebook explore: interrupted while listing: {} not written\n", opt.list);
       return kExitInterrupted;
@@ -274,6 +281,8 @@ void add_explore(CLI::App& app, int& result) {
                 "observe them (by least forms and by Burnside's lemma)");
   cmd->add_option("--list", opt->list,
                   "Write every state of depth --depth to this JSON file, sorted, with the --observe values");
+  cmd->add_option("--list-max", opt->list_max, "With --list: the most states listed (default 1000000); a depth "
+                  "with more is not listed");
   cmd->add_option("--observe", opt->observe,
                   "With --list: a define of no parameter, or of one over a finite type, evaluated on every "
                   "listed state (repeatable)");

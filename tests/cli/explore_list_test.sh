@@ -68,4 +68,12 @@ check "a depth the game never reaches: exit 1, no file" "1 no" "$? $([ -e "$work
 "$rb" explore "$ttt" --depth 5 --max-states 100 --list "$work/c.json" --quiet >/dev/null 2>"$work/e6"
 check "a budget stops the depth: no file" "no" "$([ -e "$work/c.json" ] && echo yes || echo no)"
 
+"$rb" explore "$ttt" --depth 5 --list "$work/c.json" --list-max 1000 --quiet >/dev/null 2>"$work/e7"
+check "more states than --list-max: exit 1, said, no file" \
+  "1 rulebook explore: depth 5 has 1260 states, more than --list-max 1000: $work/c.json not written no" \
+  "$? $(cat "$work/e7") $([ -e "$work/c.json" ] && echo yes || echo no)"
+"$rb" explore "$ttt" --depth 5 --list "$work/c.json" --list-max 1260 --quiet >/dev/null 2>&1
+check "as many states as --list-max: listed" "0 1260" \
+  "$? $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['states'])" "$work/c.json")"
+
 finish "explore --list"
