@@ -12,6 +12,10 @@
 namespace rulebook::cli {
 namespace {
 
+/// The most values of one observed define per state (a parameter's type this large is
+/// rather a number than a place: define the few to observe).
+constexpr uint32_t kMostObservedValues = 4096;
+
 /// A value of type `t` as JSON: a number (an int or a range), true/false, a member's text
 /// (`r2c3`, `light`), an array for a set or a list.
 nlohmann::json value_json(const ir::Program& p, const ir::Type& t, const compiler::interp::Value& v) {
@@ -56,6 +60,9 @@ std::string observed_defines(const ir::Program& p, const std::vector<std::string
       if (t.kind != ir::Type::Kind::Scalar || t.domain < 0)
         return "--observe " + name + ": its parameter must be of a finite type (a cell, a point, a range, "
                "an enum, a player), not " + (t.kind == ir::Type::Kind::Scalar ? "int" : "a set or a list");
+      if (p.domains[size_t(t.domain)].size > kMostObservedValues)
+        return "--observe " + name + ": its parameter has " + std::to_string(p.domains[size_t(t.domain)].size) +
+               " values; at most " + std::to_string(kMostObservedValues) + " are observed per state";
     }
     if (std::find(defines.begin(), defines.end(), found) == defines.end()) defines.push_back(found);
   }

@@ -63,6 +63,11 @@ check "a define of three parameters is refused" \
 "$rb" explore "$ttt" --depth 2 --list "$work/c.json" --observe nothing_of_that_name --quiet >/dev/null 2>"$work/e4"
 check "an unknown define is refused" "2 rulebook explore: --observe nothing_of_that_name: no define of that name" \
   "$? $(cat "$work/e4")"
+printf 'game "Count";\nboard 3 x 3;\nplayers 1;\nstate n: 0..9 = 0;\ndefine big(k: 0..5000): bool = k == n;\nallow unused big "observed";\nphase p {\n  move inc requires n < 9; { n := n + 1; }\n  until n == 9 -> end;\n}\n' >"$work/big.rules"
+"$rb" explore "$work/big.rules" --depth 2 --list "$work/c.json" --observe big --quiet >/dev/null 2>"$work/e8"
+check "a parameter of more than 4096 values is refused" \
+  "2 rulebook explore: --observe big: its parameter has 5001 values; at most 4096 are observed per state" \
+  "$? $(cat "$work/e8")"
 "$rb" explore "$ttt" --depth 12 --list "$work/c.json" --quiet >/dev/null 2>"$work/e5"
 check "a depth the game never reaches: exit 1, no file" "1 no" "$? $([ -e "$work/c.json" ] && echo yes || echo no)"
 "$rb" explore "$ttt" --depth 5 --max-states 100 --list "$work/c.json" --quiet >/dev/null 2>"$work/e6"
