@@ -165,6 +165,19 @@ def verify(cands, hidden):
     return kept, found
 
 
+def classes(S):
+    """The fleets of S up to the 8 maps of the square (the gallows and the island sizes are
+    kept by each, so S is a union of whole classes): the number of classes."""
+    maps = [lambda x, y: (x, y), lambda x, y: (N - 1 - x, y), lambda x, y: (x, N - 1 - y),
+            lambda x, y: (N - 1 - x, N - 1 - y), lambda x, y: (y, x), lambda x, y: (N - 1 - y, x),
+            lambda x, y: (y, N - 1 - x), lambda x, y: (N - 1 - y, N - 1 - x)]
+    seen = set()
+    for c in S:
+        cells = [(i % N, i // N, c.ans[i] // 10) for i in range(N * N) if c.ans[i] // 10 >= 5]
+        seen.add(min(tuple(sorted((m(x, y), k) for x, y, k in cells)) for m in maps))
+    return len(seen)
+
+
 def hidden_answers(f):
     return Candidate([10 * f.content((i % N, i // N)) + f.colour((i % N, i // N)) for i in range(N * N)],
                      frozenset(f.water_points))
@@ -253,12 +266,12 @@ def play(rulebook, tree, seed, first_origin, check, threads, given_list=None, sa
     if save_list and not given_list:
         shutil.copy(os.path.join(tree, 'list.json'), save_list)
     S, _ = verify(listed, hf)
-    print('  the gallows%s: %d fleets (%d with the island sizes)' %
+    print('  the gallows%s: %d fleets (%d with the island sizes, %d up to the maps of the square)' %
           (' and the origin at r%dc%d' % (first_origin[1], first_origin[0]) if first_origin else '', len(listed),
-           len(S)), flush=True)
+           len(S), classes(S)), flush=True)
     record = {'seed': seed, 'fleet': show(fleet).split('\n'), 'listed': len(listed), 'after_gallows': len(S),
               'first_origin': 'r%dc%d' % (first_origin[1], first_origin[0]) if first_origin else None,
-              'list_cpu': round(cpu() - start, 1), 'games': []}
+              'classes': classes(S), 'list_cpu': round(cpu() - start, 1), 'games': []}
     game = Game(rulebook, tree, seed, fleet, truth, listed, check, threads)
     for mercy in (True, False):
         print('  %s:' % ('with Z when it finishes' if mercy else 'without Z'), flush=True)
@@ -365,7 +378,8 @@ def summary(path):
     if not recs:
         print('no games')
         return
-    med = statistics.median
+    def med(xs):
+        return '%g' % round(statistics.median(xs), 1)
     print('%d hidden fleets (seeds %s)' % (len(recs), ' '.join(str(r['seed']) for r in recs)))
     for k, name in ((0, 'with Z when it finishes'), (1, 'without Z')):
         games = [r['games'][k] for r in recs]
@@ -383,6 +397,11 @@ def summary(path):
           (med([r['after_gallows'] for r in recs]), min(r['after_gallows'] for r in recs),
            max(r['after_gallows'] for r in recs), med([r['listed'] for r in recs]),
            min(r['listed'] for r in recs), max(r['listed'] for r in recs)))
+    known = [r['classes'] for r in recs if 'classes' in r]
+    eights = all(r['after_gallows'] % 8 == 0 and r['listed'] % 8 == 0 for r in recs)
+    if known:
+        print('up to the maps of the square: median %s classes (range %d to %d)' % (med(known), min(known), max(known)))
+    print('every count after the gallows a multiple of 8: %s' % ('yes' if eights else 'no'))
     print('CPU per hidden fleet: median %s s (range %s to %s s; the list: median %s s)' %
           (med([r['cpu'] for r in recs]), min(r['cpu'] for r in recs), max(r['cpu'] for r in recs),
            med([r['list_cpu'] for r in recs])))
