@@ -417,14 +417,18 @@ def main(argv):
     i = 0
     while i < len(rest):
         if rest[i] in ('--origin', '--threads', '--out', '--list', '--save-list'):
+            if i + 1 == len(rest):
+                sys.exit('smyoz_shooter: %s needs a value' % rest[i])
             opts[rest[i]] = rest[i + 1]
             i += 2
         elif rest[i] == '--check':
             opts['--check'] = True
             i += 1
-        else:
+        elif rest[i].isdigit():
             seeds.append(int(rest[i]))
             i += 1
+        else:
+            sys.exit('smyoz_shooter: unknown argument %s (see the usage at the top of %s)' % (rest[i], argv[0]))
     first_origin = None
     if '--origin' in opts:
         r, c = (int(v) for v in opts['--origin'].split(','))
