@@ -23,7 +23,8 @@ directions relative to the ALPHA and the island sizes), then shoots until one fl
   it). Two shooters play each fleet: one asks group Z ("mercy", free) only
   when its bag finishes the solution (every fleet left answers a different bag), or when
   nothing else is left; the other never asks it. Shots are cells: at most 16 (the text's
-  limit); O counts one.
+  limit); O counts one. A baseline plays too: the origin at a random cell, then groups of
+  three random cells (seeded by the seed), never Z.
 - **Checked twice**: every listed fleet is rebuilt from its answers and checked by the
   reference of smyoz_puzzle_entry.py (legal by the five prohibitions, the same gallows but
   the islands, its answers and points those the rules gave); the hidden fleet's answers are
@@ -276,6 +277,8 @@ def play(rulebook, tree, seed, first_origin, check, threads, given_list=None, sa
     for mercy in (True, False):
         print('  %s:' % ('with Z when it finishes' if mercy else 'without Z'), flush=True)
         record['games'].append(game.shoot(S, first_origin, mercy))
+    print('  the baseline (random shots):', flush=True)
+    record['games'].append(game.shoot(S, first_origin, False, random.Random('baseline %d' % seed)))
     record['cpu'] = round(cpu() - start, 1)
     return record
 
@@ -300,9 +303,10 @@ class Game:
                      % (self.seed, counted, kind, consistent))
         return counted
 
-    def shoot(self, S, origin, mercy):
+    def shoot(self, S, origin, mercy, rng=None):
         """One game from the fleets S the gallows (and a given origin) leave: each turn the
-        most informative shot; with `mercy`, Z when its bag finishes the solution."""
+        most informative shot; with `mercy`, Z when its bag finishes the solution. With `rng`
+        the baseline instead: the origin at a random cell, then groups of three random cells."""
         truth = self.truth
         groups, shots = [], []
         if origin:
@@ -315,7 +319,19 @@ class Game:
         while len(S) > 1 and cells_used < LIMIT:
             budget = LIMIT - cells_used
             choice = None
-            if mercy and not z_used:
+            if rng is not None:
+                if origin is None:
+                    choice = ('O', [(rng.randrange(1, N - 1), rng.randrange(1, N - 1))], 0.0)
+                elif letters:
+                    free = [(x, y) for y in range(N) for x in range(N) if (x, y) not in shot]
+                    choice = (letters[0], rng.sample(free, min(3, budget, len(free))), 0.0)
+                else:
+                    break
+                if choice[0] != 'O':
+                    choice = (choice[0], choice[1], entropy([bag_key(c, choice[1]) for c in S]))
+                else:
+                    choice = ('O', choice[1], entropy([origin_key(c, *choice[1][0]) for c in S]))
+            if mercy and not z_used and choice is None:
                 h, cells = best_group(S, shot, min(3, budget))
                 if cells and h >= math.log2(len(S)) - 1e-12:
                     choice = ('Z', cells, h)
@@ -363,7 +379,7 @@ class Game:
                   flush=True)
             if not any(c.ans == truth.ans and c.water == truth.water for c in S):
                 sys.exit('smyoz_shooter: seed %d: the hidden fleet was lost' % self.seed)
-        g = {'mercy': mercy, 'shots': shots, 'cells': cells_used,
+        g = {'mercy': mercy, 'random': rng is not None, 'shots': shots, 'cells': cells_used,
              'groups': sum(1 for s in shots if s['shot'] in 'ABCDE'), 'origin': origin is not None,
              'z': z_used, 'solved': len(S) == 1, 'left': len(S)}
         print('    %s after %d shots (%d groups%s%s)' %
@@ -381,10 +397,12 @@ def summary(path):
     def med(xs):
         return '%g' % round(statistics.median(xs), 1)
     print('%d hidden fleets (seeds %s)' % (len(recs), ' '.join(str(r['seed']) for r in recs)))
-    for k, name in ((0, 'with Z when it finishes'), (1, 'without Z')):
-        games = [r['games'][k] for r in recs]
+    for k, name in ((0, 'with Z when it finishes'), (1, 'without Z'), (2, 'the baseline (random shots)')):
+        games = [r['games'][k] for r in recs if len(r['games']) > k]
+        if not games:
+            continue
         found = [g for g in games if g['solved']]
-        line = '%s: %d found within %d shots' % (name, len(found), LIMIT)
+        line = '%s: %d of %d found within %d shots' % (name, len(found), len(games), LIMIT)
         if found:
             cells = [g['cells'] for g in found]
             groups = [g['groups'] for g in found]
