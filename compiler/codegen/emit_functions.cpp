@@ -30,6 +30,17 @@ void Emitter::declarations() {
   w_.blank();
 }
 
+namespace {
+
+/// `r.argF_[k]` (a remembered set argument of define F) equals the set `a`, word by word.
+std::string same_set(size_t f, const std::string& a, int words) {
+  std::string same;
+  for (int k = 0; k < words; ++k) same += fmt::format("{}r.arg{}_[k].w[{}] == {}.w[{}]", k ? " && " : "", f, k, a, k);
+  return same;
+}
+
+}  // namespace
+
 void Emitter::functions() {
   w_.line("// ================================================================ defines");
   w_.blank();
@@ -100,8 +111,7 @@ void Emitter::functions() {
         w_.linef("const Int i = idx_d{}({});", F.params[0]->domain, s_.slots_[0]);
         w_.linef("if (!g.scope_ || i < 0) return compute_{}(g{});", names_.fn_base(int(f)), names);
         w_.line("RuleScope& r = *g.scope_;");
-        std::string same;
-        for (int k = 0; k < words; ++k) same += fmt::format("{}r.arg{}_[k].w[{}] == {}.w[{}]", k ? " && " : "", f, k, a, k);
+        const std::string same = same_set(f, a, words);
         // The set of the last lookup first: a rule's loop asks about one line for many ships.
         w_.linef("int k = r.last{}_;", f);
         w_.linef("if (k >= r.sets{}_ || !({})) {{", f, same);
@@ -129,8 +139,7 @@ void Emitter::functions() {
         const int words = names_.words(F.params[0]->domain);
         w_.linef("if (!g.scope_) return compute_{}(g{});", names_.fn_base(int(f)), names);
         w_.line("RuleScope& r = *g.scope_;");
-        std::string same;
-        for (int k = 0; k < words; ++k) same += fmt::format("{}r.arg{}_[k].w[{}] == {}.w[{}]", k ? " && " : "", f, k, a, k);
+        const std::string same = same_set(f, a, words);
         w_.linef("for (int k = 0; k < r.sets{}_; ++k)", f);
         w_.linef("  if ({}) return r.value{}_[k];", same, f);
         w_.linef("const {} value = compute_{}(g{});", type, names_.fn_base(int(f)), names);

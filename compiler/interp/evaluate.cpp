@@ -78,21 +78,15 @@ engine::Status Evaluator::value(const ir::Expr& e, interp::Value& out) {
 
 engine::Status Evaluator::exec(const ir::Block& block) {
   // A body writes the state: nothing is remembered across it.
-  const bool remember = run_->remember_;
-  run_->remember_ = false;
+  const interp::Run::NotRemembering writing(*run_);
   run_->forget();
-  engine::Status st = guarded([&](interp::Run& r) { r.exec(block); });
-  run_->remember_ = remember;
-  return st;
+  return guarded([&](interp::Run& r) { r.exec(block); });
 }
 
 engine::Status Evaluator::legal(int move, const int32_t* args, bool& out) {
-  const bool remember = run_->remember_;
-  run_->remember_ = false;
+  const interp::Run::NotRemembering writing(*run_);
   run_->forget();
-  engine::Status st = guarded([&](interp::Run& r) { out = r.legal_instance(move, args); });
-  run_->remember_ = remember;
-  return st;
+  return guarded([&](interp::Run& r) { out = r.legal_instance(move, args); });
 }
 
 engine::Status Evaluator::call(int define, const std::vector<interp::Value>& args, interp::Value& out) {

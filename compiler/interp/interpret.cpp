@@ -204,8 +204,7 @@ bool Run::board_rules_hold(const ir::Move& mv) {
   std::memcpy(copy, state_, p_.state_bytes);
   uint8_t* saved_state = state_;
   const bool saved_again = again_;
-  const bool remember = remember_;  // the state after the move: nothing kept
-  remember_ = false;
+  const NotRemembering after_move(*this);  // the state after the move
   state_ = copy;
   ++depth_;
   exec(mv.body);
@@ -220,7 +219,6 @@ bool Run::board_rules_hold(const ir::Move& mv) {
   --depth_;
   state_ = saved_state;
   again_ = saved_again;
-  remember_ = remember;
   return ok;
 }
 
@@ -230,14 +228,12 @@ bool Run::can(int move, int64_t player) {
   // A move whose legality asks can() about itself would never finish.
   if (can_depth_ > 64) m_.fail(mv.span, fmt::format("can({}) depends on itself", mv.name));
   const int64_t saved = mover_;
-  const bool remember = remember_;  // another mover, states after moves: nothing kept
-  remember_ = false;
+  const NotRemembering other_mover(*this);  // another mover, states after moves
   mover_ = player;
   ++can_depth_;
   bool found = !instances(move, [](const int32_t*) { return false; });
   --can_depth_;
   mover_ = saved;
-  remember_ = remember;
   return found;
 }
 

@@ -123,6 +123,14 @@ class Run {
   std::vector<Value> remembered_;
   std::vector<uint8_t> remembered_known_;
   void forget() { std::fill(remembered_known_.begin(), remembered_known_.end(), uint8_t{0}); }
+  /// While it lives nothing is remembered (another state or mover is being read); restored
+  /// however the scope is left, a failure of the rules included.
+  struct NotRemembering {
+    Run& r;
+    bool was;
+    explicit NotRemembering(Run& run) : r(run), was(run.remember_) { r.remember_ = false; }
+    ~NotRemembering() { r.remember_ = was; }
+  };
   bool again_ = false;
   std::vector<Value> stack_;
   size_t base_ = 0, top_ = 0;

@@ -6,9 +6,9 @@
 // cell or line from several rules.
 // Applies when the program has board rules, the define has one parameter, a scalar of a
 // domain of at most 64 values (remembered by its index) or a set over at most 256 values
-// (remembered by its bits: a line, a region), or two, such a scalar then such a set,
-// returns no list, reads the state but not the mover, is not remembered already and its
-// body loops or calls.
+// (remembered by its bits: a line, a region), or two, such a scalar then such a set (and
+// then its body itself loops), returns no list, reads the state but not the mover, is not
+// remembered already and its body loops or calls.
 // Costs: a scope object per evaluation of the board rules: a bit and a value per
 // argument, cleared at the start of each evaluation; for a set, up to kScopedSets sets
 // and their values, compared word by word when looked up (a set past them is computed

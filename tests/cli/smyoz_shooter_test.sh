@@ -50,10 +50,11 @@ PY
 python3 "$shooter" "$rb" "$src" 3 --origin 1,1 --list "$work/bad.json" >"$work/bad" 2>&1
 code=$?
 check "a list with a changed answer is refused" "1 yes" \
-  "$code $(grep -q 'listed fleet 0: .*differ from the reference\|listed fleet 0: ' "$work/bad" && echo yes || echo no)"
+  "$code $(grep -q 'listed fleet 0: .*answers differ from the reference' "$work/bad" && echo yes || echo no)"
 # The hidden fleet of another seed is not in this list.
 python3 "$shooter" "$rb" "$src" 4 --origin 1,1 --list "$work/list.json" >"$work/other" 2>&1
-check "the list of another fleet's gallows is refused" "1" "$?"
+check "the list of another fleet's gallows is refused" "1 yes" \
+  "$? $(grep -q 'not the gallows given' "$work/other" && echo yes || echo no)"
 
 if [ "$failed" -ne 0 ]; then cat "$work/out"; fi
 finish "smyoz shooter"
