@@ -188,16 +188,8 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
   if (e.builtin == B::Size) {
     // size(components(S)), also through a define without parameters whose value is
     // components(S) (`islands`, counted as `size(islands)`): its set in the define's frame.
-    const ir::Expr* comp = a[0].get();
     const ir::Function* via = nullptr;
-    if (comp->op == Op::Call && comp->args.empty()) {
-      const ir::Function& fn = p_.functions[size_t(comp->function)];
-      if (fn.params.empty() && fn.body && fn.body->op == Op::Builtin && fn.body->builtin == B::Components) {
-        via = &fn;
-        comp = fn.body.get();
-      }
-    }
-    if (comp->op == Op::Builtin && comp->builtin == B::Components) {
+    if (const ir::Expr* comp = components_of(*a[0], &via)) {
       Frame own(size_t(std::max(via ? via->locals : 0, 1)), nullptr);
       SymP s = resolve(eval(*comp->args[0], via ? own : f));
       if (!concrete(*s)) return components_count(s);
@@ -248,7 +240,8 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
       return from_table(s->sel, std::move(out), e.type);
     }
     throw Unsupported(where(e.span) + ": '" + std::string(dsl::builtin(e.builtin).name) +
-                      "' of a set computed from the state (only size(components(...)) is encoded)");
+                      "' of a set computed from the state (encoded: size(components(S)), and count, all, some and no "
+                      "over components(S) whose conditions read a component only by its size)");
   }
   if (e.builtin == B::Abs || e.builtin == B::Min || e.builtin == B::Max) {
     bool raw = false;
@@ -471,7 +464,87 @@ SymP Encoder::can(int m, const SymP& player) {
   return any;
 }
 
-SymP Encoder::components_count(const SymP& s) {
+const ir::Expr* Encoder::components_of(const ir::Expr& e, const ir::Function** via) const {
+  *via = nullptr;
+  const ir::Expr* comp = &e;
+  if (comp->op == Op::Call && comp->args.empty()) {
+    const ir::Function& fn = p_.functions[size_t(comp->function)];
+    if (fn.params.empty() && fn.body && fn.body->op == Op::Builtin && fn.body->builtin == B::Components) {
+      *via = &fn;
+      comp = fn.body.get();
+    }
+  }
+  return comp->op == Op::Builtin && comp->builtin == B::Components ? comp : nullptr;
+}
+
+namespace {
+
+/// `e` reads local `slot` only as the argument of size(...).
+bool reads_only_size_of(const ir::Expr& e, int slot) {
+  if (e.op == Op::Local && e.slot == slot) return false;
+  if (e.op == Op::Builtin && e.builtin == B::Size && e.args.size() == 1 && e.args[0]->op == Op::Local &&
+      e.args[0]->slot == slot)
+    return true;
+  for (const auto& x : e.args)
+    if (x && !reads_only_size_of(*x, slot)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<int> Encoder::first_connected(const std::vector<int>& group, size_t m) const {
+  // Breadth first from the group's first cell, within the group.
+  std::vector<int> out{group.front()};
+  std::vector<char> seen(size_t(m_.cells), 0), inside(size_t(m_.cells), 0);
+  for (int c : group) inside[size_t(c)] = 1;
+  seen[size_t(group.front())] = 1;
+  for (size_t i = 0; i < out.size() && out.size() < m; ++i)
+    for (int d = 0; d < m_.cells && out.size() < m; ++d)
+      if (inside[size_t(d)] && !seen[size_t(d)] && ir::test(m_.orth[size_t(out[i])], d)) {
+        seen[size_t(d)] = 1;
+        out.push_back(d);
+      }
+  return out;
+}
+
+SymP Encoder::components_aggregate(const ir::Expr& e, Frame& f, const SymP& set) {
+  // The condition (and body) read a component only through its size, so their value for
+  // every component of n cells is their value for any set of n cells: one table per size,
+  // computed here, with the first n cells standing in. Anything else they read must be
+  // known here (a constant, a setup fixed, an enclosing loop's value).
+  const ir::Expr* where_e = e.args[1].get();
+  const ir::Expr* body_e = e.args.size() > 2 ? e.args[2].get() : nullptr;
+  const std::string what = fmt::format("{}: a condition on the components of a set computed from the state", where(e.span));
+  if ((where_e && !reads_only_size_of(*where_e, e.slot)) || (body_e && !reads_only_size_of(*body_e, e.slot)))
+    throw Unsupported(what + " that reads a component otherwise than by its size(...)");
+  auto truth = [&](const ir::Expr& x) {
+    SymP r = resolve(eval(x, f));
+    if (r->k != K::Val || r->err) throw Unsupported(what + " that reads the state, or may fail");
+    return r->v != 0;
+  };
+  const int n = m_.cells;
+  std::vector<char> by_size(size_t(n) + 1, 0);
+  const SymP saved = f[size_t(e.slot)];
+  ir::Bits first(ir::words(uint32_t(n)), 0);
+  for (int size = 1; size <= n; ++size) {
+    ir::set_bit(first, size - 1);
+    f[size_t(e.slot)] = bits_sym(first, ir::kCellDomain);
+    const bool w = !where_e || truth(*where_e);
+    const bool b = !body_e || truth(*body_e);
+    // count: where holds; some, no: where and body hold; all: where holds and body fails.
+    by_size[size_t(size)] = e.op == Op::All ? (w && !b) : (w && b);
+  }
+  f[size_t(e.slot)] = saved;
+  SymP count = components_count(set, std::move(by_size));
+  if (e.op == Op::Count) return count;
+  // All and no hold when the count is 0, some when it is not (its cases: value 0 first;
+  // a constant when no size is counted).
+  if (count->k == K::Val) return with_err(val((count->v == 0) != (e.op == Op::Some) ? 1 : 0), err_of(count));
+  const z3::expr zero = count->cases.at(0).second;
+  return with_err(boolean(e.op == Op::Some ? !zero : zero), err_of(count));
+}
+
+SymP Encoder::components_count(const SymP& s, std::vector<char> by_size) {
   // A fresh number, refined lazily by cuts (component_cuts): an exact encoding (a label
   // and a distance per cell) puts integer orderings over every cell into each question,
   // which the solvers search slowly; without them, a model's count is checked against
@@ -479,11 +552,19 @@ SymP Encoder::components_count(const SymP& s) {
   // The cuts would join the facts of every later question: not generalised.
   if (abstract) throw Unsupported("components of a set computed from the state, generalised");
   SymP el = set_elements(s, ir::kCellDomain);
+  if (!by_size.empty()) {
+    // Every size counted: the plain count (with its stronger cuts); none: 0.
+    const bool every = std::all_of(by_size.begin() + 1, by_size.end(), [](char c) { return c != 0; });
+    const bool none = std::none_of(by_size.begin() + 1, by_size.end(), [](char c) { return c != 0; });
+    if (every) by_size.clear();
+    else if (none) return with_err(val(0), err_of(el));
+  }
   // The count is one-hot over 0..cells (a number of few values is propositional, and
   // the SAT-based solver keeps its own reasoning on sums of conditions; an integer would
   // send those to arithmetic circuits).
   const int id = fresh_++;
   LazyCount lc;
+  lc.by_size = std::move(by_size);
   z3::expr_vector any(z3_), all(z3_);
   for (int c = 0; c < m_.cells; ++c) {
     lc.in.push_back(to_bool(el->items[size_t(c)]));
@@ -499,10 +580,18 @@ SymP Encoder::components_count(const SymP& s) {
   }
   count_facts_.push_back(z3::mk_or(all));
   count_facts_.push_back(z3::atmost(all, 1));
-  count_facts_.push_back(lc.is[0] == !(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)));
+  const z3::expr nonempty = any.empty() ? z3_.bool_val(false) : z3::mk_or(any);
+  // No component in an empty set; a component counted has a cell.
+  count_facts_.push_back(lc.by_size.empty() ? lc.is[0] == !nonempty : z3::implies(!nonempty, lc.is[0]));
+  // Components of some sizes only, the smallest k: v of them hold at least k * v cells.
+  if (!lc.by_size.empty()) {
+    const size_t k = lc.smallest();
+    for (size_t v = 1; v < lc.is.size(); ++v)
+      count_facts_.push_back(z3::implies(lc.is[v], k * v > any.size() ? z3_.bool_val(false) : z3::atleast(any, unsigned(k * v))));
+  }
   // The cuts of single cells, known in advance: in a connected set of two or more cells,
   // each cell has a neighbour in the set.
-  if (any.size() >= 2) {
+  if (lc.by_size.empty() && any.size() >= 2) {
     const z3::expr connected_pair = (lc.is[0] || lc.is[1]) && z3::atleast(any, 2);
     for (int c = 0; c < m_.cells; ++c) {
       if (lc.in[size_t(c)].is_false()) continue;
@@ -546,6 +635,7 @@ z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
     for (const z3::expr& c : lc.in)
       if (!c.is_false()) in.push_back(c);
     if (int(in.size()) > cap) out.push_back(z3::atmost(in, unsigned(cap)));
+    if (!lc.by_size.empty()) continue;  // "at most one" is said of every component only
     // A connected set of at most `cap` cells reaches all its cells from any one of them
     // in cap - 1 steps: exactly connected, so the count's "at most 1" needs no cuts.
     // From the first cell of the set (by index), step by step along neighbours in it.
@@ -603,7 +693,8 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
       for (int c = 0; c < n; ++c)
         if (ir::test(around, c) && !ir::test(g, c)) rim.back().push_back(c);
     }
-    const int64_t actual = int64_t(cells.size());
+    int64_t actual = 0;
+    for (const auto& g : cells) actual += lc.counts(g.size()) ? 1 : 0;
     for (size_t v = 0; v < lc.is.size(); ++v) {
       z3::func_decl decl = lc.is[v].decl();
       z3::expr value = z3_.bool_val(int64_t(v) == actual);
@@ -619,16 +710,29 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
     if (claimed < 0 || claimed == actual) continue;
     auto in_ = [&](int c) { return lc.in[size_t(c)]; };
     if (claimed < actual) {
-      // These components, each with its rim empty, are components: at least that many.
+      // These components (those counted), each with its rim empty, are components: at
+      // least that many.
       z3::expr_vector isolated(z3_);
       for (size_t i = 0; i < cells.size(); ++i) {
+        if (!lc.counts(cells[i].size())) continue;
         for (int c : cells[i]) isolated.push_back(in_(c));
         for (int b : rim[i]) isolated.push_back(!in_(b));
       }
       cuts.push_back(z3::implies(z3::mk_and(isolated), count_in(actual, n)));
+      // When every size from some m on is counted, any m connected cells of the set lie
+      // in a counted component: m cells of each counted group (the first reached from
+      // its first cell) make the count at least 1, whatever surrounds them.
+      const size_t m = lc.tail();
+      if (!lc.by_size.empty() && m <= size_t(n))
+        for (size_t i = 0; i < cells.size(); ++i) {
+          if (cells[i].size() < m) continue;
+          z3::expr_vector some(z3_);
+          for (int c : first_connected(cells[i], m)) some.push_back(in_(c));
+          cuts.push_back(z3::implies(z3::mk_and(some), count_in(1, n)));
+        }
       // In a connected set, a path from a component's cells to a cell beyond its rim
       // crosses the rim.
-      if (claimed <= 1)
+      if (claimed <= 1 && lc.by_size.empty())
         for (size_t i = 0; i < cells.size(); ++i) {
           std::vector<char> near(size_t(n), 0);
           for (int c : cells[i]) near[size_t(c)] = 1;
@@ -659,8 +763,43 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
         firsts.push_back(first);
         firsts_here += here ? 1 : 0;
       }
+      // (Components of some sizes only are no more than the components.)
       if (firsts_here < claimed) {
         cuts.push_back(z3::implies(lc.is[size_t(claimed)], z3::atleast(firsts, unsigned(claimed))));
+      } else if (!lc.by_size.empty()) {
+        // Components of some sizes only. While the model's groups stay as they are (cells
+        // in, rims out), every other component lies beyond their rims, where the model has
+        // none: its first cell is one of the firsts there, and a counted one has at least
+        // the smallest counted size of cells there.
+        std::vector<char> near(size_t(n), 0);
+        z3::expr_vector isolated(z3_);
+        for (size_t i = 0; i < cells.size(); ++i) {
+          for (int c : cells[i]) {
+            near[size_t(c)] = 1;
+            isolated.push_back(in_(c));
+          }
+          for (int b : rim[i]) {
+            near[size_t(b)] = 1;
+            isolated.push_back(!in_(b));
+          }
+        }
+        z3::expr_vector firsts_beyond(z3_), beyond(z3_);
+        size_t fi = 0;
+        for (int c = 0; c < n; ++c) {
+          if (lc.in[size_t(c)].is_false()) continue;
+          if (!near[size_t(c)]) {
+            firsts_beyond.push_back(firsts[unsigned(fi)]);
+            beyond.push_back(in_(c));
+          }
+          ++fi;
+        }
+        const z3::expr kept = isolated.empty() ? z3_.bool_val(true) : z3::mk_and(isolated);
+        const unsigned more = unsigned(claimed - actual);
+        const unsigned least = unsigned(lc.smallest()) * more;
+        cuts.push_back(z3::implies(kept && lc.is[size_t(claimed)],
+                                   firsts_beyond.size() < more || beyond.size() < least
+                                       ? z3_.bool_val(false)
+                                       : z3::atleast(firsts_beyond, more) && z3::atleast(beyond, least)));
       } else {
         // These connected groups in the set, and nothing beyond their rims: no more
         // components than groups (a rim cell joins a group).

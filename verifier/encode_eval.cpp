@@ -340,6 +340,15 @@ SymP Encoder::quantify_one_selector(Op op, const std::vector<SymP>& conds, const
 
 SymP Encoder::aggregate(const ir::Expr& e, Frame& f) {
   const auto& a = e.args;
+  if (e.op == Op::Count || e.op == Op::All || e.op == Op::Some || e.op == Op::No) {
+    // Over the components of a symbolic set: a lazy count (components_aggregate).
+    const ir::Function* via = nullptr;
+    if (const ir::Expr* comp = components_of(*a[0], &via)) {
+      Frame own(size_t(std::max(via ? via->locals : 0, 1)), nullptr);
+      SymP set = resolve(eval(*comp->args[0], via ? own : f));
+      if (!concrete(*set)) return components_aggregate(e, f, set);
+    }
+  }
   SymP dom = resolve(eval(*a[0], f));
   if (e.op == Op::Count && all_counts_as_changes && overlay_ >= 0 && dom->k == K::Bits && !dom->err)
     if (SymP r = count_change(e, f, dom)) return r;

@@ -298,7 +298,21 @@ class Encoder {
   SymP read(const ir::Expr& e, Frame& f);
   SymP read_at(int var, const std::vector<int64_t>& keys);
   SymP read_slot(int var, uint32_t element);
-  SymP components_count(const SymP& set);
+  /// A lazy count of the components of a symbolic set (component_cuts): every component,
+  /// or, with `by_size` (per size 0..cells), those of the sizes marked.
+  SymP components_count(const SymP& set, std::vector<char> by_size = {});
+  /// `e[0]` (an aggregate's domain, or size's argument) is components(S), directly or as
+  /// the body of a define without parameters: that components(...) expression, and in
+  /// `via` the define (null when direct); null otherwise.
+  const ir::Expr* components_of(const ir::Expr& e, const ir::Function** via) const;
+  /// `m` cells of a connected group (cell indices), connected, the first reached from its
+  /// first cell.
+  std::vector<int> first_connected(const std::vector<int>& group, size_t m) const;
+  /// `count g in components(S) where c`, `all`, `some` and `no` over the components of a
+  /// symbolic set, where the condition and the body read g only as size(g) (and
+  /// otherwise nothing from the state): a lazy count of the components of the sizes they
+  /// accept.
+  SymP components_aggregate(const ir::Expr& e, Frame& f, const SymP& set);
   /// The sum of a set's membership items (same-selector tables added pointwise).
   SymP sum_items(const std::vector<SymP>& items, const ir::Expr& e);
   SymP size_as_change(const ir::Expr& e, Frame& f);
@@ -388,6 +402,22 @@ class Encoder {
   struct LazyCount {
     std::vector<z3::expr> is;  ///< per value 0..cells: whether the count is that value
     std::vector<z3::expr> in;  ///< per cell: whether it is in the set
+    /// Per size 0..cells: whether a component of that size is counted (empty: all are).
+    std::vector<char> by_size;
+    bool counts(size_t size) const { return by_size.empty() || (size < by_size.size() && by_size[size]); }
+    /// The smallest size counted (1 for every component).
+    size_t smallest() const {
+      size_t k = 1;
+      while (k < by_size.size() && !by_size[k]) ++k;
+      return k;
+    }
+    /// The smallest m from which every size is counted (1 for every component; past the
+    /// largest size when the largest is not counted).
+    size_t tail() const {
+      size_t m = by_size.size();
+      while (m > 1 && by_size[m - 1]) --m;
+      return by_size.empty() ? 1 : m;
+    }
   };
   std::vector<LazyCount> lazy_counts_;
   std::unordered_set<unsigned> count_ids_;  ///< ids of the counts' one-hot values
