@@ -4,6 +4,8 @@
 #include "verifier/puzzle.h"
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <set>
@@ -89,6 +91,9 @@ struct PuzzleQuestions {
   std::vector<z3::expr> clue_lits;
   unsigned timeout_ms = 0;
   std::optional<z3::model> model;
+  /// Counts of components are lazy (Encoder::component_cuts): a model whose counts are
+  /// wrong is repaired, or cut off and asked again.
+  std::function<std::vector<z3::expr>(z3::model&)> cuts;
 
   PuzzleQuestions(z3::context& c, bool arith, const std::vector<std::pair<std::string, z3::expr>>& cl,
                   const PuzzleOptions& o)
@@ -130,8 +135,24 @@ struct PuzzleQuestions {
       as.push_back(lit);
     }
     const uint64_t before = rlimit_count(solver);
-    const z3::check_result r = solver.check(as);
-    if (r == z3::sat) model = solver.get_model();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    z3::check_result r = solver.check(as);
+    while (r == z3::sat) {
+      z3::model m = solver.get_model();
+      const std::vector<z3::expr> cs = cuts ? cuts(m) : std::vector<z3::expr>{};
+      if (cs.empty() || holds_everywhere(solver, m)) {
+        model = m;
+        break;
+      }
+      for (const z3::expr& c : cs) solver.add(c);
+      // The rounds share the question's time and units.
+      if (std::chrono::steady_clock::now() >= deadline ||
+          (opt.rlimit > 0 && rlimit_count(solver) - before >= opt.rlimit)) {
+        r = z3::unknown;
+        break;
+      }
+      r = solver.check(as);
+    }
     // Z3 says "canceled" for both limits: the units, the same on every machine, decide first.
     if (r == z3::unknown)
       why = opt.stop && opt.stop->load()                              ? "interrupted"
@@ -186,9 +207,10 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   for (const Part& p : all) {
     support(p);
     arith = arith || p.arith;
-    if (enc_.reads_counts(p.e)) throw Unsupported("solve does not take counts of components (components(...))");
   }
   PuzzleQuestions q(z3_, arith, clues, po);
+  q.cuts = [&](z3::model& m) { return enc_.component_cuts(m); };
+  for (const z3::expr& x : enc_.count_facts()) q.add(x);
   if (arith)
     for (const z3::expr& x : enc_.sum_facts()) q.add(x);
   for (size_t i = 0; i + clues.size() < all.size(); ++i) q.add(all[i].e);

@@ -49,7 +49,7 @@ std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr&
 
 /// Whether every assertion of `s` holds in `m` (a model whose lazily refined counts were
 /// set to their true values).
-static bool holds_everywhere(z3::solver& s, const z3::model& m) {
+bool holds_everywhere(z3::solver& s, const z3::model& m) {
   const z3::expr_vector as = s.assertions();
   for (unsigned i = 0; i < as.size(); ++i)
     if (!m.eval(as[i], true).is_true()) return false;

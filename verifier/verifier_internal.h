@@ -100,6 +100,8 @@ struct Budget {
 
 /// Z3's resource count so far, as a solver's statistics report it.
 uint64_t rlimit_count(z3::solver& s);
+/// Every assertion of `s` holds in `m` (a model repaired after the check).
+bool holds_everywhere(z3::solver& s, const z3::model& m);
 
 /// Bounds [lo, hi] of an integer term on every assignment, from its shape (numerals,
 /// if-then-else, sums, differences, products with a numeral); nullopt when unbounded here.
