@@ -239,9 +239,10 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
       for (const SymP& x : s->items) out.push_back(one(x));
       return from_table(s->sel, std::move(out), e.type);
     }
+    if (e.builtin == B::LargestGroup) return largest_lazy(s);
     throw Unsupported(where(e.span) + ": '" + std::string(dsl::builtin(e.builtin).name) +
-                      "' of a set computed from the state (encoded: size(components(S)), and count, all, some and no "
-                      "over components(S) whose conditions read a component only by its size)");
+                      "' of a set computed from the state (encoded: size(components(S)), largest_group(S), and count, "
+                      "all, some and no over components(S) whose conditions read a component only by its size)");
   }
   if (e.builtin == B::Abs || e.builtin == B::Min || e.builtin == B::Max) {
     bool raw = false;
@@ -605,6 +606,36 @@ SymP Encoder::components_count(const SymP& s, std::vector<char> by_size) {
   return with_err(out, err_of(el));
 }
 
+SymP Encoder::largest_lazy(const SymP& s) {
+  // As a count of components (components_count), with facts and cuts of its own.
+  if (abstract) throw Unsupported("the largest group of a set computed from the state, generalised");
+  SymP el = set_elements(s, ir::kCellDomain);
+  const int id = fresh_++;
+  LazyCount lc;
+  lc.largest = true;
+  z3::expr_vector any(z3_), all(z3_);
+  for (int c = 0; c < m_.cells; ++c) {
+    lc.in.push_back(to_bool(el->items[size_t(c)]));
+    if (!lc.in.back().is_false()) any.push_back(lc.in.back());
+  }
+  auto out = std::make_shared<Sym>();
+  out->k = Sym::K::Cases;
+  for (int v = 0; v <= m_.cells; ++v) {
+    lc.is.push_back(z3_.bool_const(fmt::format("largest{}={}", id, v).c_str()));
+    count_ids_.insert(lc.is.back().id());
+    all.push_back(lc.is.back());
+    out->cases.emplace_back(v, lc.is.back());
+  }
+  count_facts_.push_back(z3::mk_or(all));
+  count_facts_.push_back(z3::atmost(all, 1));
+  // 0 exactly when the set is empty; a group of v cells needs v cells in the set.
+  count_facts_.push_back(lc.is[0] == !(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)));
+  for (size_t v = 2; v < lc.is.size(); ++v)
+    count_facts_.push_back(z3::implies(lc.is[v], v > any.size() ? z3_.bool_val(false) : z3::atleast(any, unsigned(v))));
+  lazy_counts_.push_back(std::move(lc));
+  return with_err(out, err_of(el));
+}
+
 std::vector<std::vector<z3::expr>> Encoder::counted_sets() const {
   std::vector<std::vector<z3::expr>> out;
   for (const LazyCount& lc : lazy_counts_) out.push_back(lc.in);
@@ -635,7 +666,7 @@ z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
     for (const z3::expr& c : lc.in)
       if (!c.is_false()) in.push_back(c);
     if (int(in.size()) > cap) out.push_back(z3::atmost(in, unsigned(cap)));
-    if (!lc.by_size.empty()) continue;  // "at most one" is said of every component only
+    if (!lc.by_size.empty() || lc.largest) continue;  // "at most one" is said of every component only
     // A connected set of at most `cap` cells reaches all its cells from any one of them
     // in cap - 1 steps: exactly connected, so the count's "at most 1" needs no cuts.
     // From the first cell of the set (by index), step by step along neighbours in it.
@@ -694,7 +725,12 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
         if (ir::test(around, c) && !ir::test(g, c)) rim.back().push_back(c);
     }
     int64_t actual = 0;
-    for (const auto& g : cells) actual += lc.counts(g.size()) ? 1 : 0;
+    size_t largest = 0;  // the model's largest group (an index into cells)
+    for (size_t i = 0; i < cells.size(); ++i) {
+      actual += lc.counts(cells[i].size()) ? 1 : 0;
+      if (cells[i].size() > cells[largest].size()) largest = i;
+    }
+    if (lc.largest) actual = cells.empty() ? 0 : int64_t(cells[largest].size());
     for (size_t v = 0; v < lc.is.size(); ++v) {
       z3::func_decl decl = lc.is[v].decl();
       z3::expr value = z3_.bool_val(int64_t(v) == actual);
@@ -709,6 +745,24 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
     };
     if (claimed < 0 || claimed == actual) continue;
     auto in_ = [&](int c) { return lc.in[size_t(c)]; };
+    if (lc.largest) {
+      if (claimed < actual) {
+        // Connected cells of the set lie in one group: claimed + 1 of the largest group's
+        // (reached from its first cell) make the largest at least that many, and so do all.
+        for (size_t m : {size_t(claimed) + 1, cells[largest].size()}) {
+          z3::expr_vector some(z3_);
+          for (int c : first_connected(cells[largest], m)) some.push_back(in_(c));
+          cuts.push_back(z3::implies(z3::mk_and(some), count_in(int64_t(m), n)));
+        }
+      } else {
+        // A set within the model's has its groups within the model's groups.
+        z3::expr_vector outside(z3_);
+        for (int c = 0; c < n; ++c)
+          if (!in[size_t(c)] && !lc.in[size_t(c)].is_false()) outside.push_back(!in_(c));
+        cuts.push_back(z3::implies(outside.empty() ? z3_.bool_val(true) : z3::mk_and(outside), count_in(0, actual)));
+      }
+      continue;
+    }
     if (claimed < actual) {
       // These components (those counted), each with its rim empty, are components: at
       // least that many.

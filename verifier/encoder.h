@@ -301,6 +301,9 @@ class Encoder {
   /// A lazy count of the components of a symbolic set (component_cuts): every component,
   /// or, with `by_size` (per size 0..cells), those of the sizes marked.
   SymP components_count(const SymP& set, std::vector<char> by_size = {});
+  /// largest_group(S) of a symbolic set: a lazy one-hot number like a count, refined by
+  /// cuts of its own (component_cuts).
+  SymP largest_lazy(const SymP& set);
   /// `e[0]` (an aggregate's domain, or size's argument) is components(S), directly or as
   /// the body of a define without parameters: that components(...) expression, and in
   /// `via` the define (null when direct); null otherwise.
@@ -404,6 +407,8 @@ class Encoder {
     std::vector<z3::expr> in;  ///< per cell: whether it is in the set
     /// Per size 0..cells: whether a component of that size is counted (empty: all are).
     std::vector<char> by_size;
+    /// Not a count: the size of the largest component (largest_group).
+    bool largest = false;
     bool counts(size_t size) const { return by_size.empty() || (size < by_size.size() && by_size[size]); }
     /// The smallest size counted (1 for every component).
     size_t smallest() const {
