@@ -545,6 +545,29 @@ SymP Encoder::components_aggregate(const ir::Expr& e, Frame& f, const SymP& set)
   return with_err(boolean(e.op == Op::Some ? !zero : zero), err_of(count));
 }
 
+SymP Encoder::fresh_lazy(const SymP& el, const char* name, LazyCount& lc, z3::expr_vector& any) {
+  // One-hot over 0..cells (a number of few values is propositional, and the SAT-based
+  // solver keeps its own reasoning on sums of conditions; an integer would send those to
+  // arithmetic circuits).
+  const int id = fresh_++;
+  z3::expr_vector all(z3_);
+  for (int c = 0; c < m_.cells; ++c) {
+    lc.in.push_back(to_bool(el->items[size_t(c)]));
+    if (!lc.in.back().is_false()) any.push_back(lc.in.back());
+  }
+  auto out = std::make_shared<Sym>();
+  out->k = Sym::K::Cases;
+  for (int v = 0; v <= m_.cells; ++v) {
+    lc.is.push_back(z3_.bool_const(fmt::format("{}{}={}", name, id, v).c_str()));
+    count_ids_.insert(lc.is.back().id());
+    all.push_back(lc.is.back());
+    out->cases.emplace_back(v, lc.is.back());
+  }
+  count_facts_.push_back(z3::mk_or(all));
+  count_facts_.push_back(z3::atmost(all, 1));
+  return out;
+}
+
 SymP Encoder::components_count(const SymP& s, std::vector<char> by_size) {
   // A fresh number, refined lazily by cuts (component_cuts): an exact encoding (a label
   // and a distance per cell) puts integer orderings over every cell into each question,
@@ -560,27 +583,10 @@ SymP Encoder::components_count(const SymP& s, std::vector<char> by_size) {
     if (every) by_size.clear();
     else if (none) return with_err(val(0), err_of(el));
   }
-  // The count is one-hot over 0..cells (a number of few values is propositional, and
-  // the SAT-based solver keeps its own reasoning on sums of conditions; an integer would
-  // send those to arithmetic circuits).
-  const int id = fresh_++;
   LazyCount lc;
   lc.by_size = std::move(by_size);
-  z3::expr_vector any(z3_), all(z3_);
-  for (int c = 0; c < m_.cells; ++c) {
-    lc.in.push_back(to_bool(el->items[size_t(c)]));
-    if (!lc.in.back().is_false()) any.push_back(lc.in.back());
-  }
-  auto out = std::make_shared<Sym>();
-  out->k = Sym::K::Cases;
-  for (int v = 0; v <= m_.cells; ++v) {
-    lc.is.push_back(z3_.bool_const(fmt::format("components{}={}", id, v).c_str()));
-    count_ids_.insert(lc.is.back().id());
-    all.push_back(lc.is.back());
-    out->cases.emplace_back(v, lc.is.back());
-  }
-  count_facts_.push_back(z3::mk_or(all));
-  count_facts_.push_back(z3::atmost(all, 1));
+  z3::expr_vector any(z3_);
+  SymP out = fresh_lazy(el, "components", lc, any);
   const z3::expr nonempty = any.empty() ? z3_.bool_val(false) : z3::mk_or(any);
   // No component in an empty set; a component counted has a cell.
   count_facts_.push_back(lc.by_size.empty() ? lc.is[0] == !nonempty : z3::implies(!nonempty, lc.is[0]));
@@ -610,24 +616,10 @@ SymP Encoder::largest_lazy(const SymP& s) {
   // As a count of components (components_count), with facts and cuts of its own.
   if (abstract) throw Unsupported("the largest group of a set computed from the state, generalised");
   SymP el = set_elements(s, ir::kCellDomain);
-  const int id = fresh_++;
   LazyCount lc;
   lc.largest = true;
-  z3::expr_vector any(z3_), all(z3_);
-  for (int c = 0; c < m_.cells; ++c) {
-    lc.in.push_back(to_bool(el->items[size_t(c)]));
-    if (!lc.in.back().is_false()) any.push_back(lc.in.back());
-  }
-  auto out = std::make_shared<Sym>();
-  out->k = Sym::K::Cases;
-  for (int v = 0; v <= m_.cells; ++v) {
-    lc.is.push_back(z3_.bool_const(fmt::format("largest{}={}", id, v).c_str()));
-    count_ids_.insert(lc.is.back().id());
-    all.push_back(lc.is.back());
-    out->cases.emplace_back(v, lc.is.back());
-  }
-  count_facts_.push_back(z3::mk_or(all));
-  count_facts_.push_back(z3::atmost(all, 1));
+  z3::expr_vector any(z3_);
+  SymP out = fresh_lazy(el, "largest", lc, any);
   // 0 exactly when the set is empty; a group of v cells needs v cells in the set.
   count_facts_.push_back(lc.is[0] == !(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)));
   for (size_t v = 2; v < lc.is.size(); ++v)

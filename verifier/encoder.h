@@ -424,6 +424,10 @@ class Encoder {
       return by_size.empty() ? 1 : m;
     }
   };
+  /// The one-hot number over 0..cells of a lazy value of a set (its membership items
+  /// `el`): fills `lc`'s cells and values and `any` (the cells that may be in the set),
+  /// and returns its cases.
+  SymP fresh_lazy(const SymP& el, const char* name, LazyCount& lc, z3::expr_vector& any);
   std::vector<LazyCount> lazy_counts_;
   std::unordered_set<unsigned> count_ids_;  ///< ids of the counts' one-hot values
   std::vector<z3::expr> count_facts_;
