@@ -203,14 +203,19 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   for (const Part& p : sc.parts) all.push_back(p);
   all.push_back(Part{solution && !err, -1, std::nullopt});
   for (const auto& c : clues) all.push_back(Part{c.second, -1, std::nullopt});
-  bool arith = false;
+  bool arith = false, counted = false;
   for (const Part& p : all) {
     support(p);
     arith = arith || p.arith;
+    counted = counted || enc_.reads_counts(p.e);
   }
   PuzzleQuestions q(z3_, arith, clues, po);
-  q.cuts = [&](z3::model& m) { return enc_.component_cuts(m); };
-  for (const z3::expr& x : enc_.count_facts()) q.add(x);
+  // Counts of components only where the puzzle reads one: the facts of other counts (of
+  // the file's properties) would leave their values free, each model a round of cuts.
+  if (counted) {
+    q.cuts = [&](z3::model& m) { return enc_.component_cuts(m); };
+    for (const z3::expr& x : enc_.count_facts()) q.add(x);
+  }
   if (arith)
     for (const z3::expr& x : enc_.sum_facts()) q.add(x);
   for (size_t i = 0; i + clues.size() < all.size(); ++i) q.add(all[i].e);
