@@ -5,6 +5,9 @@
 
 namespace rulebook::verifier {
 
+/// A concrete set over `domain`.
+SymP bits_sym(const ir::Bits& b, int domain);
+
 template <class F>
 SymP Encoder::split(const SymP& s0, const ir::TypePtr& type, F&& fn) {
   SymP s = resolve(s0);
