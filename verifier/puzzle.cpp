@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "explorer/symmetry.h"
+#include "verifier/int_bits.h"
 #include "verifier/slice.h"
 #include "verifier/verifier_internal.h"
 
@@ -79,10 +81,12 @@ namespace {
 /// The questions of one puzzle: the set, the solution and the clue instances, asked with
 /// some clues kept and possibly one broken, with a deadline and the stop flag. One solver
 /// holds everything, each clue behind a literal of its own (assumed, or left out): the
-/// SAT-based solver without arithmetic (each solution of an enumeration is one more
-/// incremental check), else the general one with the one-hot sums. (Z3 4.8.12's tactic
-/// `lia2card; qffd` answered SMYOZ's questions several times faster, but gave answers that
-/// contradict each other, with assumption literals and without: it is not used.)
+/// SAT-based solver (each solution of an enumeration is one more incremental check), with
+/// counts as cardinalities and other integers as bit-vectors (`form`), else, for integers
+/// of other kinds, the general one with the one-hot sums. (SMYOZ's entries, whose answers
+/// are weighted sums compared with each other: the general solver took 491 s on one, the
+/// SAT-based one 25 s. Z3 4.8.12's tactic `lia2card; qffd` gave answers that contradict
+/// each other, with assumption literals and without: it is not used.)
 struct PuzzleQuestions {
   z3::context& ctx;
   const std::vector<std::pair<std::string, z3::expr>>& clues;
@@ -94,17 +98,19 @@ struct PuzzleQuestions {
   /// Counts of components are lazy (Encoder::component_cuts): a model whose counts are
   /// wrong is repaired, or cut off and asked again.
   std::function<std::vector<z3::expr>(z3::model&)> cuts;
+  /// What the solver is given for a condition (the SAT-based solver's form of it).
+  std::function<z3::expr(const z3::expr&)> form;
 
-  PuzzleQuestions(z3::context& c, bool arith, const std::vector<std::pair<std::string, z3::expr>>& cl,
-                  const PuzzleOptions& o)
-      : ctx(c), clues(cl), opt(o), solver(arith ? z3::solver(c) : z3::solver(c, "QF_FD")) {
+  PuzzleQuestions(z3::context& c, std::function<z3::expr(const z3::expr&)> fd_form,
+                  const std::vector<std::pair<std::string, z3::expr>>& cl, const PuzzleOptions& o)
+      : ctx(c), clues(cl), opt(o), solver(fd_form ? z3::solver(c, "QF_FD") : z3::solver(c)), form(std::move(fd_form)) {
     for (size_t i = 0; i < clues.size(); ++i) {
       clue_lits.push_back(ctx.bool_const(fmt::format("clue:{}", i).c_str()));
-      solver.add(z3::implies(clue_lits.back(), clues[i].second));
+      add(z3::implies(clue_lits.back(), clues[i].second));
     }
   }
 
-  void add(const z3::expr& e) { solver.add(e); }
+  void add(const z3::expr& e) { solver.add(form ? form(e) : e); }
 
   /// Is there a board of the set where the solution and the clues `kept` hold, and the clue
   /// `broken` (if any) fails?
@@ -131,7 +137,7 @@ struct PuzzleQuestions {
       if (kept[i] && broken != i) as.push_back(clue_lits[i]);
     if (broken) {
       const z3::expr lit = ctx.bool_const(fmt::format("break:{}", *broken).c_str());
-      solver.add(z3::implies(lit, !clues[*broken].second));
+      add(z3::implies(lit, !clues[*broken].second));
       as.push_back(lit);
     }
     const uint64_t before = rlimit_count(solver);
@@ -144,7 +150,7 @@ struct PuzzleQuestions {
         model = m;
         break;
       }
-      for (const z3::expr& c : cs) solver.add(c);
+      for (const z3::expr& c : cs) add(c);
       // The rounds share the question's time and units.
       if (std::chrono::steady_clock::now() >= deadline ||
           (opt.rlimit > 0 && rlimit_count(solver) - before >= opt.rlimit)) {
@@ -209,14 +215,29 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
     arith = arith || p.arith;
     counted = counted || enc_.reads_counts(p.e);
   }
-  PuzzleQuestions q(z3_, arith, clues, po);
   // Counts of components only where the puzzle reads one: the facts of other counts (of
   // the file's properties) would leave their values free, each model a round of cuts.
+  std::vector<z3::expr> count_facts;
+  if (counted) count_facts = enc_.count_facts();
+  // The SAT-based solver when every integer has a form it takes.
+  std::function<z3::expr(const z3::expr&)> fd_form;
+  if (!arith) {
+    fd_form = [](const z3::expr& e) { return e; };
+  } else {
+    auto as_bits = std::make_shared<IntsAsBits>(z3_);
+    auto bits = [this, as_bits](const z3::expr& e) { return (*as_bits)(cards_(e)); };
+    bool all_bits = true;
+    for (size_t i = 0; i < all.size() && all_bits; ++i) all_bits = bits(all[i].e).has_value();
+    for (size_t i = 0; i < count_facts.size() && all_bits; ++i) all_bits = bits(count_facts[i]).has_value();
+    // A cut or a blocking clause has no integer the set has not: none fails later.
+    if (all_bits) fd_form = [bits](const z3::expr& e) { return bits(e).value_or(e); };
+  }
+  PuzzleQuestions q(z3_, fd_form, clues, po);
   if (counted) {
     q.cuts = [&](z3::model& m) { return enc_.component_cuts(m); };
-    for (const z3::expr& x : enc_.count_facts()) q.add(x);
+    for (const z3::expr& x : count_facts) q.add(x);
   }
-  if (arith)
+  if (!fd_form)
     for (const z3::expr& x : enc_.sum_facts()) q.add(x);
   for (size_t i = 0; i + clues.size() < all.size(); ++i) q.add(all[i].e);
   for (const z3::expr& l : sc.lits) q.add(l);  // every named board rule holds

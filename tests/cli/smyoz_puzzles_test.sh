@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SMYOZ puzzles (variants/smyoz/smyoz-puzzles.rules): the answers the rules compute agree with
 # an independent reference on seeded boards, every entry of smyoz-puzzles.txt is what its
-# generator line makes from its fleet, and a list data file solves (state off the grid shown). With --solve (minutes per puzzle: not in ctest), each
+# generator line makes from its fleet, and a list data file solves (state off the grid
+# shown). With --solve (ctest's cli_smyoz_puzzles_solve, about two minutes of CPU), each
 # puzzle is solved: unique (proved) with every clue needed, and the puzzle without a clue
 # has two fleets.
 # Usage: smyoz_puzzles_test.sh RULEBOOK_BINARY SOURCE_DIR [--solve]
@@ -92,7 +93,7 @@ echo "$out"
 if [ "$solve" == "--solve" ]; then
   # Each puzzle alone (its own encoding), CPU seconds as /usr/bin/time gives them.
   for k in 1 2 3 4 5; do
-    /usr/bin/time -f "%U %S" -o "$tmp/t" "$rb" solve "$rules" --setup "puzzle=$k" --clues --timeout 1800 \
+    /usr/bin/time -f "%U %S" -o "$tmp/t" "$rb" solve "$rules" --setup "puzzle=$k" --clues --timeout 1800 --rlimit 300000000 \
       --no-times >"$tmp/out" 2>"$tmp/err"
     out=$(cat "$tmp/out")
     echo "puzzle $k: $(awk '{ printf "%.0f", $1 + $2 }' "$tmp/t") s CPU; $(grep '^clues:' "$tmp/out")"
@@ -104,7 +105,7 @@ if [ "$solve" == "--solve" ]; then
     check "puzzle $k: the fleet and a board per clue" "$(( $(echo "$out" | grep -c '^clue .*: needed') + 1 ))" \
       "$(echo "$out" | grep -c '^  fleet = ')"
   done
-  out=$("$rb" solve "$rules" --setup puzzle=6 --max 2 --timeout 1800 --no-times 2>/dev/null)
+  out=$("$rb" solve "$rules" --setup puzzle=6 --max 2 --timeout 1800 --rlimit 300000000 --no-times 2>/dev/null)
   check "puzzle 6 (puzzle 1 without a clue): two fleets" "unique: no" "$(echo "$out" | grep '^unique:')"
   check "puzzle 6: both shown" 2 "$(echo "$out" | grep -c '^  fleet = ')"
 fi
