@@ -64,9 +64,11 @@ void pass_scoped_defines(PassContext& c) {
     }
     const bool by_set = param.kind == ir::Type::Kind::Set && param.domain >= 0 &&
                         c.dom(param.domain).size <= kScopedSetValues;
-    if (!by_set && (param.kind != ir::Type::Kind::Scalar || c.dom(param.domain).size > 64)) {
+    if (!by_set && (param.kind != ir::Type::Kind::Scalar || param.domain < 0 || c.dom(param.domain).size > 64)) {
       c.report.lines.push_back(
-          param.kind == ir::Type::Kind::Scalar ? fmt::format("{}: not scoped: its parameter has over 64 values", name)
+          param.kind == ir::Type::Kind::Scalar && param.domain < 0
+              ? fmt::format("{}: not scoped: its parameter is an integer of no bounded type", name)
+          : param.kind == ir::Type::Kind::Scalar ? fmt::format("{}: not scoped: its parameter has over 64 values", name)
           : param.kind == ir::Type::Kind::Set
               ? fmt::format("{}: not scoped: its parameter is a set over more than {} values", name, kScopedSetValues)
               : fmt::format("{}: not scoped: its parameter is a list", name));
