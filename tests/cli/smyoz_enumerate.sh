@@ -1,12 +1,15 @@
 #!/bin/bash
 # The SMYOZ puzzle entries solved apart from Z3: `rulebook explore` over smyoz_enumerate.rules
-# (every clue a board rule) counts the fleets an entry allows; with --clues, each shot group
-# and the gallows left out in turn (more fleets than with every clue: the clue is needed; a
+# (every clue a board rule) counts the fleets an entry allows; with --clues, each shot group,
+# the gallows and the island list left out in turn (more fleets than with every clue: the clue is needed; a
 # unique entry with a clue not needed fails). The origin shot is left out only with
 # --origin: without its 3x3 area a count takes minutes (entry 1: 1,090,416 states, 262 s).
 #
 #   smyoz_enumerate.sh RULEBOOK SOURCE ENTRY... [--clues] [--origin] [--threads N] [--expect K=N ...]
-#                      [--data FILE]
+#                      [--data FILE] [--drop C ...]
+#
+# --drop C (repeatable) leaves out only clue C with --clues (1-6 a group, 7 the origin, 8 the
+# gallows, 9 the island list), not every clue in turn.
 #
 # --data FILE counts the entries of FILE (generated puzzles: tests/cli/smyoz_generate.sh)
 # instead of variants/smyoz/smyoz-puzzles.txt: the rules are copied next to it.
@@ -24,6 +27,7 @@ origin=0
 threads=2
 data_file=
 declare -A expect=()
+drops=()
 while [ $# -gt 0 ]; do
   case $1 in
     --clues) clues=1 ;;
@@ -31,6 +35,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift ;;
     --expect) expect[${2%%=*}]=${2#*=}; shift ;;
     --data) data_file=$(realpath "$2"); shift ;;
+    --drop) drops+=("$2"); shift ;;
     *) entries+=("$1") ;;
   esac
   shift
@@ -64,19 +69,20 @@ print(fleets, d["total_distinct"], "%.0f" % (float(sys.argv[3]) - float(sys.argv
 ' "$json" "$start" "$end"
 }
 
-# The clues entry $1 gives: the groups asked (1-6), 7 for the origin, 8 for the gallows.
+# The clues entry $1 gives: the groups asked (1-6), 7 for the origin, 8 for the gallows, 9
+# for the island list.
 clues_of() {
   python3 - "$data" "$1" "$source_dir/tests/cli" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[3])
 from smyoz_minimise import groups_of, read_entries
 e = read_entries(sys.argv[1])[int(sys.argv[2]) - 1]
-print(" ".join(str(g) for g in groups_of(e) + ([7] if e[27] == 1 else []) + [8]))
+print(" ".join(str(g) for g in groups_of(e) + ([7] if e[27] == 1 else []) + [8] + ([9] if any(e[15:27]) else [])))
 EOF
 }
 
 name() {
-  case $1 in 7) echo "the origin" ;; 8) echo "the gallows" ;; 6) echo "group Z" ;;
+  case $1 in 7) echo "the origin" ;; 8) echo "the gallows" ;; 9) echo "the island list" ;; 6) echo "group Z" ;;
     *) echo "group $(printf "\\x$(printf %x $((64 + $1)))")" ;; esac
 }
 
@@ -99,6 +105,7 @@ for k in "${entries[@]}"; do
   [ $clues = 1 ] || continue
   all=$fleets
   for c in $(clues_of "$k"); do
+    if [ ${#drops[@]} -gt 0 ] && [[ ! " ${drops[*]} " =~ " $c " ]]; then continue; fi
     if [ "$c" = 7 ] && [ $origin = 0 ]; then
       echo "entry $k without $(name "$c"): not counted (--origin)"
       continue

@@ -6,8 +6,9 @@ variants/smyoz/smyoz.rules and smyoz-puzzles.rules define them (RULES.md section
 the entry describes one fleet only and that every clue is needed is `rulebook solve`'s to
 prove (tests/cli/smyoz_puzzles_test.sh).
 
-Usage: smyoz_puzzle_entry.py SEED ROW,COL|- GROUP=R,C[/R,C...] ...   (GROUP: A-E or Z)
-       prints the fleet as a grid (comment lines) and the entry.
+Usage: smyoz_puzzle_entry.py SEED ROW,COL|- GROUP=R,C[/R,C...] ... [islands]   (GROUP: A-E or Z)
+       prints the fleet as a grid (comment lines) and the entry; with `islands` the entry
+       gives the island list (a clue of its own), else its island line is all 0.
        smyoz_puzzle_entry.py --candidate SEED [--origin] [--groups N]
        prints the arguments of a full candidate for seed SEED: groups A-E (the first N,
        default 5) of three cells
@@ -198,7 +199,7 @@ def show(fleet):
 GROUPS = 'ABCDEZ'
 
 
-def entry(fleet, origin, groups, directions=True, title=''):
+def entry(fleet, origin, groups, directions=True, title='', islands=False):
     f = Facts(fleet)
     out = []
     if title:
@@ -206,9 +207,12 @@ def entry(fleet, origin, groups, directions=True, title=''):
     bp, gp = f.parallel_counts()
     out.append('%d %d   %s   %d %d %d   # gallows: VV KK, codes (A B B G G G D D D D), directions given, BETAs and GAMMAs parallel to ALPHA'
                % (f.VV, f.KK, ' '.join(str(c) for c in f.codes), 1 if directions else 0, bp if directions else 0, gp if directions else 0))
-    isl = f.islands + [0] * (12 - len(f.islands))
     assert len(f.islands) <= 12
-    out.append(' '.join(str(v) for v in isl) + '   # island sizes')
+    if islands:
+        isl = f.islands + [0] * (12 - len(f.islands))
+        out.append(' '.join(str(v) for v in isl) + '   # island sizes')
+    else:
+        out.append(' '.join(['0'] * 12) + '   # island sizes: not given')
     if origin:
         oy, ox = origin
         c = (ox, oy)
@@ -268,13 +272,16 @@ def main(argv):
     fleet = random_fleet(random.Random(seed))
     origin = None if argv[2] == '-' else tuple(int(v) for v in argv[2].split(','))
     groups = []
+    islands = 'islands' in argv[3:]
     for arg in argv[3:]:
+        if arg == 'islands':
+            continue
         g, cells = arg.split('=')
         groups.append((g, [tuple(int(v) for v in rc.split(',')) for rc in cells.split('/')]))
     sys.stdout.write('# made by: tests/cli/smyoz_puzzle_entry.py %s\n' % ' '.join(argv[1:]))
     sys.stdout.write('# fleet of seed %d:\n' % seed)
     sys.stdout.write(''.join('#   ' + row + '\n' for row in show(fleet).split('\n')))
-    sys.stdout.write(entry(fleet, origin, groups))
+    sys.stdout.write(entry(fleet, origin, groups, islands=islands))
 
 
 if __name__ == '__main__':
