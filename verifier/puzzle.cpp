@@ -85,7 +85,7 @@ namespace {
 /// counts as cardinalities and other integers as bit-vectors (`form`), else, for integers
 /// of other kinds, the general one with the one-hot sums. (SMYOZ's entries, whose answers
 /// are weighted sums compared with each other: the general solver took 491 s on one, the
-/// SAT-based one 25 s. Z3 4.8.12's tactic `lia2card; qffd` gave answers that contradict
+/// SAT-based one 10 s. Z3 4.8.12's tactic `lia2card; qffd` gave answers that contradict
 /// each other, with assumption literals and without: it is not used.)
 struct PuzzleQuestions {
   z3::context& ctx;

@@ -3,6 +3,8 @@
 // asked of a solver), with sums whose partial values overflow the width of the result, and
 // integers of other kinds are refused.
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
