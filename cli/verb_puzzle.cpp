@@ -64,7 +64,8 @@ nlohmann::json result_json(const ir::Program& p, const verifier::GeneratedPuzzle
   j["unique"] = g.unique ? "proved" : "not proved";
   j["needed"] = g.needed;
   j["minimal"] = g.unique && g.needed == g.givens;
-  j["difficulty"] = {{"conflicts", g.conflicts}, {"decisions", g.decisions}};
+  j["difficulty"] = {{"conflicts", g.conflicts}, {"decisions", g.decisions}, {"solver", g.difficulty_solver}};
+  if (!g.difficulty_unknown.empty()) j["difficulty"] = {{"unknown", g.difficulty_unknown}, {"solver", g.difficulty_solver}};
   if (g.solution) {
     j["solution"] = {{"text", render::board_text(p, g.solution->state.data(), render::DrawOptions{})},
                      {"state", state_hex(g.solution->state)}};
@@ -89,8 +90,11 @@ void print_text(const ir::Program& p, const verifier::GeneratedPuzzle& g, const 
   fmt::print("unique: {}\n", g.unique ? "proved (a second solution is unsat)" : "not proved");
   fmt::print("minimal: {} ({} of {} givens needed: without each, a second solution)\n",
              g.unique && g.needed == g.givens ? "yes" : "no", g.needed, g.givens);
-  fmt::print("difficulty: {} conflicts, {} decisions (the SAT solver's uniqueness proof)\n", g.conflicts,
-             g.decisions);
+  if (g.difficulty_unknown.empty())
+    fmt::print("difficulty: {} conflicts, {} decisions ({}'s uniqueness proof)\n", g.conflicts, g.decisions,
+               g.difficulty_solver);
+  else
+    fmt::print("difficulty: not measured ({}: {})\n", g.difficulty_solver, g.difficulty_unknown);
   if (!g.criteria.empty()) {
     size_t met = 0;
     for (const verifier::CriterionVerdict& c : g.criteria) met += c.status == verifier::CriterionVerdict::Status::Met;

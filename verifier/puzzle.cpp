@@ -76,6 +76,16 @@ void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, E
   f[size_t(x.slot)] = nullptr;
 }
 
+std::function<z3::expr(const z3::expr&)> Verifier::sat_form(const std::vector<z3::expr>& conds, bool arith) {
+  if (!arith) return [](const z3::expr& e) { return e; };
+  auto as_bits = std::make_shared<IntsAsBits>(z3_);
+  auto bits = [this, as_bits](const z3::expr& e) { return (*as_bits)(cards_(e)); };
+  for (const z3::expr& e : conds)
+    if (!bits(e)) return {};
+  // A cut or a blocking clause has no integer the conditions have not: none fails later.
+  return [bits](const z3::expr& e) { return bits(e).value_or(e); };
+}
+
 namespace {
 
 /// The questions of one puzzle: the set, the solution and the clue instances, asked with
@@ -220,18 +230,9 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   std::vector<z3::expr> count_facts;
   if (counted) count_facts = enc_.count_facts();
   // The SAT-based solver when every integer has a form it takes.
-  std::function<z3::expr(const z3::expr&)> fd_form;
-  if (!arith) {
-    fd_form = [](const z3::expr& e) { return e; };
-  } else {
-    auto as_bits = std::make_shared<IntsAsBits>(z3_);
-    auto bits = [this, as_bits](const z3::expr& e) { return (*as_bits)(cards_(e)); };
-    bool all_bits = true;
-    for (size_t i = 0; i < all.size() && all_bits; ++i) all_bits = bits(all[i].e).has_value();
-    for (size_t i = 0; i < count_facts.size() && all_bits; ++i) all_bits = bits(count_facts[i]).has_value();
-    // A cut or a blocking clause has no integer the set has not: none fails later.
-    if (all_bits) fd_form = [bits](const z3::expr& e) { return bits(e).value_or(e); };
-  }
+  std::vector<z3::expr> conds = count_facts;
+  for (const Part& p : all) conds.push_back(p.e);
+  const std::function<z3::expr(const z3::expr&)> fd_form = sat_form(conds, arith);
   PuzzleQuestions q(z3_, fd_form, clues, po);
   if (counted) {
     q.cuts = [&](z3::model& m) { return enc_.component_cuts(m); };

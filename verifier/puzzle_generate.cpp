@@ -2,6 +2,7 @@
 // seeded random solution, the table it gives in full, then entries blanked one at a time
 // while no second solution exists (each step an unsat answer), and a check at the end.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <set>
 #include <stdexcept>
@@ -26,12 +27,34 @@ struct Generation {
   std::vector<Selector> table;  ///< per element of the table (copies: the encoder may grow)
   std::vector<Selector> state;  ///< the other state elements the encoding reads
   uint32_t blank = 0;                  ///< the table's index of `.` (0 or none)
+  /// What the solver is given for a condition (Verifier::sat_form), identity for the
+  /// general solver.
+  std::function<z3::expr(const z3::expr&)> form;
+  /// Counts of components are lazy (Encoder::component_cuts): a model whose counts are
+  /// wrong is repaired, or cut off and asked again.
+  std::function<std::vector<z3::expr>(z3::model&)> cuts;
   std::string stopped;
   size_t questions = 0;
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
   double left() const {
     return opt.timeout_seconds - std::chrono::duration<double>(Clock::now() - started).count();
+  }
+
+  void add(const z3::expr& e) { solver.add(form(e)); }
+
+  /// Whether `s` has a model under `as` whose counts of components are right: each model
+  /// whose counts are wrong is cut off (the cuts are facts, kept) and `s` asked again.
+  z3::check_result check(z3::solver& s, const z3::expr_vector& as) const {
+    z3::check_result r = s.check(as);
+    while (r == z3::sat && cuts) {
+      z3::model m = s.get_model();
+      const std::vector<z3::expr> cs = cuts(m);
+      if (cs.empty() || holds_everywhere(s, m)) break;
+      for (const z3::expr& c : cs) s.add(form(c));
+      r = s.check(as);
+    }
+    return r;
   }
 
   z3::check_result ask(const z3::expr_vector& as) {
@@ -42,7 +65,7 @@ struct Generation {
     ps.set("timeout", unsigned(std::max(1.0, left() * 1000)));
     ps.set("ctrl_c", false);
     solver.set(ps);
-    const z3::check_result r = solver.check(as);
+    const z3::check_result r = check(solver, as);
     ++questions;
     if (r == z3::unknown)
       stopped = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + solver.reason_unknown() + ")";
@@ -149,18 +172,31 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   for (const Part& p : sc.parts) all.push_back(p);
   all.push_back(Part{solution && !err, -1, std::nullopt});
   for (const auto& c : clues) all.push_back(Part{c.second, -1, std::nullopt});
-  bool arith = false;
+  bool arith = false, counted = false;
   for (const Part& p : all) {
     support(p);
     arith = arith || p.arith;
-    if (enc_.reads_counts(p.e)) throw Unsupported("puzzle does not take counts of components (components(...))");
+    counted = counted || enc_.reads_counts(p.e);
   }
-  Generation g{z3_,       arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD"), go, Clock::now(), {}, {},
-               uint32_t(blank_index), ""};
-  if (arith)
-    for (const z3::expr& x : enc_.sum_facts()) g.solver.add(x);
-  for (const Part& p : all) g.solver.add(p.e);
-  for (const z3::expr& l : sc.lits) g.solver.add(l);
+  // Counts of components only where the puzzle reads one (as `solve` does).
+  std::vector<z3::expr> count_facts;
+  if (counted) count_facts = enc_.count_facts();
+  // The SAT-based solver when every integer has a form it takes, else the general one.
+  std::vector<z3::expr> conds = count_facts;
+  for (const Part& p : all) conds.push_back(p.e);
+  std::function<z3::expr(const z3::expr&)> form = sat_form(conds, arith);
+  const bool sat_based = bool(form);
+  if (!sat_based) form = [](const z3::expr& e) { return e; };
+  auto make_solver = [&] { return sat_based ? z3::solver(z3_, "QF_FD") : z3::solver(z3_); };
+  Generation g{z3_, make_solver(), go, Clock::now(), {}, {}, uint32_t(blank_index), form, {}, ""};
+  if (counted) {
+    g.cuts = [this](z3::model& m) { return enc_.component_cuts(m); };
+    for (const z3::expr& x : count_facts) g.add(x);
+  }
+  if (!sat_based)
+    for (const z3::expr& x : enc_.sum_facts()) g.add(x);
+  for (const Part& p : all) g.add(p.e);
+  for (const z3::expr& l : sc.lits) g.add(l);
   const z3::expr_vector base = g.solver.assertions();  // before any attempt's blocking clause
   for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
   for (const Selector& s : enc_.selectors())
@@ -281,8 +317,11 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         }
       }
       if (!g.stopped.empty()) break;
-      z3::expr block = z3_.bool_const(fmt::format("another:{}", attempt).c_str());
-      g.solver.add(z3::implies(block, z3::mk_or(other)));
+      // The literal of this attempt's "another board": one of its own per seed and attempt
+      // (a literal shared with an earlier seed would assume that seed's clause too, and a
+      // second solution equal to the earlier solution would be missed).
+      z3::expr block = z3_.bool_const(fmt::format("another:{}:{}", seed, attempt).c_str());
+      g.add(z3::implies(block, z3::mk_or(other)));
       // Whether table `t` allows a second solution: sat (yes), unsat (unique).
       auto second = [&](const std::vector<uint32_t>& t) {
         z3::expr_vector q(z3_);
@@ -345,18 +384,35 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       if (g.ask(board_q) == z3::sat) cur.solution = board(g.solver.get_model(), sc);
       // Difficulty: a fresh solver proves uniqueness, with nothing learned before and the
       // same assertions whatever ran before (alone or in a run of several seeds).
-      z3::solver fresh = arith ? z3::solver(z3_) : z3::solver(z3_, "QF_FD");
+      z3::solver fresh = make_solver();
       for (const z3::expr& a : base) fresh.add(a);
       z3::expr_vector q(z3_);
       g.fix_table(table, q);
       for (const z3::expr& a : q) fresh.add(a);
       fresh.add(z3::mk_or(other));
-      // In a context of its own: the terms numbered as this question alone numbers them.
+      z3::params fresh_ps(z3_);
+      fresh_ps.set("ctrl_c", false);
+      fresh.set(fresh_ps);
+      // Counts of components: the cuts this question needs first (its last round's
+      // figures are the difficulty).
+      if (counted && g.check(fresh, z3::expr_vector(z3_)) != z3::unsat) fresh.reset();
+      // In a context of its own, a solver of the same kind: the terms numbered as this
+      // question alone numbers them.
       z3::context own;
-      z3::solver alone(own, Z3_solver_translate(z3_, fresh, own));
-      if (alone.check() == z3::unsat) {
+      z3::solver alone = sat_based ? z3::solver(own, "QF_FD") : z3::solver(own);
+      const z3::expr_vector fresh_as = fresh.assertions();
+      for (unsigned i = 0; i < fresh_as.size(); ++i) alone.add(z3::to_expr(own, Z3_translate(z3_, fresh_as[i], own)));
+      cur.difficulty_solver = sat_based ? "the SAT-based solver" : "the general solver";
+      z3::params own_ps(own);
+      own_ps.set("ctrl_c", false);  // SIGINT is the caller's (the stop flag), not Z3's
+      alone.set(own_ps);
+      StopWatcher own_watch(own, opt_.stop);
+      const z3::check_result proof = alone.check();
+      if (proof == z3::unsat) {
         cur.conflicts = stat_of(alone, "sat conflicts") + stat_of(alone, "conflicts");
         cur.decisions = stat_of(alone, "sat decisions") + stat_of(alone, "decisions");
+      } else {
+        cur.difficulty_unknown = proof == z3::sat ? "its lazy counts were not refined there" : alone.reason_unknown();
       }
       say(fmt::format("  seed {} attempt {}: {} of {} entries kept, unique {}, {} needed, {} of {} criteria met "
                       "({} questions so far)",

@@ -244,6 +244,11 @@ class Verifier {
   /// table of a generated puzzle, symbolic_setup_).
   void clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, Encoder::Frame& f, const std::string& args,
                       std::vector<std::pair<std::string, z3::expr>>& out, const z3::expr& where);
+  /// What the SAT-based solver is given for each condition of a puzzle's questions: the
+  /// condition itself when none of `conds` is arithmetic, else its counts as cardinalities
+  /// and its integers as bit-vectors (int_bits.h) when every one of `conds` has that form;
+  /// empty when one has not (the general solver then, with the one-hot sums).
+  std::function<z3::expr(const z3::expr&)> sat_form(const std::vector<z3::expr>& conds, bool arith);
   /// The setup (index of p_.setups) a puzzle generation leaves free, or -1 (puzzle_generate.cpp).
   int symbolic_setup_ = -1;
 

@@ -12,7 +12,7 @@ for s in $(seq 1 "$seeds"); do
   /usr/bin/time -f "%U %S %e" -o "$tmp/t" "$rb" puzzle "$file" --seed "$s" --json --no-times >"$tmp/p.json" 2>/dev/null
   code=$?
   read -r user sys wall <"$tmp/t"
-  info=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["puzzles"][0]; print(p["givens"], p["attempts"], p["difficulty"]["conflicts"])' "$tmp/p.json" 2>/dev/null)
+  info=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["puzzles"][0]; print(p["givens"], p["attempts"], p["difficulty"].get("conflicts", "-"))' "$tmp/p.json" 2>/dev/null)
   echo "$s $code $(echo "$user + $sys" | bc) $wall $info" | tee -a "$tmp/all"
 done
 echo "seed exit cpu_s wall_s givens attempts conflicts (above); medians:"

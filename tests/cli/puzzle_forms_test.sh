@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `rulebook puzzle` on puzzles whose questions are not plain digit tables, each generated
+# puzzle checked apart from Z3 by puzzle_forms_check.py (every board of the rules written
+# again in Python): a 4x4 killer Sudoku (cage sums: integers as bit-vectors for the
+# SAT-based solver), the same with a remainder (the general solver), and three islands
+# (counts of components, refined by cuts). Eight seeds of each in one run (`--count`), each
+# exactly one board with its givens, the solution shown, every given needed; a seed alone
+# gives the run's puzzle; `solve --clues` agrees on one of them. A few seconds of CPU.
+# Usage: puzzle_forms_test.sh RULEBOOK_BINARY SOURCE_DIR
+set -u
+rb=$1
+src=$2
+cd "$src"
+# shellcheck source=tests/cli/check_lib.sh
+. tests/cli/check_lib.sh
+dir=tests/cli/puzzle_forms
+ok8=$(for s in 1 2 3 4 5 6 7 8; do echo "seed $s: 1 board"; done)
+
+# generate NAME RULES CHECK_KIND [SETUP...]: 8 puzzles, checked by brute force; the solver used.
+generate() {
+  local name=$1 rules=$2 kind=$3
+  shift 3
+  "$rb" puzzle "$rules" "$@" --seed 1 --count 8 --json --no-times -o "$work/$name.txt" >"$work/$name.json" 2>"$work/$name.err"
+  check "$name: exit code" 0 $?
+  check "$name: 8 puzzles, unique and minimal by the solver" "8 8" \
+    "$(python3 -c 'import json,sys; ps=json.load(open(sys.argv[1]))["puzzles"]; print(len(ps), sum(p["unique"] == "proved" and p["minimal"] for p in ps))' "$work/$name.json")"
+  python3 tests/cli/puzzle_forms_check.py "$kind" "$work/$name.json" >"$work/$name.check"
+  check "$name: each one board by brute force, every given needed" "$ok8" \
+    "$(sed 's/, [0-9]* givens, each needed$//' "$work/$name.check")"
+  "$rb" puzzle "$rules" "$@" --seed 5 --json --no-times >"$work/$name.alone" 2>/dev/null
+  check "$name: seed 5 alone is the run's fifth" \
+    "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["puzzles"][4]["entry"])' "$work/$name.json")" \
+    "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["puzzles"][0]["entry"])' "$work/$name.alone")"
+}
+solver() {  # solver NAME: the solvers the 8 puzzles' difficulty was measured by
+  python3 -c 'import json,sys; print(" ".join(sorted({p["difficulty"]["solver"] for p in json.load(open(sys.argv[1]))["puzzles"]})))' "$work/$1.json"
+}
+
+generate killer $dir/killer_4x4.rules killer --setup parity_cage=false
+check "killer: the sums as bit-vectors, the SAT-based solver" "the SAT-based solver" "$(solver killer)"
+generate killer_parity $dir/killer_4x4.rules killer-parity --setup parity_cage=true
+check "killer with a remainder: the general solver" "the general solver" "$(solver killer_parity)"
+generate islands $dir/islands_4x4.rules islands
+check "islands: the SAT-based solver" "the SAT-based solver" "$(solver islands)"
+check "islands: each difficulty measured" 8 \
+  "$(python3 -c 'import json,sys; print(sum("conflicts" in p["difficulty"] for p in json.load(open(sys.argv[1]))["puzzles"]))' "$work/islands.json")"
+
+# `solve --clues` on the killer file with the generated data file: puzzle 3 unique, minimal.
+mkdir -p "$work/k"
+cp $dir/killer_4x4.rules "$work/k/"
+cp "$work/killer.txt" "$work/k/givens.txt"
+out=$("$rb" solve "$work/k/killer_4x4.rules" --setup givens=3 --setup parity_cage=false --clues --no-times --boards 0 2>/dev/null)
+check "solve: killer puzzle 3 unique" "unique: proved" "$(echo "$out" | grep '^unique:')"
+check "solve: killer puzzle 3 minimal" 1 "$(echo "$out" | grep -c '(minimal: every clue is needed)')"
+
+finish "puzzle forms"
