@@ -108,6 +108,14 @@ TypeRef Checker::record(const Expr& e, TypeRef t) {
 
 void Checker::unknown_name(const std::string& name, Span span) {
   auto& d = unknown("name", name, span, visible_names());
+  // A type where a value (a set to range over) is expected.
+  if (typedecls_.count(name)) {
+    const TypeRef t = ensure_typedecl(name, span);
+    d.hint = t && t->tag == TypeTag::Enum
+                 ? fmt::format("'{}' is a type, not a value: to range over its members, list them ({{{}}})", name,
+                               fmt::join(t->members, ", "))
+                 : fmt::format("'{}' is a type, not a value: range over a set of its values", name);
+  }
   // `r1c1` is how boards and --setup write a cell, but no name of the rules.
   int y = 0, x = 0, used = 0;
   if (d.hint.empty() && std::sscanf(name.c_str(), "r%dc%d%n", &y, &x, &used) == 2 && size_t(used) == name.size())

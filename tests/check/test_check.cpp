@@ -245,6 +245,23 @@ TEST_CASE("a cell written as a board writes it is no name: the hint says how to 
         "or use cell(1, 2), a Cell? that is none off the board\n");
 }
 
+TEST_CASE("a type where a set to range over is expected: the hint lists an enum's members", "[check][diagnostics]") {
+  auto c = check_text(std::string(kPrelude) +
+                      "type Colour = {red, blue};\n"
+                      "type Pair = {a: 1..3, b: Colour};\n"
+                      "define n: int = count k in Colour where k == red;\n"
+                      "define m: int = count k in Pair where true;\n");
+  CHECK(c->errors() ==
+        "test.rules:6:28: error: unknown name 'Colour'\n"
+        "    6 | define n: int = count k in Colour where k == red;\n"
+        "      |                            ^~~~~~\n"
+        "help: 'Colour' is a type, not a value: to range over its members, list them ({red, blue})\n"
+        "test.rules:7:28: error: unknown name 'Pair'\n"
+        "    7 | define m: int = count k in Pair where true;\n"
+        "      |                            ^~~~\n"
+        "help: 'Pair' is a type, not a value: range over a set of its values\n");
+}
+
 TEST_CASE("type mismatch says what was expected", "[check][diagnostics]") {
   auto c = check_text(std::string(kPrelude) + "rule r: 1 + 2;\n");
   CHECK(c->errors() ==
