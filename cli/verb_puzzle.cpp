@@ -64,7 +64,8 @@ nlohmann::json result_json(const ir::Program& p, const verifier::GeneratedPuzzle
   j["unique"] = g.unique ? "proved" : "not proved";
   j["needed"] = g.needed;
   j["minimal"] = g.unique && g.needed == g.givens;
-  j["difficulty"] = {{"conflicts", g.conflicts}, {"decisions", g.decisions}, {"solver", g.difficulty_solver}};
+  j["difficulty"] = {{"conflicts", g.conflicts}, {"decisions", g.decisions}, {"solver", g.difficulty_solver},
+                     {"rounds", g.rounds}};
   if (!g.difficulty_unknown.empty()) j["difficulty"] = {{"unknown", g.difficulty_unknown}, {"solver", g.difficulty_solver}};
   if (g.solution) {
     j["solution"] = {{"text", render::board_text(p, g.solution->state.data(), render::DrawOptions{})},
@@ -91,8 +92,9 @@ void print_text(const ir::Program& p, const verifier::GeneratedPuzzle& g, const 
   fmt::print("minimal: {} ({} of {} givens needed: without each, a second solution)\n",
              g.unique && g.needed == g.givens ? "yes" : "no", g.needed, g.givens);
   if (g.difficulty_unknown.empty())
-    fmt::print("difficulty: {} conflicts, {} decisions ({}'s uniqueness proof)\n", g.conflicts, g.decisions,
-               g.difficulty_solver);
+    fmt::print("difficulty: {} conflicts, {} decisions ({}'s uniqueness proof{})\n", g.conflicts, g.decisions,
+               g.difficulty_solver,
+               g.rounds > 0 ? fmt::format(", {} rounds of cuts of the counts of components", g.rounds) : "");
   else
     fmt::print("difficulty: not measured ({}: {})\n", g.difficulty_solver, g.difficulty_unknown);
   if (!g.criteria.empty()) {

@@ -239,7 +239,7 @@ SymP Encoder::builtin(const ir::Expr& e, Frame& f) {
       for (const SymP& x : s->items) out.push_back(one(x));
       return from_table(s->sel, std::move(out), e.type);
     }
-    if (e.builtin == B::LargestGroup) return largest_lazy(s);
+    if (e.builtin == B::LargestGroup) return group_size_lazy(s);
     throw Unsupported(where(e.span) + ": '" + std::string(dsl::builtin(e.builtin).name) +
                       "' of a set computed from the state (encoded: size(components(S)), largest_group(S), and count, "
                       "all, some and no over components(S) whose conditions read a component only by its size)");

@@ -28,6 +28,24 @@ const ir::Expr* Encoder::components_of(const ir::Expr& e, const ir::Function** v
 
 namespace {
 
+/// Whether `e` reads local `slot` at all.
+bool reads_local(const ir::Expr& e, int slot) {
+  if (e.op == Op::Local && e.slot == slot) return true;
+  for (const auto& x : e.args)
+    if (x && reads_local(*x, slot)) return true;
+  return false;
+}
+
+/// The conjuncts of `e` (through `and`).
+void conjuncts_of(const ir::Expr* e, std::vector<const ir::Expr*>& out) {
+  if (!e) return;
+  if (e->op == Op::And) {
+    for (const auto& a : e->args) conjuncts_of(a.get(), out);
+    return;
+  }
+  out.push_back(e);
+}
+
 /// `e` reads local `slot` only as the argument of size(...).
 bool reads_only_size_of(const ir::Expr& e, int slot) {
   if (e.op == Op::Local && e.slot == slot) return false;
@@ -64,14 +82,69 @@ SymP Encoder::components_aggregate(const ir::Expr& e, Frame& f, const SymP& set)
   const ir::Expr* where_e = e.args[1].get();
   const ir::Expr* body_e = e.args.size() > 2 ? e.args[2].get() : nullptr;
   const std::string what = fmt::format("{}: a condition on the components of a set computed from the state", where(e.span));
-  if ((where_e && !reads_only_size_of(*where_e, e.slot)) || (body_e && !reads_only_size_of(*body_e, e.slot)))
-    throw Unsupported(what + " that reads a component otherwise than by its size(...)");
   auto truth = [&](const ir::Expr& x) {
     SymP r = resolve(eval(x, f));
     if (r->k != K::Val || r->err) throw Unsupported(what + " that reads the state, or may fail");
     return r->v != 0;
   };
   const int n = m_.cells;
+  // `x in g` as a conjunct of the where or the body of some, no or count, x a cell known
+  // here: the one component holding x, if any, read through its size (group_size_lazy).
+  if (e.op != Op::All) {
+    std::vector<const ir::Expr*> conj;
+    conjuncts_of(where_e, conj);
+    conjuncts_of(body_e, conj);
+    const ir::Expr* member = nullptr;
+    for (const ir::Expr* c : conj)
+      if (!member && c->op == Op::In && c->args.size() == 2 && c->args[1]->op == Op::Local &&
+          c->args[1]->slot == e.slot && !reads_local(*c->args[0], e.slot))
+        member = c;
+    if (member) {
+      const SymP x = resolve(eval(*member->args[0], f));
+      if (x->k != K::Val || x->err || x->v < 0 || x->v >= n)
+        throw Unsupported(what + " that asks whether a cell the state decides is in a component");
+      for (const ir::Expr* c : conj)
+        if (c != member && !reads_only_size_of(*c, e.slot))
+          throw Unsupported(what + " that reads a component otherwise than by its size(...) and a cell in it");
+      const SymP saved = f[size_t(e.slot)];
+      ir::Bits first(ir::words(uint32_t(n)), 0);
+      const SymP size = group_size_lazy(set, int(x->v));
+      // Per size v: the other conjuncts with a stand-in set of v cells for the component
+      // (they may read the state or the setup otherwise: symbolic then).
+      z3::expr_vector holds(z3_), errs(z3_);
+      errs.push_back(err_of(size));
+      for (int v = 1; v <= n; ++v) {
+        ir::set_bit(first, v - 1);
+        f[size_t(e.slot)] = bits_sym(first, ir::kCellDomain);
+        z3::expr all_hold = z3_.bool_val(true), err = z3_.bool_val(false);
+        for (const ir::Expr* c : conj) {
+          if (c == member) continue;
+          auto [b, c_err] = condition(*c, f);
+          all_hold = all_hold && b;
+          err = err || c_err;
+        }
+        const z3::expr is_v = size->cases.at(size_t(v)).second;
+        all_hold = all_hold.simplify();
+        err = err.simplify();
+        if (!all_hold.is_false()) holds.push_back(all_hold.is_true() ? is_v : is_v && all_hold);
+        if (!err.is_false()) errs.push_back(is_v && err);
+      }
+      f[size_t(e.slot)] = saved;
+      const z3::expr h = holds.empty() ? z3_.bool_val(false) : z3::mk_or(holds);
+      const z3::expr err = z3::mk_or(errs).simplify();
+      if (e.op == Op::Count) {
+        auto out = std::make_shared<Sym>();
+        out->k = K::Cases;
+        out->cases.emplace_back(0, !h);
+        out->cases.emplace_back(1, h);
+        return with_err(out, err);
+      }
+      return with_err(boolean(e.op == Op::Some ? h : !h), err);
+    }
+  }
+  if ((where_e && !reads_only_size_of(*where_e, e.slot)) || (body_e && !reads_only_size_of(*body_e, e.slot)))
+    throw Unsupported(what + " that reads a component otherwise than by its size(...) (or by `c in g` for a cell c "
+                             "known there, in some, no or count)");
   std::vector<char> by_size(size_t(n) + 1, 0);
   const SymP saved = f[size_t(e.slot)];
   ir::Bits first(ir::words(uint32_t(n)), 0);
@@ -160,20 +233,41 @@ SymP Encoder::components_count(const SymP& s, std::vector<char> by_size) {
   return with_err(out, err_of(el));
 }
 
-SymP Encoder::largest_lazy(const SymP& s) {
+SymP Encoder::group_size_lazy(const SymP& s, int cell) {
   // As a count of components (components_count), with facts and cuts of its own.
-  if (abstract) throw Unsupported("the largest group of a set computed from the state, generalised");
+  if (abstract)
+    throw Unsupported(cell < 0 ? "the largest group of a set computed from the state, generalised"
+                               : "the component of a cell in a set computed from the state, generalised");
   SymP el = set_elements(s, ir::kCellDomain);
   LazyCount lc;
-  lc.largest = true;
+  lc.largest = cell < 0;
+  lc.at = cell;
   z3::expr_vector any(z3_);
-  SymP out = fresh_lazy(el, "largest", lc, any);
-  // 0 exactly when the set is empty; a group of v cells needs v cells in the set.
-  count_facts_.push_back(lc.is[0] == !(any.empty() ? z3_.bool_val(false) : z3::mk_or(any)));
+  SymP out = fresh_lazy(el, cell < 0 ? "largest" : "component_at", lc, any);
+  auto or_of = [this](const z3::expr_vector& v) { return v.empty() ? z3_.bool_val(false) : z3::mk_or(v); };
+  if (cell < 0) {
+    // 0 exactly when the set is empty.
+    count_facts_.push_back(lc.is[0] == !or_of(any));
+  } else {
+    // 0 exactly when the cell is not in the set; 1 exactly when none of its neighbours is.
+    const z3::expr here = lc.in[size_t(cell)];
+    z3::expr_vector around(z3_);
+    for (int d = 0; d < m_.cells; ++d)
+      if (ir::test(m_.orth[size_t(cell)], d) && !lc.in[size_t(d)].is_false()) around.push_back(lc.in[size_t(d)]);
+    count_facts_.push_back(lc.is[0] == !here);
+    count_facts_.push_back(lc.is[1] == (here && !or_of(around)));
+  }
+  // A group of v cells needs v cells in the set.
   for (size_t v = 2; v < lc.is.size(); ++v)
     count_facts_.push_back(z3::implies(lc.is[v], v > any.size() ? z3_.bool_val(false) : z3::atleast(any, unsigned(v))));
   lazy_counts_.push_back(std::move(lc));
   return with_err(out, err_of(el));
+}
+
+std::vector<int> Encoder::counted_cells() const {
+  std::vector<int> out;
+  for (const LazyCount& lc : lazy_counts_) out.push_back(lc.at);
+  return out;
 }
 
 std::vector<std::vector<z3::expr>> Encoder::counted_sets() const {
@@ -206,7 +300,7 @@ z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
     for (const z3::expr& c : lc.in)
       if (!c.is_false()) in.push_back(c);
     if (int(in.size()) > cap) out.push_back(z3::atmost(in, unsigned(cap)));
-    if (!lc.by_size.empty() || lc.largest) continue;  // "at most one" is said of every component only
+    if (!lc.by_size.empty() || lc.largest || lc.at >= 0) continue;  // "at most one" is said of every component only
     // A connected set of at most `cap` cells reaches all its cells from any one of them
     // in cap - 1 steps: exactly connected, so the count's "at most 1" needs no cuts.
     // From the first cell of the set (by index), step by step along neighbours in it.
@@ -271,6 +365,12 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
       if (cells[i].size() > cells[largest].size()) largest = i;
     }
     if (lc.largest) actual = cells.empty() ? 0 : int64_t(cells[largest].size());
+    size_t holding = cells.size();  // the model's group holding cell `at`
+    if (lc.at >= 0) {
+      for (size_t i = 0; i < cells.size(); ++i)
+        if (std::find(cells[i].begin(), cells[i].end(), lc.at) != cells[i].end()) holding = i;
+      actual = holding < cells.size() ? int64_t(cells[holding].size()) : 0;
+    }
     for (size_t v = 0; v < lc.is.size(); ++v) {
       z3::func_decl decl = lc.is[v].decl();
       z3::expr value = z3_.bool_val(int64_t(v) == actual);
@@ -285,6 +385,29 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
     };
     if (claimed < 0 || claimed == actual) continue;
     auto in_ = [&](int c) { return lc.in[size_t(c)]; };
+    if (lc.at >= 0) {
+      // (The facts make the claim 0 exactly when the cell is out of the set: it is in here.)
+      if (holding == cells.size()) continue;
+      std::vector<int> group = cells[holding];
+      std::iter_swap(group.begin(), std::find(group.begin(), group.end(), lc.at));
+      if (claimed < actual) {
+        // Connected cells of the set with the cell lie in its component: claimed + 1 of
+        // them (reached from the cell), and all of them, make it at least that large.
+        for (size_t m : {size_t(claimed) + 1, group.size()}) {
+          z3::expr_vector some(z3_);
+          for (int c : first_connected(group, m)) some.push_back(in_(c));
+          cuts.push_back(z3::implies(z3::mk_and(some), count_in(int64_t(m), n)));
+        }
+      } else {
+        // With the group's rim out of the set, the cell's component is within the group.
+        z3::expr_vector closed(z3_);
+        closed.push_back(in_(lc.at));
+        for (int b : rim[holding])
+          if (!lc.in[size_t(b)].is_false()) closed.push_back(!in_(b));
+        cuts.push_back(z3::implies(z3::mk_and(closed), count_in(1, actual)));
+      }
+      continue;
+    }
     if (lc.largest) {
       if (claimed < actual) {
         // Connected cells of the set lie in one group: claimed + 1 of the largest group's

@@ -253,6 +253,9 @@ class Encoder {
   const ir::BoardTables& board_tables() const { return m_; }
   /// Per count of components made so far: whether each cell is in its set.
   std::vector<std::vector<z3::expr>> counted_sets() const;
+  /// Per counted set (counted_sets), the cell whose component it measures, or -1 (a count
+  /// of every component, or the largest).
+  std::vector<int> counted_cells() const;
 
   /// When on, size(S) read on an overlay (the state after a move) is the size on the state
   /// before plus the change at the elements whose membership differs (size_as_change),
@@ -303,7 +306,10 @@ class Encoder {
   SymP components_count(const SymP& set, std::vector<char> by_size = {});
   /// largest_group(S) of a symbolic set: a lazy one-hot number like a count, refined by
   /// cuts of its own (component_cuts).
-  SymP largest_lazy(const SymP& set);
+  /// The size of the largest group of `set` (cell -1), or of the component of `set` that
+  /// holds `cell` (0 when the cell is not in it): lazy as a count of components, with
+  /// facts and cuts of its own.
+  SymP group_size_lazy(const SymP& set, int cell = -1);
   /// `e[0]` (an aggregate's domain, or size's argument) is components(S), directly or as
   /// the body of a define without parameters: that components(...) expression, and in
   /// `via` the define (null when direct); null otherwise.
@@ -409,6 +415,9 @@ class Encoder {
     std::vector<char> by_size;
     /// Not a count: the size of the largest component (largest_group).
     bool largest = false;
+    /// Not a count: the size of the component holding cell `at` (0 when the cell is not in
+    /// the set; group_size_lazy), or -1.
+    int at = -1;
     bool counts(size_t size) const { return by_size.empty() || (size < by_size.size() && by_size[size]); }
     /// The smallest size counted (1 for every component).
     size_t smallest() const {

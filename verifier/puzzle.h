@@ -106,6 +106,7 @@ struct GeneratedPuzzle {
   /// of a fresh solver (no clause learned from the generation).
   uint64_t conflicts = 0, decisions = 0;
   std::string difficulty_solver;   ///< which of Z3's solvers proved it
+  int rounds = 0;                  ///< rounds of cuts of counts of components in that proof
   std::string difficulty_unknown;  ///< why the proof was not made again there (no figures), or ""
   std::vector<CriterionVerdict> criteria;
   int attempt = 0, attempts_made = 0;  ///< the attempt kept (1-based), and how many ran

@@ -333,8 +333,12 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       const z3::check_result full = second(table);
       if (full != z3::unsat) {
         if (full == z3::unknown) break;
-        throw std::invalid_argument(fmt::format("puzzle '{}': the clues of a whole solution do not make it unique",
-                                                prop.name));
+        // Every clue this solution can give still allows another board (its clues say
+        // nothing of some cells): the next attempt draws another solution.
+        say(fmt::format("  seed {} attempt {}: every clue of its solution ({} entries) allows another board", seed,
+                        attempt, cur.full_givens));
+        out.attempts_made = attempt;
+        continue;
       }
       // 3. Entries blanked one at a time in a random order, while the solution stays unique
       // and no criterion that holds stops holding.
@@ -384,35 +388,36 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       if (g.ask(board_q) == z3::sat) cur.solution = board(g.solver.get_model(), sc);
       // Difficulty: a fresh solver proves uniqueness, with nothing learned before and the
       // same assertions whatever ran before (alone or in a run of several seeds).
-      z3::solver fresh = make_solver();
-      for (const z3::expr& a : base) fresh.add(a);
-      z3::expr_vector q(z3_);
-      g.fix_table(table, q);
-      for (const z3::expr& a : q) fresh.add(a);
-      fresh.add(z3::mk_or(other));
-      z3::params fresh_ps(z3_);
-      fresh_ps.set("ctrl_c", false);
-      fresh.set(fresh_ps);
-      // Counts of components: the cuts this question needs first (its last round's
-      // figures are the difficulty).
-      if (counted && g.check(fresh, z3::expr_vector(z3_)) != z3::unsat) fresh.reset();
+      z3::expr_vector question = copy(base);
+      g.fix_table(table, question);
+      question.push_back(z3::mk_or(other));
       // In a context of its own, a solver of the same kind: the terms numbered as this
       // question alone numbers them.
       z3::context own;
       z3::solver alone = sat_based ? z3::solver(own, "QF_FD") : z3::solver(own);
-      const z3::expr_vector fresh_as = fresh.assertions();
-      for (unsigned i = 0; i < fresh_as.size(); ++i) alone.add(z3::to_expr(own, Z3_translate(z3_, fresh_as[i], own)));
+      for (const z3::expr& a : question) alone.add(z3::to_expr(own, Z3_translate(z3_, a, own)));
       cur.difficulty_solver = sat_based ? "the SAT-based solver" : "the general solver";
       z3::params own_ps(own);
       own_ps.set("ctrl_c", false);  // SIGINT is the caller's (the stop flag), not Z3's
       alone.set(own_ps);
       StopWatcher own_watch(own, opt_.stop);
-      const z3::check_result proof = alone.check();
+      // Counts of components: each model whose counts are wrong is taken back to the
+      // encoding's context for its cuts, which join the question (the solver's figures
+      // are those of its whole life: every round).
+      z3::check_result proof = alone.check();
+      while (proof == z3::sat && counted) {
+        z3::model back(z3_, Z3_model_translate(own, alone.get_model(), z3_));
+        const std::vector<z3::expr> cs = enc_.component_cuts(back);
+        if (cs.empty()) break;
+        for (const z3::expr& c : cs) alone.add(z3::to_expr(own, Z3_translate(z3_, form(c), own)));
+        proof = alone.check();
+        ++cur.rounds;
+      }
       if (proof == z3::unsat) {
         cur.conflicts = stat_of(alone, "sat conflicts") + stat_of(alone, "conflicts");
         cur.decisions = stat_of(alone, "sat decisions") + stat_of(alone, "decisions");
       } else {
-        cur.difficulty_unknown = proof == z3::sat ? "its lazy counts were not refined there" : alone.reason_unknown();
+        cur.difficulty_unknown = proof == z3::sat ? "a second solution there" : alone.reason_unknown();
       }
       say(fmt::format("  seed {} attempt {}: {} of {} entries kept, unique {}, {} needed, {} of {} criteria met "
                       "({} questions so far)",
@@ -429,6 +434,10 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       }
       if (rank(out) == std::pair<bool, size_t>(true, criteria.size())) break;
     }
+    if (!have && g.stopped.empty())
+      throw std::invalid_argument(fmt::format("puzzle '{}': seed {}: in each of {} attempts, every clue of the "
+                                              "solution drawn allowed another board",
+                                              prop.name, seed, std::max(1, go.attempts)));
     out.seed = seed;
     out.stopped = g.stopped;
     if (have) {

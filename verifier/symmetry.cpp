@@ -173,6 +173,7 @@ Verifier::CheckedGroup Verifier::checked_group(const Scope& sc, const std::vecto
   std::vector<z3::expr> vals;
   for (const z3::expr& v : values) vals.push_back(canon(v));
   const auto counted = enc_.counted_sets();
+  const std::vector<int> counted_at = enc_.counted_cells();
   const ir::BoardTables& bt = enc_.board_tables();
 
   // Orders each selector's table candidates once: the table with most distinct entries
@@ -295,6 +296,9 @@ Verifier::CheckedGroup Verifier::checked_group(const Scope& sc, const std::vecto
         for (size_t b = 0; b < tau.size() && why.empty() && tau[a] >= 0; ++b)
           if (tau[b] >= 0 && ir::test(bt.orth[a], int64_t(b)) != ir::test(bt.orth[size_t(tau[a])], tau[b]))
             why = "the relabelling of a counted set does not keep neighbours";
+      // The component of a cell is that of its image only where the map keeps the cell.
+      if (why.empty() && counted_at[c] >= 0 && tau[size_t(counted_at[c])] != counted_at[c])
+        why = "a component read at a cell the map moves";
     }
     // The set and the values map onto themselves: first up to argument order, and what
     // that does not show, by Z3 on the set (a share of the budget).

@@ -4,8 +4,10 @@ apart from Z3: every board of the rules file written again in Python, the puzzle
 applied, exactly one board left (the generated solution), and two or more without any one
 given.
 
-Usage: puzzle_forms_check.py killer|killer-parity|islands PUZZLES_JSON
-Prints one line per puzzle: `seed S: 1 board, N givens, each needed` or what is wrong."""
+Usage: puzzle_forms_check.py killer|killer-parity|islands|nurikabe PUZZLES_JSON
+Prints one line per puzzle: `seed S: 1 board, N givens, each needed` or what is wrong.
+       puzzle_forms_check.py nurikabe-counts DATA_FILE
+Prints the number of boards each entry of the data file allows, one line each."""
 import itertools
 import json
 import re
@@ -53,10 +55,8 @@ def components(cells):
     return out
 
 
-def island_boards():
-    """Every 4x4 board of three islands of at most 3 cells, one connected sea, no 2x2 pool
-    (a board: 1 land, 2 sea per cell, row by row)."""
-    n, out = 4, []
+def connected_seas(n=4):
+    """Every n x n board whose sea is one connected body without a 2x2 pool: its land."""
     for bits in range(1 << (n * n)):
         land = {(i % n, i // n) for i in range(n * n) if bits >> i & 1}
         sea = [(x, y) for y in range(n) for x in range(n) if (x, y) not in land]
@@ -65,6 +65,14 @@ def island_boards():
         if any(all((x + a, y + b) not in land for a in (0, 1) for b in (0, 1))
                for x in range(n - 1) for y in range(n - 1)):
             continue
+        yield land
+
+
+def island_boards(n=4):
+    """The boards of connected_seas with three islands of at most 3 cells (a board: 1 land,
+    2 sea per cell, row by row)."""
+    out = []
+    for land in connected_seas(n):
         isl = components(land)
         if len(isl) != 3 or any(len(g) > 3 for g in isl):
             continue
@@ -72,9 +80,32 @@ def island_boards():
     return out
 
 
+def sea_boards(n=4):
+    """The boards of connected_seas, with the size of each cell's island (0 for sea), row by
+    row."""
+    out = []
+    for land in connected_seas(n):
+        size = {c: len(g) for g in components(land) for c in g}
+        out.append(tuple(size.get((x, y), 0) for y in range(n) for x in range(n)))
+    return out
+
+
+def nurikabe_fits(boards, givens):
+    """The boards where each numbered cell is land in an island of its number."""
+    return [b for b in boards if all(b[i] == v for i, v in givens.items())]
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
-    boards = island_boards() if kind == "islands" else killer_grids(kind == "killer-parity")
+    if kind == "nurikabe-counts":
+        boards = sea_boards()
+        text = "".join(l for l in open(path) if not l.startswith("#"))
+        for entry in text.split("\n\n"):
+            cells = "".join(entry.split())
+            print(len(nurikabe_fits(boards, {i: int(ch) for i, ch in enumerate(cells) if ch != "."})))
+        return
+    boards = (island_boards() if kind == "islands" else sea_boards() if kind == "nurikabe"
+              else killer_grids(kind == "killer-parity"))
     for p in json.load(open(path))["puzzles"]:
         entry = "".join(p["entry"].split())
         givens = {i: int(ch) for i, ch in enumerate(entry) if ch != "."}
@@ -83,6 +114,8 @@ def main():
         cells = re.findall(r"([0-9x.])\*?", "".join(l for l in p["solution"]["text"].splitlines()
                                                    if l.startswith(" ")))
         shown = tuple(1 if c == "x" else 2 if c == "." else int(c) for c in cells)
+        if kind == "nurikabe":  # land or sea: the boards' island sizes as land (1) or sea (2)
+            fits = [tuple(1 if v else 2 for v in b) for b in fits]
         less = [sum(1 for b in boards if all(b[j] == v for j, v in givens.items() if j != i)) for i in givens]
         problems = []
         if len(fits) != 1:

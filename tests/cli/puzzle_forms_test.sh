@@ -2,10 +2,12 @@
 # `rulebook puzzle` on puzzles whose questions are not plain digit tables, each generated
 # puzzle checked apart from Z3 by puzzle_forms_check.py (every board of the rules written
 # again in Python): a 4x4 killer Sudoku (cage sums: integers as bit-vectors for the
-# SAT-based solver), the same with a remainder (the general solver), and three islands
-# (counts of components, refined by cuts). Eight seeds of each in one run (`--count`), each
-# exactly one board with its givens, the solution shown, every given needed; a seed alone
-# gives the run's puzzle; `solve --clues` agrees on one of them. A few seconds of CPU.
+# SAT-based solver), the same with a remainder (the general solver), three islands (counts
+# of components, refined by cuts) and a small Nurikabe (the size of a cell's island). Eight
+# seeds of each in one run (`--count`), each exactly one board with its givens, the
+# solution shown, every given needed; a seed alone gives the run's puzzle; `solve --clues`
+# agrees on one of them; `solve` counts the Nurikabe entries as the brute force does. About
+# half a minute of CPU.
 # Usage: puzzle_forms_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$1
@@ -44,6 +46,18 @@ generate islands $dir/islands_4x4.rules islands
 check "islands: the SAT-based solver" "the SAT-based solver" "$(solver islands)"
 check "islands: each difficulty measured" 8 \
   "$(python3 -c 'import json,sys; print(sum("conflicts" in p["difficulty"] for p in json.load(open(sys.argv[1]))["puzzles"]))' "$work/islands.json")"
+
+generate nurikabe $dir/nurikabe_4x4.rules nurikabe
+check "nurikabe: the SAT-based solver" "the SAT-based solver" "$(solver nurikabe)"
+
+# `solve` on the Nurikabe entries (the first blank): the counts of the brute force.
+counts=""
+for k in 1 2 3 4 5 6 7; do
+  counts="$counts$("$rb" solve $dir/nurikabe_4x4.rules --setup numbers=$k --max 5000 --boards 0 --no-times 2>/dev/null |
+    sed -n 's/^puzzle nurikabe: \([0-9]*\) solutions*$/\1/p') "
+done
+check "nurikabe: solve counts each entry as the brute force" \
+  "$(python3 tests/cli/puzzle_forms_check.py nurikabe-counts $dir/numbers.txt | tr '\n' ' ')" "$counts"
 
 # `solve --clues` on the killer file with the generated data file: puzzle 3 unique, minimal.
 mkdir -p "$work/k"
