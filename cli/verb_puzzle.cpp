@@ -64,6 +64,7 @@ nlohmann::json result_json(const ir::Program& p, const verifier::GeneratedPuzzle
   j["unique"] = g.unique ? "proved" : "not proved";
   j["needed"] = g.needed;
   j["minimal"] = g.unique && g.needed == g.givens;
+  j["over"] = g.over;
   j["difficulty"] = {{"conflicts", g.conflicts}, {"decisions", g.decisions}, {"solver", g.difficulty_solver},
                      {"rounds", g.rounds}};
   if (!g.difficulty_unknown.empty()) j["difficulty"] = {{"unknown", g.difficulty_unknown}, {"solver", g.difficulty_solver}};
@@ -89,6 +90,7 @@ void print_text(const ir::Program& p, const verifier::GeneratedPuzzle& g, const 
   if (g.solution)
     fmt::print("solution:\n{}", render::board_text(p, g.solution->state.data(), render::DrawOptions{}));
   fmt::print("unique: {}\n", g.unique ? "proved (a second solution is unsat)" : "not proved");
+  fmt::print("  over: {}\n", g.over);
   fmt::print("minimal: {} ({} of {} givens needed: without each, a second solution)\n",
              g.unique && g.needed == g.givens ? "yes" : "no", g.needed, g.givens);
   if (g.difficulty_unknown.empty())

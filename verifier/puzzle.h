@@ -105,6 +105,7 @@ struct GeneratedPuzzle {
   /// Difficulty: the SAT solver's conflicts and decisions for the uniqueness proof, asked
   /// of a fresh solver (no clause learned from the generation).
   uint64_t conflicts = 0, decisions = 0;
+  std::string over;  ///< what "unique" ranges over: the boards of the set, each setup value read
   std::string difficulty_solver;   ///< which of Z3's solvers proved it
   int rounds = 0;                  ///< rounds of cuts of counts of components in that proof
   std::string difficulty_unknown;  ///< why the proof was not made again there (no figures), or ""

@@ -144,6 +144,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   budget_.started = Clock::now();
   const auto encode_started = budget_.started;
   Scope sc = scope(prop, 0);
+  proto.over = set_text(prop) + "; the solution and the clues given holding";
   auto [solution, err] = value_pair(sc, *prop.expr);
   std::vector<std::pair<std::string, z3::expr>> clues;
   for (const ir::Clue& c : prop.clues) {
@@ -426,6 +427,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       out.attempts_made = attempt;
       if (!have || rank(cur) > rank(out)) {
         cur.puzzle = proto.puzzle;
+        cur.over = proto.over;
         cur.table = proto.table;
         cur.path = proto.path;
         cur.attempts_made = attempt;

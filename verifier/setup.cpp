@@ -133,7 +133,9 @@ std::string Verifier::setup_text(const ir::Property& prop) const {
     const ir::SetupVar& sv = p_.setups[i];
     const bool entries = sv.source == ir::SetupVar::Source::Entries;
     std::string what;
-    if (!bound_[i].empty())
+    if (int(i) == symbolic_setup_)
+      what = fmt::format("{}: the table generated", sv.name);
+    else if (!bound_[i].empty())
       what = entries ? fmt::format("{}: entry {} of {}", sv.name, bound_[i], sv.path)
                      : fmt::format("{} = {} (given)", sv.name, bound_[i]);
     else if (entries)

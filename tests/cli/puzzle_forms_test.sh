@@ -42,6 +42,9 @@ generate killer $dir/killer_4x4.rules killer --setup parity_cage=false
 check "killer: the sums as bit-vectors, the SAT-based solver" "the SAT-based solver" "$(solver killer)"
 generate killer_parity $dir/killer_4x4.rules killer-parity --setup parity_cage=true
 check "killer with a remainder: the general solver" "the general solver" "$(solver killer_parity)"
+"$rb" puzzle $dir/killer_4x4.rules --seed 1 --no-times >"$work/free.txt" 2>/dev/null
+check "over: the table generated, a setup left free over its type" 1 \
+  "$(grep -c '^  over: .*setup givens: the table generated; setup parity_cage: any value of its type' "$work/free.txt")"
 generate islands $dir/islands_4x4.rules islands
 check "islands: the SAT-based solver" "the SAT-based solver" "$(solver islands)"
 check "islands: each difficulty measured" 8 \
