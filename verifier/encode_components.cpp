@@ -290,6 +290,32 @@ bool Encoder::reads_counts(const z3::expr& e) const {
   return false;
 }
 
+z3::expr Encoder::reaches_all(const LazyCount& lc, int steps) {
+  // From the first cell of the set (by index), step by step along neighbours in it.
+  const int n = m_.cells;
+  std::vector<z3::expr> reached;
+  z3::expr none_before = z3_.bool_val(true);
+  for (int c = 0; c < n; ++c) {
+    reached.push_back(lc.in[size_t(c)] && none_before);
+    none_before = none_before && !lc.in[size_t(c)];
+  }
+  for (int t = 0; t < steps; ++t) {
+    std::vector<z3::expr> next;
+    for (int c = 0; c < n; ++c) {
+      z3::expr_vector from(z3_);
+      from.push_back(reached[size_t(c)]);
+      for (int d = 0; d < n; ++d)
+        if (ir::test(m_.orth[size_t(c)], d)) from.push_back(reached[size_t(d)]);
+      next.push_back(lc.in[size_t(c)].is_false() ? lc.in[size_t(c)] : lc.in[size_t(c)] && z3::mk_or(from));
+    }
+    reached = std::move(next);
+  }
+  z3::expr_vector all(z3_);
+  for (int c = 0; c < n; ++c)
+    if (!lc.in[size_t(c)].is_false()) all.push_back(z3::implies(lc.in[size_t(c)], reached[size_t(c)]));
+  return all.empty() ? z3_.bool_val(true) : z3::mk_and(all);
+}
+
 z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
   z3::expr_vector out(z3_);
   for (const LazyCount& lc : lazy_counts_) {
@@ -303,29 +329,8 @@ z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
     if (!lc.by_size.empty() || lc.largest || lc.at >= 0) continue;  // "at most one" is said of every component only
     // A connected set of at most `cap` cells reaches all its cells from any one of them
     // in cap - 1 steps: exactly connected, so the count's "at most 1" needs no cuts.
-    // From the first cell of the set (by index), step by step along neighbours in it.
-    const int n = m_.cells;
-    std::vector<z3::expr> reached;
-    z3::expr none_before = z3_.bool_val(true);
-    for (int c = 0; c < n; ++c) {
-      reached.push_back(lc.in[size_t(c)] && none_before);
-      none_before = none_before && !lc.in[size_t(c)];
-    }
-    for (int t = 1; t < cap; ++t) {
-      std::vector<z3::expr> next;
-      for (int c = 0; c < n; ++c) {
-        z3::expr_vector from(z3_);
-        from.push_back(reached[size_t(c)]);
-        for (int d = 0; d < n; ++d)
-          if (ir::test(m_.orth[size_t(c)], d)) from.push_back(reached[size_t(d)]);
-        next.push_back(lc.in[size_t(c)].is_false() ? lc.in[size_t(c)] : lc.in[size_t(c)] && z3::mk_or(from));
-      }
-      reached = std::move(next);
-    }
-    z3::expr_vector all(z3_);
-    for (int c = 0; c < n; ++c)
-      if (!lc.in[size_t(c)].is_false()) all.push_back(z3::implies(lc.in[size_t(c)], reached[size_t(c)]));
-    if (!all.empty()) out.push_back(z3::implies(lc.is[0] || lc.is[1], z3::mk_and(all)));
+    const z3::expr all = reaches_all(lc, cap - 1);
+    if (!all.is_true()) out.push_back(z3::implies(lc.is[0] || lc.is[1], all));
   }
   return out.empty() ? z3_.bool_val(true) : z3::mk_and(out);
 }

@@ -437,6 +437,9 @@ class Encoder {
   /// `el`): fills `lc`'s cells and values and `any` (the cells that may be in the set),
   /// and returns its cases.
   SymP fresh_lazy(const SymP& el, const char* name, LazyCount& lc, z3::expr_vector& any);
+  /// Whether every cell of the counted set `lc` is reached from its first cell (by index)
+  /// in `steps` steps along neighbours in the set (true for an empty set).
+  z3::expr reaches_all(const LazyCount& lc, int steps);
   std::vector<LazyCount> lazy_counts_;
   std::unordered_set<unsigned> count_ids_;  ///< ids of the counts' one-hot values
   std::vector<z3::expr> count_facts_;

@@ -52,6 +52,8 @@ struct Generation {
       const std::vector<z3::expr> cs = cuts(m);
       if (cs.empty() || holds_everywhere(s, m)) break;
       for (const z3::expr& c : cs) s.add(form(c));
+      // The rounds share the question's time (each check has the time left at its start).
+      if (left() <= 0 || (opt.stop && opt.stop->load())) return z3::unknown;
       r = s.check(as);
     }
     return r;
@@ -68,7 +70,9 @@ struct Generation {
     const z3::check_result r = check(solver, as);
     ++questions;
     if (r == z3::unknown)
-      stopped = opt.stop && opt.stop->load() ? "interrupted" : "timeout (" + solver.reason_unknown() + ")";
+      stopped = opt.stop && opt.stop->load() ? "interrupted"
+                : left() <= 0                ? fmt::format("timeout ({} s)", opt.timeout_seconds)
+                                             : "timeout (" + solver.reason_unknown() + ")";
     return r;
   }
 
@@ -400,6 +404,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       cur.difficulty_solver = sat_based ? "the SAT-based solver" : "the general solver";
       z3::params own_ps(own);
       own_ps.set("ctrl_c", false);  // SIGINT is the caller's (the stop flag), not Z3's
+      own_ps.set("timeout", unsigned(std::max(1.0, g.left() * 1000)));
       alone.set(own_ps);
       StopWatcher own_watch(own, opt_.stop);
       // Counts of components: each model whose counts are wrong is taken back to the
@@ -411,6 +416,10 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         const std::vector<z3::expr> cs = enc_.component_cuts(back);
         if (cs.empty()) break;
         for (const z3::expr& c : cs) alone.add(z3::to_expr(own, Z3_translate(z3_, form(c), own)));
+        if (g.left() <= 0 || (opt_.stop && opt_.stop->load())) {
+          proof = z3::unknown;
+          break;
+        }
         proof = alone.check();
         ++cur.rounds;
       }
@@ -418,7 +427,9 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         cur.conflicts = stat_of(alone, "sat conflicts") + stat_of(alone, "conflicts");
         cur.decisions = stat_of(alone, "sat decisions") + stat_of(alone, "decisions");
       } else {
-        cur.difficulty_unknown = proof == z3::sat ? "a second solution there" : alone.reason_unknown();
+        cur.difficulty_unknown = proof == z3::sat  ? "a second solution there"
+                                 : g.left() <= 0   ? fmt::format("timeout ({} s)", go.timeout_seconds)
+                                                   : alone.reason_unknown();
       }
       say(fmt::format("  seed {} attempt {}: {} of {} entries kept, unique {}, {} needed, {} of {} criteria met "
                       "({} questions so far)",
