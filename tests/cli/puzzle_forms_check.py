@@ -7,7 +7,9 @@ given.
 Usage: puzzle_forms_check.py killer|killer-parity|islands|nurikabe PUZZLES_JSON
 Prints one line per puzzle: `seed S: 1 board, N givens, each needed` or what is wrong.
        puzzle_forms_check.py nurikabe-counts DATA_FILE
-Prints the number of boards each entry of the data file allows, one line each."""
+Prints the number of boards each entry of the data file allows, one line each.
+       puzzle_forms_check.py nurikabe-bounds -
+Prints the four bounds the test's properties ask, on one line."""
 import itertools
 import json
 import re
@@ -97,6 +99,13 @@ def nurikabe_fits(boards, givens):
 
 def main():
     kind, path = sys.argv[1], sys.argv[2]
+    if kind == "nurikabe-bounds":  # the bounds of puzzle_forms_test.sh's properties
+        b = sea_boards()
+        print(max(sum(1 for v in x if v >= 3) for x in b),
+              max(sum(1 for v in x if not 1 <= v <= 2) for x in b),
+              min(sum(1 for v in x if not 1 <= v <= 2) for x in b),
+              max(sum(1 for i in range(4) if x[i] == 2) for x in b))
+        return
     if kind == "nurikabe-counts":
         boards = sea_boards()
         text = "".join(l for l in open(path) if not l.startswith("#"))

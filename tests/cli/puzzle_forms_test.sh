@@ -71,6 +71,27 @@ done
 check "nurikabe: solve counts each entry as the brute force" \
   "$(python3 tests/cli/puzzle_forms_check.py nurikabe-counts $dir/numbers.txt | tr '\n' ' ')" "$counts"
 
+# `prove` with a cell's component in counts, `some` and `no` (bounds over every board of
+# the Nurikabe's sea): the brute force's figures.
+cp $dir/nurikabe_4x4.rules $dir/numbers.txt "$work/"
+cat >>"$work/nurikabe_4x4.rules" <<'EOF'
+
+define sea_ok: bool = size(components(sea)) == 1 and (no c in cells: pool(c));
+define in_big(c: Cell): int = count g in islands where c in g and size(g) >= 3;
+define not_small(c: Cell): bool = no g in islands: c in g and size(g) <= 2;
+bound most_in_big "cells in islands of 3 or more" over boards where sea_ok:
+  max count c in cells where in_big(c) == 1;
+bound most_not_small "cells not in islands of at most 2" over boards where sea_ok:
+  max count c in cells where not_small(c);
+bound least_not_small "cells not in islands of at most 2" over boards where sea_ok:
+  min count c in cells where not_small(c);
+bound most_pairs_in_row0 "cells of row 0 in islands of two" over boards where sea_ok:
+  max count c in cells where y(c) == 0 and (some g in islands: c in g and size(g) == 2);
+EOF
+check "prove: the bounds of a cell's component, as the brute force's" \
+  "$(python3 tests/cli/puzzle_forms_check.py nurikabe-bounds - | tr ' ' '\n')" \
+  "$("$rb" prove "$work/nurikabe_4x4.rules" --timeout 60 2>/dev/null | sed -n 's/^bound [a-z_0-9]*: bound = \([0-9]*\) .*/\1/p')"
+
 # `solve --clues` on the killer file with the generated data file: puzzle 3 unique, minimal.
 mkdir -p "$work/k"
 cp $dir/killer_4x4.rules "$work/k/"
