@@ -540,7 +540,8 @@ Allow Parser::parse_allow() {
          (peek(1).kind == TokenKind::Ident || keyword_role(peek(1).kind) != KeywordRole::NotKeyword)) {
     advance();
     const Token more = advance();
-    a.code.name += "-" + std::string(more.text);
+    a.code.name += '-';
+    a.code.name += more.text;
     a.code.span.end = more.span.end;
   }
   if (at_name()) a.subject = expect_name("what the alert names");

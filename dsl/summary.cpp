@@ -67,7 +67,8 @@ std::string over_text(const PropertySet& s) {
   if (s.moves && !s.move_names.empty()) {
     std::vector<std::string> names;
     for (const auto& m : s.move_names) names.push_back(m.name);
-    text += " " + join(names);
+    text += ' ';
+    text += join(names);
   }
   for (size_t i = 0; i < s.setups.size(); ++i)
     text += (i == 0 ? " with " : ", ") + s.setups[i].first.name + " = " + format_expr(*s.setups[i].second);
@@ -126,7 +127,7 @@ std::string describe(const Game& g) {
     const PhaseInfo& p = g.phases[i];
     line(fmt::format("phase {}{}", p.name, i == 0 ? " (play starts here)" : ""));
     for (const Move* m : p.moves) {
-      std::string params = m->params.empty() ? "" : "(" + params_text(g, m->params) + ")";
+      const std::string params = m->params.empty() ? "" : fmt::format("({})", params_text(g, m->params));
       line(fmt::format("  move {}{}", m->name.name, params));
     }
     for (const Transition& t : p.phase->transitions)

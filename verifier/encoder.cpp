@@ -583,7 +583,7 @@ SymP Encoder::identity(int s) {
 }
 
 int Encoder::new_overlay() {
-  overlays_.push_back(Overlay{{}, z3_.bool_val(false), 0});
+  overlays_.push_back(Overlay{{}, z3_.bool_val(false), 0, {}});
   return int(overlays_.size()) - 1;
 }
 

@@ -28,7 +28,10 @@ std::string sx(const TypeExpr& t);
 std::string sx(const Expr& e) {
   auto all = [](const std::vector<ExprPtr>& v, size_t from = 0) {
     std::string s;
-    for (size_t i = from; i < v.size(); ++i) s += " " + sx(*v[i]);
+    for (size_t i = from; i < v.size(); ++i) {
+      s += ' ';
+      s += sx(*v[i]);
+    }
     return s;
   };
   auto binders = [](const Expr& x) {
@@ -67,6 +70,7 @@ std::string sx(const Expr& e) {
       return s + ")";
     }
     case ExprKind::SeqLit: return "(seq" + all(e.args) + ")";
+    case ExprKind::Comprehension: return std::string(e.value ? "(setof" : "(seqof") + binders(e) + all(e.args) + ")";
     case ExprKind::Grid: {
       std::string s = "(grid";
       for (const std::string& r : e.grid.rows) s += " \"" + r + "\"";

@@ -33,14 +33,14 @@ GeneratedProgram Gen::run() {
   if (chance(50)) {
     const std::string n = fresh("side");
     s += fmt::format("param {} = {};\n", n, height_ - 1);
-    globals_.push_back(Global{Global::Param, n, mk(Ty::Int)});
+    globals_.push_back(Global{Global::Param, n, mk(Ty::Int), {}});
     rows = n + " + 1";
     use("decl.param");
     if (chance(50)) {
       const std::string m = fresh("limit");
       const int v = between(1, 3);
       s += fmt::format("param {}: 1..5 = {} * 1;\n", m, v);
-      globals_.push_back(Global{Global::Param, m, mk(Ty::Int)});
+      globals_.push_back(Global{Global::Param, m, mk(Ty::Int), {}});
       use("decl.param_typed");
     }
   }

@@ -249,8 +249,16 @@ std::string Gen::set_expr(const T& elem, Ctx& c, int depth) {
     ways.push_back([this, g, &c, depth] {
       std::string s = g->name;
       if (g->call) s += "(";
-      for (size_t i = 0; i < g->keys.size(); ++i)
-        s += (g->call ? (i ? ", " : "") + stored(g->keys[i], c, depth - 1) : "[" + key(g->keys[i], c, depth - 1) + "]");
+      for (size_t i = 0; i < g->keys.size(); ++i) {
+        if (g->call) {
+          if (i) s += ", ";
+          s += stored(g->keys[i], c, depth - 1);
+        } else {
+          s += '[';
+          s += key(g->keys[i], c, depth - 1);
+          s += ']';
+        }
+      }
       if (g->call) s += ")";
       use(g->kind == Global::Define ? "read.define_set" : "read.set_var");
       return s;

@@ -96,7 +96,7 @@ bool found_invariant_holds(const fs::path& file, const ir::Program& p, const com
   for (size_t ph = 0; ph < p.phases.size(); ++ph) {
     const std::string term = "(if phase == " + p.phases[ph].name + " then 1 else 0)";
     for (size_t at = formula.find(term); at != std::string::npos; at = formula.find(term))
-      formula.replace(at, term.size(), int(ph) == phase ? "1" : "0");
+      formula.replace(at, term.size(), 1, int(ph) == phase ? '1' : '0');
   }
   REQUIRE(formula.find("phase") == std::string::npos);
   const std::string text = "variant \"proof boards\" extends \"" + file.filename().string() +

@@ -52,7 +52,11 @@ TEST_CASE("random comparisons of sums, products and if-then-else: the same value
   z3::context c;
   IntsAsBits bits(c);
   std::vector<z3::expr> b;
-  for (int i = 0; i < 5; ++i) b.push_back(c.bool_const(("b" + std::to_string(i)).c_str()));
+  for (int i = 0; i < 5; ++i) {
+    std::string name = "b";
+    name += std::to_string(i);
+    b.push_back(c.bool_const(name.c_str()));
+  }
   std::mt19937 rng(11);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   std::function<z3::expr(int)> term = [&](int depth) -> z3::expr {
