@@ -152,23 +152,14 @@ struct PuzzleQuestions {
     }
     const uint64_t before = rlimit_count(solver);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    z3::check_result r = solver.check(as);
-    while (r == z3::sat) {
-      z3::model m = solver.get_model();
-      const std::vector<z3::expr> cs = cuts ? cuts(m) : std::vector<z3::expr>{};
-      if (cs.empty() || holds_everywhere(solver, m)) {
-        model = m;
-        break;
-      }
-      for (const z3::expr& c : cs) add(c);
-      // The rounds share the question's time and units.
-      if (std::chrono::steady_clock::now() >= deadline ||
-          (opt.rlimit > 0 && rlimit_count(solver) - before >= opt.rlimit)) {
-        r = z3::unknown;
-        break;
-      }
-      r = solver.check(as);
-    }
+    // The rounds of cuts share the question's time and units.
+    const z3::check_result r = check_with_cuts(
+        solver, as, cuts, [this](const z3::expr& c) { add(c); },
+        [&] {
+          return std::chrono::steady_clock::now() < deadline &&
+                 !(opt.rlimit > 0 && rlimit_count(solver) - before >= opt.rlimit);
+        },
+        model);
     // Z3 says "canceled" for both limits: the units, the same on every machine, decide first.
     if (r == z3::unknown)
       why = opt.stop && opt.stop->load()                              ? "interrupted"

@@ -46,17 +46,11 @@ struct Generation {
   /// Whether `s` has a model under `as` whose counts of components are right: each model
   /// whose counts are wrong is cut off (the cuts are facts, kept) and `s` asked again.
   z3::check_result check(z3::solver& s, const z3::expr_vector& as) const {
-    z3::check_result r = s.check(as);
-    while (r == z3::sat && cuts) {
-      z3::model m = s.get_model();
-      const std::vector<z3::expr> cs = cuts(m);
-      if (cs.empty() || holds_everywhere(s, m)) break;
-      for (const z3::expr& c : cs) s.add(form(c));
-      // The rounds share the question's time (each check has the time left at its start).
-      if (left() <= 0 || (opt.stop && opt.stop->load())) return z3::unknown;
-      r = s.check(as);
-    }
-    return r;
+    // The rounds share the question's time (each check has the time left at its start).
+    std::optional<z3::model> model;
+    return check_with_cuts(
+        s, as, cuts, [&](const z3::expr& c) { s.add(form(c)); },
+        [this] { return left() > 0 && !(opt.stop && opt.stop->load()); }, model);
   }
 
   z3::check_result ask(const z3::expr_vector& as) {

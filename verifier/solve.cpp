@@ -56,6 +56,26 @@ bool holds_everywhere(z3::solver& s, const z3::model& m) {
   return true;
 }
 
+z3::check_result check_with_cuts(z3::solver& s, const z3::expr_vector& as,
+                                 const std::function<std::vector<z3::expr>(z3::model&)>& cuts,
+                                 const std::function<void(const z3::expr&)>& add, const std::function<bool()>& go_on,
+                                 std::optional<z3::model>& model) {
+  model.reset();
+  z3::check_result r = s.check(as);
+  while (r == z3::sat) {
+    z3::model m = s.get_model();
+    const std::vector<z3::expr> cs = cuts ? cuts(m) : std::vector<z3::expr>{};
+    if (cs.empty() || holds_everywhere(s, m)) {
+      model = m;
+      break;
+    }
+    for (const z3::expr& c : cs) add(c);
+    if (!go_on()) return z3::unknown;
+    r = s.check(as);
+  }
+  return r;
+}
+
 uint64_t rlimit_count(z3::solver& s) {
   z3::stats st = s.statistics();
   for (unsigned i = 0; i < st.size(); ++i)

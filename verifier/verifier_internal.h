@@ -102,6 +102,15 @@ struct Budget {
 uint64_t rlimit_count(z3::solver& s);
 /// Every assertion of `s` holds in `m` (a model repaired after the check).
 bool holds_everywhere(z3::solver& s, const z3::model& m);
+/// `s` checked under `as` until a model's lazy counts are right: a model whose counts are
+/// wrong (`cuts` gives its cuts; none, or a model that holds once repaired, is right) is cut
+/// off, the cuts joining `s` through `add`, and `s` asked again while `go_on()`; unknown
+/// when it says stop. A sat answer's model, its counts set to their true values by `cuts`,
+/// goes to `model`.
+z3::check_result check_with_cuts(z3::solver& s, const z3::expr_vector& as,
+                                 const std::function<std::vector<z3::expr>(z3::model&)>& cuts,
+                                 const std::function<void(const z3::expr&)>& add, const std::function<bool()>& go_on,
+                                 std::optional<z3::model>& model);
 
 /// Bounds [lo, hi] of an integer term on every assignment, from its shape (numerals,
 /// if-then-else, sums, differences, products with a numeral); nullopt when unbounded here.
