@@ -86,6 +86,11 @@ signal_and_wait() {
   stop_seconds=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')
 }
 
+# within SECONDS: whether the last interrupt_after run stopped within SECONDS of the signal.
+within() {
+  awk -v s="$stop_seconds" -v m="$1" 'BEGIN { exit !(s < m) }'
+}
+
 # valid_json FILE: whether FILE holds one JSON value.
 valid_json() {
   python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null
