@@ -257,9 +257,13 @@ SymP Encoder::group_size_lazy(const SymP& s, int cell) {
     count_facts_.push_back(lc.is[0] == !here);
     count_facts_.push_back(lc.is[1] == (here && !or_of(around)));
   }
-  // A group of v cells needs v cells in the set.
-  for (size_t v = 2; v < lc.is.size(); ++v)
-    count_facts_.push_back(z3::implies(lc.is[v], v > any.size() ? z3_.bool_val(false) : z3::atleast(any, unsigned(v))));
+  // The largest group of v cells needs v cells in the set. (Not said of a cell's
+  // component: a puzzle's table has one per cell, and their cardinalities, one per cell
+  // and size, made a million clauses on a 6x6 board, where the SAT-based solver spent
+  // seconds on each new solver and round; the cuts bound those sizes as well.)
+  if (cell < 0)
+    for (size_t v = 2; v < lc.is.size(); ++v)
+      count_facts_.push_back(z3::implies(lc.is[v], v > any.size() ? z3_.bool_val(false) : z3::atleast(any, unsigned(v))));
   lazy_counts_.push_back(std::move(lc));
   return with_err(out, err_of(el));
 }

@@ -110,17 +110,19 @@ struct PuzzleQuestions {
   std::function<std::vector<z3::expr>(z3::model&)> cuts;
   /// What the solver is given for a condition (the SAT-based solver's form of it).
   std::function<z3::expr(const z3::expr&)> form;
+  RepairedModel repaired;
 
-  PuzzleQuestions(z3::context& c, std::function<z3::expr(const z3::expr&)> fd_form,
+  PuzzleQuestions(z3::context& c, const Encoder& enc, std::function<z3::expr(const z3::expr&)> fd_form,
                   const std::vector<std::pair<std::string, z3::expr>>& cl, const PuzzleOptions& o)
-      : ctx(c), clues(cl), opt(o), solver(fd_form ? z3::solver(c, "QF_FD") : z3::solver(c)), form(std::move(fd_form)) {
+      : ctx(c), clues(cl), opt(o), solver(fd_form ? z3::solver(c, "QF_FD") : z3::solver(c)), form(std::move(fd_form)),
+        repaired(enc) {
     for (size_t i = 0; i < clues.size(); ++i) {
       clue_lits.push_back(ctx.bool_const(fmt::format("clue:{}", i).c_str()));
       add(z3::implies(clue_lits.back(), clues[i].second));
     }
   }
 
-  void add(const z3::expr& e) { solver.add(form ? form(e) : e); }
+  void add(const z3::expr& e) { repaired.add(solver, form ? form(e) : e); }
 
   /// Is there a board of the set where the solution and the clues `kept` hold, and the clue
   /// `broken` (if any) fails?
@@ -154,7 +156,7 @@ struct PuzzleQuestions {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
     // The rounds of cuts share the question's time and units.
     const z3::check_result r = check_with_cuts(
-        solver, as, cuts, [this](const z3::expr& c) { add(c); },
+        solver, repaired, as, cuts, [this](const z3::expr& c) { add(c); },
         [&] {
           return std::chrono::steady_clock::now() < deadline &&
                  !(opt.rlimit > 0 && rlimit_count(solver) - before >= opt.rlimit);
@@ -224,7 +226,7 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   std::vector<z3::expr> conds = count_facts;
   for (const Part& p : all) conds.push_back(p.e);
   const std::function<z3::expr(const z3::expr&)> fd_form = sat_form(conds, arith);
-  PuzzleQuestions q(z3_, fd_form, clues, po);
+  PuzzleQuestions q(z3_, enc_, fd_form, clues, po);
   if (counted) {
     q.cuts = [&](z3::model& m) { return enc_.component_cuts(m); };
     for (const z3::expr& x : count_facts) q.add(x);

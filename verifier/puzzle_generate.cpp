@@ -35,21 +35,27 @@ struct Generation {
   std::function<std::vector<z3::expr>(z3::model&)> cuts;
   std::string stopped;
   size_t questions = 0;
+  RepairedModel repaired;
+  /// What was asserted, as given (the SAT-based solver's own list is its clauses).
+  std::vector<z3::expr> asserted{};
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
   double left() const {
     return opt.timeout_seconds - std::chrono::duration<double>(Clock::now() - started).count();
   }
 
-  void add(const z3::expr& e) { solver.add(form(e)); }
+  void add(const z3::expr& e) {
+    asserted.push_back(form(e));
+    repaired.add(solver, asserted.back());
+  }
 
-  /// Whether `s` has a model under `as` whose counts of components are right: each model
-  /// whose counts are wrong is cut off (the cuts are facts, kept) and `s` asked again.
-  z3::check_result check(z3::solver& s, const z3::expr_vector& as) const {
+  /// Whether the solver has a model under `as` whose counts of components are right: each model
+  /// whose counts are wrong is cut off (the cuts are facts, kept) and it is asked again.
+  z3::check_result check(const z3::expr_vector& as) {
     // The rounds share the question's time (each check has the time left at its start).
     std::optional<z3::model> model;
     return check_with_cuts(
-        s, as, cuts, [&](const z3::expr& c) { s.add(form(c)); },
+        solver, repaired, as, cuts, [&](const z3::expr& c) { add(c); },
         [this] { return left() > 0 && !(opt.stop && opt.stop->load()); }, model);
   }
 
@@ -61,7 +67,7 @@ struct Generation {
     ps.set("timeout", unsigned(std::max(1.0, left() * 1000)));
     ps.set("ctrl_c", false);
     solver.set(ps);
-    const z3::check_result r = check(solver, as);
+    const z3::check_result r = check(as);
     ++questions;
     if (r == z3::unknown)
       stopped = opt.stop && opt.stop->load() ? "interrupted"
@@ -187,7 +193,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   const bool sat_based = bool(form);
   if (!sat_based) form = [](const z3::expr& e) { return e; };
   auto make_solver = [&] { return sat_based ? z3::solver(z3_, "QF_FD") : z3::solver(z3_); };
-  Generation g{z3_, make_solver(), go, Clock::now(), {}, {}, uint32_t(blank_index), form, {}, ""};
+  Generation g{z3_, make_solver(), go, Clock::now(), {}, {}, uint32_t(blank_index), form, {}, "", 0, RepairedModel(enc_)};
   if (counted) {
     g.cuts = [this](z3::model& m) { return enc_.component_cuts(m); };
     for (const z3::expr& x : count_facts) g.add(x);
@@ -196,7 +202,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     for (const z3::expr& x : enc_.sum_facts()) g.add(x);
   for (const Part& p : all) g.add(p.e);
   for (const z3::expr& l : sc.lits) g.add(l);
-  const z3::expr_vector base = g.solver.assertions();  // before any attempt's blocking clause
+  const std::vector<z3::expr> base = g.asserted;  // before any attempt's blocking clause
   for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
   for (const Selector& s : enc_.selectors())
     if (s.var >= 0 && s.var != sv.var) g.state.push_back(s);
@@ -387,7 +393,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       if (g.ask(board_q) == z3::sat) cur.solution = board(g.solver.get_model(), sc);
       // Difficulty: a fresh solver proves uniqueness, with nothing learned before and the
       // same assertions whatever ran before (alone or in a run of several seeds).
-      z3::expr_vector question = copy(base);
+      z3::expr_vector question(z3_);
+      for (const z3::expr& a : base) question.push_back(a);
       g.fix_table(table, question);
       question.push_back(z3::mk_or(other));
       // In a context of its own, a solver of the same kind: the terms numbered as this

@@ -47,16 +47,18 @@ std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr&
 
 }  // namespace
 
-/// Whether every assertion of `s` holds in `m` (a model whose lazily refined counts were
-/// set to their true values).
-bool holds_everywhere(z3::solver& s, const z3::model& m) {
-  const z3::expr_vector as = s.assertions();
-  for (unsigned i = 0; i < as.size(); ++i)
-    if (!m.eval(as[i], true).is_true()) return false;
+void RepairedModel::add(z3::solver& s, const z3::expr& e) {
+  s.add(e);
+  if (enc_.reads_counts(e)) reading_.push_back(e);
+}
+
+bool RepairedModel::holds(const z3::model& m) const {
+  for (const z3::expr& e : reading_)
+    if (!m.eval(e, true).is_true()) return false;
   return true;
 }
 
-z3::check_result check_with_cuts(z3::solver& s, const z3::expr_vector& as,
+z3::check_result check_with_cuts(z3::solver& s, const RepairedModel& repaired, const z3::expr_vector& as,
                                  const std::function<std::vector<z3::expr>(z3::model&)>& cuts,
                                  const std::function<void(const z3::expr&)>& add, const std::function<bool()>& go_on,
                                  std::optional<z3::model>& model) {
@@ -65,7 +67,7 @@ z3::check_result check_with_cuts(z3::solver& s, const z3::expr_vector& as,
   while (r == z3::sat) {
     z3::model m = s.get_model();
     const std::vector<z3::expr> cs = cuts ? cuts(m) : std::vector<z3::expr>{};
-    if (cs.empty() || holds_everywhere(s, m)) {
+    if (cs.empty() || repaired.holds(m)) {
       model = m;
       break;
     }
@@ -413,8 +415,9 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
   }
   auto attempt = [&](bool fd, double part) {
     z3::solver s = fd ? z3::solver(z3_, "QF_FD") : z3::solver(z3_);
+    RepairedModel repaired(enc_);
     if (!fd) s.push();
-    auto put = [&](const z3::expr& e) { s.add(fd ? cards_(e) : e); };
+    auto put = [&](const z3::expr& e) { repaired.add(s, fd ? cards_(e) : e); };
     for (const Part* p : use) put(p->e);
     if (arith && !(fd && cardinal))  // the sums' facts are the SMT core's
       for (const Part& f : sum_facts_)
@@ -445,7 +448,7 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
       cap_lit.reset();
       if (cap >= enc_.cells()) return;
       cap_lit = z3_.bool_const(fmt::format("few_cells#{}", cap).c_str());
-      s.add(z3::implies(*cap_lit, enc_.few_counted_cells(last ? &*last : nullptr, cap)));
+      repaired.add(s, z3::implies(*cap_lit, enc_.few_counted_cells(last ? &*last : nullptr, cap)));
     };
     if (counted) restrict_to(8);
     while (true) {
@@ -499,8 +502,8 @@ Answer Verifier::check(const Scope& sc, const Relaxation& r, const z3::expr& q, 
       if (a.result != z3::sat) break;
       a.model = s.get_model();
       const std::vector<z3::expr> cuts = enc_.component_cuts(*a.model);
-      if (cuts.empty() || holds_everywhere(s, *a.model)) break;
-      for (const z3::expr& cut : cuts) s.add(cut);
+      if (cuts.empty() || repaired.holds(*a.model)) break;
+      for (const z3::expr& cut : cuts) repaired.add(s, cut);
       last = a.model;
     }
   };

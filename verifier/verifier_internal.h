@@ -100,14 +100,28 @@ struct Budget {
 
 /// Z3's resource count so far, as a solver's statistics report it.
 uint64_t rlimit_count(z3::solver& s);
-/// Every assertion of `s` holds in `m` (a model repaired after the check).
-bool holds_everywhere(z3::solver& s, const z3::model& m);
+/// Whether every assertion of a solver holds in a model the solver gave, repaired after the
+/// check (its lazy counts set to their true values: Encoder::component_cuts). Only an
+/// assertion that reads a count can have changed its value: those are kept as they are
+/// added (every assertion goes through add), and a round of cuts evaluates them alone
+/// (the SAT-based solver's own list of assertions is its clauses: a million on a 6x6 board).
+class RepairedModel {
+ public:
+  explicit RepairedModel(const Encoder& enc) : enc_(enc) {}
+  /// Asserts `e` in `s`.
+  void add(z3::solver& s, const z3::expr& e);
+  bool holds(const z3::model& m) const;
+
+ private:
+  const Encoder& enc_;
+  std::vector<z3::expr> reading_;  ///< the assertions that read a count
+};
 /// `s` checked under `as` until a model's lazy counts are right: a model whose counts are
 /// wrong (`cuts` gives its cuts; none, or a model that holds once repaired, is right) is cut
 /// off, the cuts joining `s` through `add`, and `s` asked again while `go_on()`; unknown
 /// when it says stop. A sat answer's model, its counts set to their true values by `cuts`,
 /// goes to `model`.
-z3::check_result check_with_cuts(z3::solver& s, const z3::expr_vector& as,
+z3::check_result check_with_cuts(z3::solver& s, const RepairedModel& repaired, const z3::expr_vector& as,
                                  const std::function<std::vector<z3::expr>(z3::model&)>& cuts,
                                  const std::function<void(const z3::expr&)>& add, const std::function<bool()>& go_on,
                                  std::optional<z3::model>& model);
