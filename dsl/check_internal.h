@@ -34,6 +34,9 @@ inline Context play_context(bool statements, const char* what) {
 }
 
 /// "3 players", "1 row".
+/// "did you mean 'X'?" for the candidate closest to `name`, or "" (check_scope.cpp).
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
+
 inline std::string plural(int64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
