@@ -418,6 +418,8 @@ class Encoder {
     /// Not a count: the size of the component holding cell `at` (0 when the cell is not in
     /// the set; group_size_lazy), or -1.
     int at = -1;
+    /// Whether Euler's bound of a count was stated (component_cuts).
+    bool euler = false;
     bool counts(size_t size) const { return by_size.empty() || (size < by_size.size() && by_size[size]); }
     /// The smallest size counted (1 for every component).
     size_t smallest() const {
@@ -437,6 +439,9 @@ class Encoder {
   /// `el`): fills `lc`'s cells and values and `any` (the cells that may be in the set),
   /// and returns its cases.
   SymP fresh_lazy(const SymP& el, const char* name, LazyCount& lc, z3::expr_vector& any);
+  /// The count is at least cells - adjacent pairs + 2x2 blocks of its set (Euler's
+  /// bound; component_cuts).
+  z3::expr euler_bound(const LazyCount& lc) const;
   /// Whether every cell of the counted set `lc` is reached from its first cell (by index)
   /// in `steps` steps along neighbours in the set (true for an empty set).
   z3::expr reaches_all(const LazyCount& lc, int steps);
