@@ -374,9 +374,11 @@ z3::expr Encoder::few_counted_cells(const z3::model* m, int cap) {
   return out.empty() ? z3_.bool_val(true) : z3::mk_and(out);
 }
 
-std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
+std::vector<z3::expr> Encoder::component_cuts(z3::model& m, std::vector<char>* euler_stated) {
   std::vector<z3::expr> cuts;
-  for (LazyCount& lc : lazy_counts_) {
+  if (euler_stated) euler_stated->resize(lazy_counts_.size(), 0);
+  for (size_t k = 0; k < lazy_counts_.size(); ++k) {
+    LazyCount& lc = lazy_counts_[k];
     int64_t claimed = -1;
     for (size_t v = 0; v < lc.is.size() && claimed < 0; ++v)
       if (m.eval(lc.is[v], false).is_true()) claimed = int64_t(v);
@@ -474,8 +476,9 @@ std::vector<z3::expr> Encoder::component_cuts(z3::model& m) {
       // Euler's bound, once a model claims too few. (As a fact from the start it made
       // generating six islands on 7x7 about three times faster again, but one question of
       // a SMYOZ puzzle, whose island count it also bounds, went from 5 s to unknown at 180 s.)
-      if (lc.by_size.empty() && !lc.euler) {
-        lc.euler = true;
+      char& stated = euler_stated ? (*euler_stated)[k] : lc.euler;
+      if (lc.by_size.empty() && !stated) {
+        stated = 1;
         cuts.push_back(euler_bound(lc));
       }
       // These components (those counted), each with its rim empty, are components: at

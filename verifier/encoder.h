@@ -238,8 +238,11 @@ class Encoder {
   /// the set is empty, and otherwise refined by cuts. For a model, sets each count to the
   /// true number of components of its set in the model and returns cuts (facts that hold
   /// in every state) excluding the model's wrong counts; empty when all were right. The
-  /// cuts join the count facts of later questions.
-  std::vector<z3::expr> component_cuts(z3::model& m);
+  /// cuts join the count facts of later questions. Euler's bound of a count is among them
+  /// once, on its first claim of too few components: once for the encoding, or, with
+  /// `euler_stated` (per count, grown as needed), once for the caller's own solver, whose
+  /// cuts then do not depend on what was asked before (a difficulty proof's).
+  std::vector<z3::expr> component_cuts(z3::model& m, std::vector<char>* euler_stated = nullptr);
   /// At most `cap` cells in each set whose components a count in `m` (null: any model)
   /// counts, and a count of at most 1 exactly when the set is connected (exact for so few
   /// cells: reachability in cap - 1 steps).
@@ -419,7 +422,7 @@ class Encoder {
     /// the set; group_size_lazy), or -1.
     int at = -1;
     /// Whether Euler's bound of a count was stated (component_cuts).
-    bool euler = false;
+    char euler = 0;
     bool counts(size_t size) const { return by_size.empty() || (size < by_size.size() && by_size[size]); }
     /// The smallest size counted (1 for every component).
     size_t smallest() const {

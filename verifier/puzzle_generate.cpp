@@ -35,19 +35,14 @@ struct Generation {
   std::function<std::vector<z3::expr>(z3::model&)> cuts;
   std::string stopped;
   size_t questions = 0;
-  RepairedModel repaired;
-  /// What was asserted, as given (the SAT-based solver's own list is its clauses).
-  std::vector<z3::expr> asserted{};
+  RepairedModel repaired;  ///< every assertion goes through it (add)
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
   double left() const {
     return opt.timeout_seconds - std::chrono::duration<double>(Clock::now() - started).count();
   }
 
-  void add(const z3::expr& e) {
-    asserted.push_back(form(e));
-    repaired.add(solver, asserted.back());
-  }
+  void add(const z3::expr& e) { repaired.add(solver, form(e)); }
 
   /// Whether the solver has a model under `as` whose counts of components are right: each model
   /// whose counts are wrong is cut off (the cuts are facts, kept) and it is asked again.
@@ -202,7 +197,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     for (const z3::expr& x : enc_.sum_facts()) g.add(x);
   for (const Part& p : all) g.add(p.e);
   for (const z3::expr& l : sc.lits) g.add(l);
-  const std::vector<z3::expr> base = g.asserted;  // before any attempt's blocking clause
+  // Before any attempt's blocking clause (as given: the SAT-based solver's own list is its clauses).
+  const std::vector<z3::expr> base = g.repaired.assertions();
   for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
   for (const Selector& s : enc_.selectors())
     if (s.var >= 0 && s.var != sv.var) g.state.push_back(s);
@@ -412,9 +408,10 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       // encoding's context for its cuts, which join the question (the solver's figures
       // are those of its whole life: every round).
       z3::check_result proof = alone.check();
+      std::vector<char> euler_stated;  // this solver's own (not what earlier questions were told)
       while (proof == z3::sat && counted) {
         z3::model back(z3_, Z3_model_translate(own, alone.get_model(), z3_));
-        const std::vector<z3::expr> cs = enc_.component_cuts(back);
+        const std::vector<z3::expr> cs = enc_.component_cuts(back, &euler_stated);
         if (cs.empty()) break;
         for (const z3::expr& c : cs) alone.add(z3::to_expr(own, Z3_translate(z3_, form(c), own)));
         if (g.left() <= 0 || (opt_.stop && opt_.stop->load())) {

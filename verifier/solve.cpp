@@ -49,16 +49,20 @@ std::pair<std::vector<int>, bool> support_of(const Encoder& enc, const z3::expr&
 
 void RepairedModel::add(z3::solver& s, const z3::expr& e) {
   s.add(e);
-  if (enc_.reads_counts(e)) reading_.push_back(e);
+  added_.push_back(e);
 }
 
-bool RepairedModel::holds(const z3::model& m) const {
+bool RepairedModel::holds(const z3::model& m) {
+  // Which assertions read a count is found when first asked (a question whose models
+  // never need repair does not pay for the walk).
+  for (; scanned_ < added_.size(); ++scanned_)
+    if (enc_.reads_counts(added_[scanned_])) reading_.push_back(added_[scanned_]);
   for (const z3::expr& e : reading_)
     if (!m.eval(e, true).is_true()) return false;
   return true;
 }
 
-z3::check_result check_with_cuts(z3::solver& s, const RepairedModel& repaired, const z3::expr_vector& as,
+z3::check_result check_with_cuts(z3::solver& s, RepairedModel& repaired, const z3::expr_vector& as,
                                  const std::function<std::vector<z3::expr>(z3::model&)>& cuts,
                                  const std::function<void(const z3::expr&)>& add, const std::function<bool()>& go_on,
                                  std::optional<z3::model>& model) {

@@ -102,18 +102,22 @@ struct Budget {
 uint64_t rlimit_count(z3::solver& s);
 /// Whether every assertion of a solver holds in a model the solver gave, repaired after the
 /// check (its lazy counts set to their true values: Encoder::component_cuts). Only an
-/// assertion that reads a count can have changed its value: those are kept as they are
-/// added (every assertion goes through add), and a round of cuts evaluates them alone
-/// (the SAT-based solver's own list of assertions is its clauses: a million on a 6x6 board).
+/// assertion that reads a count can have changed its value: every assertion goes through
+/// add, and a round of cuts evaluates those that read a count alone (the SAT-based
+/// solver's own list of assertions is its clauses: a million on a 6x6 board).
 class RepairedModel {
  public:
   explicit RepairedModel(const Encoder& enc) : enc_(enc) {}
   /// Asserts `e` in `s`.
   void add(z3::solver& s, const z3::expr& e);
-  bool holds(const z3::model& m) const;
+  bool holds(const z3::model& m);
+  /// Every assertion added, in order, as given.
+  const std::vector<z3::expr>& assertions() const { return added_; }
 
  private:
   const Encoder& enc_;
+  std::vector<z3::expr> added_;    ///< every assertion, in order
+  size_t scanned_ = 0;             ///< how many of them were sorted into reading_
   std::vector<z3::expr> reading_;  ///< the assertions that read a count
 };
 /// `s` checked under `as` until a model's lazy counts are right: a model whose counts are
@@ -121,7 +125,7 @@ class RepairedModel {
 /// off, the cuts joining `s` through `add`, and `s` asked again while `go_on()`; unknown
 /// when it says stop. A sat answer's model, its counts set to their true values by `cuts`,
 /// goes to `model`.
-z3::check_result check_with_cuts(z3::solver& s, const RepairedModel& repaired, const z3::expr_vector& as,
+z3::check_result check_with_cuts(z3::solver& s, RepairedModel& repaired, const z3::expr_vector& as,
                                  const std::function<std::vector<z3::expr>(z3::model&)>& cuts,
                                  const std::function<void(const z3::expr&)>& add, const std::function<bool()>& go_on,
                                  std::optional<z3::model>& model);
