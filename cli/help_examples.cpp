@@ -40,6 +40,9 @@ const std::vector<std::pair<std::string, std::string>>& examples() {
       {"puzzle",
        "  rulebook puzzle sudoku.rules --seed 7                    a minimal puzzle, its solution, the criteria\n"
        "  rulebook puzzle sudoku.rules --seed 1 --count 20 -o new.txt   20 puzzles as a data file"},
+      {"deduce",
+       "  rulebook explore hidden.rules --depth 4 --list fleets.json --observe answer\n"
+       "  rulebook deduce fleets.json --hidden all --bag answer=3 --limit 16   probes needed per hidden state"},
       {"solve",
        "  rulebook solve sudoku.rules --setup puzzle=5 --clues   solutions, uniqueness, needed clues\n"
        "  rulebook solve sudoku.rules --setup puzzle=3 --max 5000 --boards 2\n"

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   add_prove(app, result);
   add_solve(app, result);
   add_puzzle(app, result);
+  add_deduce(app, result);
   add_bench(app, result);
   add_lsp(app, result);
   add_lint(app, result);

@@ -31,6 +31,7 @@ void add_explore(CLI::App& app, int& result);
 void add_prove(CLI::App& app, int& result);
 void add_solve(CLI::App& app, int& result);
 void add_puzzle(CLI::App& app, int& result);
+void add_deduce(CLI::App& app, int& result);
 void add_bench(CLI::App& app, int& result);
 void add_lsp(CLI::App& app, int& result);
 /// Puts usage examples at the foot of the help of `app` and of each verb.
