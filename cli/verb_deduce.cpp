@@ -27,6 +27,7 @@ struct DeduceOptions {
   std::vector<std::string> probe;
   std::vector<std::string> given;
   std::vector<std::string> bags;  ///< NAME=K
+  std::vector<std::string> once;
   std::string hidden;             ///< "all" or 1-based indices "3,17"
   size_t games = 20;
   uint64_t seed = 1;
@@ -92,6 +93,7 @@ std::string load(const DeduceOptions& opt, Loaded& out) {
       k.name = name;
       k.given = given;
       k.bag = bag.count(name) ? bag[name] : 1;
+      k.once = std::count(opt.once.begin(), opt.once.end(), name) > 0;
       t.kinds.push_back(k);
       if (param) {
         for (const auto& v : o.value("values", nlohmann::json::array()))
@@ -112,6 +114,8 @@ std::string load(const DeduceOptions& opt, Loaded& out) {
                                         names.empty() ? "nothing" : names);
   for (const auto& [n, k] : bag)
     if (!known(n)) return fmt::format("--bag {}: '{}' is not observed in the list (observed: {})", n, n, names);
+  for (const std::string& n : opt.once)
+    if (!known(n)) return fmt::format("--once {}: '{}' is not observed in the list (observed: {})", n, n, names);
   for (const std::string& n : opt.probe)
     for (const Column& c : cols)
       if (c.name == n && !c.param)
@@ -293,8 +297,9 @@ int run_deduce(const DeduceOptions& opt) {
   for (const auto& k : t.kinds) {
     const size_t n = size_t(std::count_if(t.probes.begin(), t.probes.end(), [&](const auto& p) { return &t.kinds[p.kind] == &k; }));
     kinds += fmt::format("{}{}{}", kinds.empty() ? "" : ", ", k.name,
-                         k.given ? " (given)" : k.bag > 1 ? fmt::format(" ({} probes, in bags of up to {})", n, k.bag)
-                                                          : fmt::format(" ({} probes)", n));
+                         k.given    ? " (given)"
+                         : k.bag > 1 ? fmt::format(" ({} probes, in bags of up to {}{})", n, k.bag, k.once ? ", once" : "")
+                                     : fmt::format(" ({} probes{})", n, k.once ? ", once" : ""));
   }
   Summary greedy_sum, random_sum;
   explorer::DeductionCache cache;
@@ -351,7 +356,8 @@ int run_deduce(const DeduceOptions& opt) {
     doc["depth"] = l.depth;
     doc["states"] = t.candidates;
     nlohmann::ordered_json ks = nlohmann::ordered_json::array();
-    for (const auto& k : t.kinds) ks.push_back({{"name", k.name}, {"bag", k.bag}, {"given", k.given}});
+    for (const auto& k : t.kinds)
+      ks.push_back({{"name", k.name}, {"bag", k.bag}, {"given", k.given}, {"once", k.once}});
     doc["observed"] = ks;
     doc["seed"] = opt.seed;
     doc["limit"] = opt.limit;
@@ -383,6 +389,7 @@ void add_deduce(CLI::App& app, int& result) {
                   "An observed define answered at the start, all its values (repeatable; not counted as probes)");
   cmd->add_option("--bag", opt->bags,
                   "NAME=K: probes of NAME asked up to K together, answered as an unordered bag (repeatable)");
+  cmd->add_option("--once", opt->once, "An observed define probed at most once in a game (repeatable)");
   cmd->add_option("--hidden", opt->hidden, "'all' (every listed state in turn) or state numbers 1..N, comma-separated");
   cmd->add_option("--games", opt->games, "Hidden states drawn from the list (default 20; distinct while enough)")
       ->check(CLI::PositiveNumber);

@@ -96,6 +96,14 @@ void filter(const DeductionTable& t, const std::vector<size_t>& probes, const st
   cands.swap(kept);
 }
 
+/// Whether kind k may not be asked again (asked once, and allowed once).
+bool used_up(const DeductionTable& t, size_t k, const std::vector<bool>& asked) {
+  if (!t.kinds[k].once) return false;
+  for (size_t p = 0; p < t.probes.size(); ++p)
+    if (asked[p] && t.probes[p].kind == k) return true;
+  return false;
+}
+
 struct Choice {
   std::vector<size_t> probes;
   double bits = 0;  ///< information of the answers
@@ -114,7 +122,7 @@ Choice greedy(const DeductionTable& t, const std::vector<size_t>& cands, const s
     }
   };
   for (size_t k = 0; k < t.kinds.size(); ++k) {
-    if (t.kinds[k].given) continue;
+    if (t.kinds[k].given || used_up(t, k, asked)) continue;
     // A bag grows a probe at a time, each the one whose answers add most to the bag's;
     // every size reached is a choice (its information per probe), until the bag is full
     // or no probe adds anything.
@@ -150,7 +158,7 @@ Choice random_choice(const DeductionTable& t, const std::vector<size_t>& cands, 
                      SplitMix64& rng) {
   std::vector<size_t> open;
   for (size_t p = 0; p < t.probes.size(); ++p)
-    if (!asked[p] && !t.kinds[t.probes[p].kind].given) open.push_back(p);
+    if (!asked[p] && !t.kinds[t.probes[p].kind].given && !used_up(t, t.probes[p].kind, asked)) open.push_back(p);
   Choice c;
   if (open.empty()) return c;
   const size_t first = open[rng.below(open.size())];

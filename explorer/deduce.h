@@ -19,6 +19,7 @@ struct DeductionTable {
     std::string name;     ///< the define
     int bag = 1;          ///< probes of this kind asked together, answered as a bag (1: alone)
     bool given = false;   ///< answered at the start, not a probe (a define of no parameter)
+    bool once = false;    ///< at most one probe (or bag) of this kind in a game
   };
   std::vector<Kind> kinds;
   struct Probe {

@@ -5,7 +5,7 @@ deduce_check.py LIST.json DEDUCE.json [--fleets]
 
 LIST.json: the states `rulebook explore --list --observe` wrote; DEDUCE.json: `rulebook
 deduce LIST.json --json [--baseline]`. The kinds probed, their bags, the givens and the seed
-are read from DEDUCE.json. Every greedy game is played again here (information per probe,
+(and those asked once) are read from DEDUCE.json. Every greedy game is played again here (information per probe,
 bags grown a probe at a time, ties to fewer probes, then the earlier kind and probe), every
 baseline game with the same splitmix64 draws, and each turn's candidates left are counted
 by filtering the list. With --fleets, the list itself is checked against an enumeration of
@@ -72,10 +72,13 @@ def main():
             s += float(k) * math.log2(float(k))
         return math.log2(float(len(cands))) - s / float(len(cands))
 
+    def used_up(ki, asked):
+        return kinds[ki].get("once", False) and any(asked[p] and probes[p][0] == ki for p in range(len(probes)))
+
     def greedy(cands, asked):
         best, best_rate = [], 0.0
         for ki, k in enumerate(kinds):
-            if k["given"]:
+            if k["given"] or used_up(ki, asked):
                 continue
             cur, cur_bits = [], 0.0
             for _ in range(max(1, k["bag"])):
@@ -95,7 +98,8 @@ def main():
         return best
 
     def random_choice(asked, rng):
-        open_ = [p for p in range(len(probes)) if not asked[p] and not kinds[probes[p][0]]["given"]]
+        open_ = [p for p in range(len(probes))
+                 if not asked[p] and not kinds[probes[p][0]]["given"] and not used_up(probes[p][0], asked)]
         if not open_:
             return []
         first = open_[rng.below(len(open_))]

@@ -24,9 +24,10 @@ check "30 games and the list checked apart" 0 $?
 check "the check's figures" "30 games played again: every turn, answer and count alike (30 found)
 the list: 3944 fleets, each with the answers the enumeration here gives" "$(cat "$work/a.check")"
 
-"$rb" deduce "$list" --hidden 1,2,3,100,3944 --probe row_ships --probe shot --json --quiet >"$work/b.json"
+"$rb" deduce "$list" --hidden 1,2,3,100,3944 --probe row_ships --probe shot --once row_ships --baseline --json \
+  --quiet >"$work/b.json"
 check "deduce of given states exits 0" 0 $?
-check "given states, rows and shots, checked apart" 0 \
+check "given states, rows (once) and shots, checked apart" 0 \
   "$(python3 tests/cli/deduce_check.py "$list" "$work/b.json" >/dev/null 2>&1; echo $?)"
 
 # Single shots answer each cell: every fleet is found.

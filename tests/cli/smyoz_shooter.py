@@ -250,7 +250,8 @@ def list_fleets(rulebook, tree, text, threads):
     r = subprocess.run([rulebook, 'explore', os.path.join(tree, 'tests/cli/smyoz_enumerate.rules'),
                         '--setup', 'puzzle=1', '--setup', 'dropped=0', '--depth', '11', '--no-symmetry',
                         '--threads', str(threads), '--list', out, '--observe', 'answer',
-                        '--observe', 'water_point', '--quiet'], capture_output=True, text=True)
+                        '--observe', 'water_point', '--observe', 'origin_view', '--observe', 'islands_by_size',
+                        '--quiet'], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit('smyoz_shooter: rulebook explore failed:\n' + r.stderr)
     return read_list(out)

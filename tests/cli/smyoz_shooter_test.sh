@@ -39,6 +39,55 @@ python3 "$shooter" --summary "$work/g.jsonl" >"$work/summary"
 check "the summary" "2 hidden fleets (seeds 3 5)|with Z when it finishes: 2 of 2 found within 16 shots" \
   "$(head -n 2 "$work/summary" | cut -d';' -f1 | paste -sd'|')"
 
+# What `rulebook deduce` probes besides the answers, checked on every listed fleet against
+# the answers and points the list also holds: the origin shot's number (the cell's answer,
+# its 3x3 area's ship cells with their colours, its 16 points), and the islands by size
+# (components of the water points, counted here).
+check "the origin's view and the island sizes on every listed fleet" "8 fleets: alike" "$(python3 - "$work/list.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 9
+bad = 0
+for s in d["list"]:
+    v = s["values"]
+    ans, water = v["answer"], v["water_point"]  # cells and points (n + 1 a row) in row-major order
+    for c in range(n * n):
+        y, x = divmod(c, n)
+        want = -1
+        if 1 <= x <= n - 2 and 1 <= y <= n - 2:
+            area = sum((1 + ans[(y + dy) * n + x + dx] % 10 if ans[(y + dy) * n + x + dx] // 10 >= 5 else 0)
+                       * 7 ** (3 * (dy + 1) + dx + 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+            pts = sum(2 ** (4 * (py + 1) + px + 1) for py in range(-1, 3) for px in range(-1, 3)
+                      if water[(y + py) * (n + 1) + x + px])
+            want = (ans[c] * 7 ** 9 + area) * 65536 + pts
+        bad += v["origin_view"][c] != want
+    # islands: water points joined orthogonally
+    seen, sizes = set(), {}
+    for p in range((n + 1) * (n + 1)):
+        if water[p] and p not in seen:
+            stack, k = [p], 0
+            seen.add(p)
+            while stack:
+                q = stack.pop()
+                k += 1
+                qy, qx = divmod(q, n + 1)
+                for ny, nx in ((qy - 1, qx), (qy + 1, qx), (qy, qx - 1), (qy, qx + 1)):
+                    r = ny * (n + 1) + nx
+                    if 0 <= ny <= n and 0 <= nx <= n and water[r] and r not in seen:
+                        seen.add(r)
+                        stack.append(r)
+            sizes[k] = sizes.get(k, 0) + 1
+    bad += v["islands_by_size"] != [sizes.get(k, 0) for k in range(1, n * n + 1)]
+print(len(d["list"]), "fleets:", "alike" if bad == 0 else f"{bad} differ")
+PY
+)"
+# The shooter's game played by `rulebook deduce` over the same list: shots in groups of up to
+# three answered as bags, the island sizes given, every fleet in turn; each found.
+"$rb" deduce "$work/list.json" --probe answer --bag answer=3 --given islands_by_size --hidden all --limit 16 \
+  --quiet >"$work/deduce.out"
+check "deduce over the fleets of the gallows and the origin" "greedy: 8 of 8 found (8 within 16 probes);" \
+  "$(tail -n 1 "$work/deduce.out" | cut -d';' -f1);"
+
 # One answer of one listed fleet changed: the reference refuses the list.
 python3 - "$work/list.json" "$work/bad.json" <<'PY'
 import json, sys
