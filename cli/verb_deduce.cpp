@@ -341,10 +341,10 @@ int run_deduce(const DeduceOptions& opt) {
     fmt::print("\ngame {}: state {} hidden; {} states{}\n", i + 1, g.hidden + 1, g.start,
                g.start < t.candidates ? " after the givens" : "");
     for (const auto& st : g.steps) fmt::print("  {}: {} left\n", step_text(l, st, nullptr), st.left);
-    fmt::print("  {}\n", g.found ? fmt::format("found in {} probes", g.probes_used)
+    fmt::print("  {}\n", g.found ? fmt::format("found in {} probe{}", g.probes_used, g.probes_used == 1 ? "" : "s")
                                  : fmt::format("{} states left: {}", g.left, g.ended));
     if (r) {
-      fmt::print("  baseline (random probes): {}\n", r->found ? fmt::format("found in {} probes", r->probes_used)
+      fmt::print("  baseline (random probes): {}\n", r->found ? fmt::format("found in {} probe{}", r->probes_used, r->probes_used == 1 ? "" : "s")
                                                                 : fmt::format("{} left", r->left));
     }
   }
