@@ -3,12 +3,17 @@
 // its parameter's values, read on the hidden state) until one state is left. Prints each
 // game's probes and the candidates left after each, and over the games the probes needed.
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -46,12 +51,55 @@ struct Loaded {
   int depth = 0;
 };
 
+/// The text of the regular file `path` ("" and `error` set otherwise: a FIFO is refused
+/// without waiting for a writer, as the rules files are).
+std::string read_list_file(const std::string& path, std::string& error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot read '" + path + "': " + std::strerror(errno);
+    return "";
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = "cannot read '" + path + "': " + (S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+    ::close(fd);
+    return "";
+  }
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      error = "cannot read '" + path + "': " + std::strerror(errno);
+      break;
+    }
+    text.append(buffer, size_t(got));
+  }
+  ::close(fd);
+  return text;
+}
+
+std::string load_json(const DeduceOptions& opt, Loaded& out);
+
 std::string load(const DeduceOptions& opt, Loaded& out) {
-  std::ifstream in(opt.list);
-  if (!in) return "cannot read " + opt.list;
+  // A list is input like a rules file: any shape, any type where another is expected, is
+  // said, never a crash.
+  try {
+    return load_json(opt, out);
+  } catch (const nlohmann::json::exception& e) {
+    return opt.list + ": not a list of `rulebook explore --list` (" + std::string(e.what()) + ")";
+  }
+}
+
+std::string load_json(const DeduceOptions& opt, Loaded& out) {
+  std::string error;
+  const std::string text = read_list_file(opt.list, error);
+  if (!error.empty()) return error;
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     return opt.list + ": not a JSON document (" + std::string(e.what()) + ")";
   }
