@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -18,17 +19,30 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/explore_list.h"
 #include "cli/interrupt.h"
+#include "cli/open_game.h"
+#include "cli/output_file.h"
 #include "cli/progress.h"
 #include "cli/verbs.h"
 #include "compiler/runtime/random.h"
+#include "dsl/diagnostics.h"
 #include "explorer/deduce.h"
+#include "explorer/enumerate.h"
 
 namespace rulebook::cli {
 namespace {
 
 struct DeduceOptions {
-  std::string list;
+  std::string list;               ///< a list (.json), or a rules file to list first
+  // A rules file: the states of this depth listed first, as `explore --list` would.
+  int depth = -1;
+  std::vector<std::string> observe;
+  std::vector<std::string> setups;
+  std::string engine = "compiled";
+  int threads = 0;
+  uint64_t list_max = 1000000;
+  std::string save_list;
   std::vector<std::string> probe;
   std::vector<std::string> given;
   std::vector<std::string> bags;  ///< NAME=K
@@ -81,22 +95,95 @@ std::string read_list_file(const std::string& path, std::string& error) {
   return text;
 }
 
-std::string load_json(const DeduceOptions& opt, Loaded& out);
+std::string load_json(const DeduceOptions& opt, const std::string& text, Loaded& out);
 
-std::string load(const DeduceOptions& opt, Loaded& out) {
+std::string load(const DeduceOptions& opt, const std::string& text, Loaded& out) {
   // A list is input like a rules file: any shape, any type where another is expected, is
   // said, never a crash.
   try {
-    return load_json(opt, out);
+    return load_json(opt, text, out);
   } catch (const nlohmann::json::exception& e) {
     return opt.list + ": not a list of `rulebook explore --list` (" + std::string(e.what()) + ")";
   }
 }
 
-std::string load_json(const DeduceOptions& opt, Loaded& out) {
-  std::string error;
-  const std::string text = read_list_file(opt.list, error);
-  if (!error.empty()) return error;
+/// Whether the input is a list (a JSON document) rather than a rules file.
+bool is_list(const std::string& path) { return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0; }
+
+/// The list of a rules file's states at --depth, with the --observe defines, as `explore
+/// --list` makes it; "" with `code` set (and said) when it cannot be made whole.
+std::string list_of_rules(const DeduceOptions& opt, const std::atomic<bool>* interrupt, int& code) {
+  code = kExitOk;
+  if (opt.depth < 0 || opt.observe.empty()) {
+    fmt::print(stderr, "rulebook deduce: a rules file needs --depth N and --observe NAME (the states to hide and "
+                       "what a probe reads), or give a list made by `explore --list`\n");
+    code = kExitUsage;
+    return "";
+  }
+  OpenedGame game;
+  if ((code = open_game(opt.list, opt.engine, game)) != kExitOk) return "";
+  std::vector<uint8_t> root;
+  if ((code = setup_state(game, 1, opt.setups, root)) != kExitOk) return "";
+  const ir::Program& p = *game.program;
+  std::vector<int> observed;
+  if (std::string why = observed_defines(p, opt.observe, observed); !why.empty()) {
+    fmt::print(stderr, "rulebook deduce: {}\n", why);
+    code = kExitUsage;
+    return "";
+  }
+  StateList listed(p, game.sources, observed);
+  listed.limit(opt.list_max);
+  explorer::SurveyOptions so;
+  so.max_depth = opt.depth;
+  so.threads = opt.threads > 0 ? opt.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  so.interrupt = interrupt;
+  so.visit_last = [&listed](const uint8_t* state) { listed.add(state); };
+  if (!opt.quiet)
+    so.progress = [](const explorer::Progress& pr) {
+      fmt::print(stderr, "listing depth {}: {} records, {:.0f} states/s, {:.1f} MB, {:.0f} s\n", pr.depth, pr.records,
+                 pr.seconds > 0 ? double(pr.records) / pr.seconds : 0.0, double(pr.memory) / (1024.0 * 1024.0),
+                 pr.seconds);
+    };
+  const explorer::Survey s = explorer::survey(p, game.sources, *game.engine, root.data(), so);
+  const explorer::ExploreResult& r = s.result;
+  if (interrupt->load()) {
+    fmt::print(stderr, "rulebook deduce: interrupted while listing the states: no game played\n");
+    code = kExitInterrupted;
+    return "";
+  }
+  if (r.stopped == "error") {
+    fmt::print(stderr, "rulebook deduce: stopped by an engine error: {}\n", dsl::escape_for_terminal(r.status.message));
+    code = kExitInputError;
+    return "";
+  }
+  if (r.depths.empty() || r.depths.back().depth != opt.depth || !(r.stopped.empty() || r.stopped == "depth")) {
+    fmt::print(stderr, "rulebook deduce: play never reaches depth {} (its last depth is {}): no state to hide\n",
+               opt.depth, r.depths.empty() ? 0 : r.depths.back().depth);
+    code = kExitInputError;
+    return "";
+  }
+  if (listed.overflowed()) {
+    fmt::print(stderr, "rulebook deduce: depth {} has {} states, more than --list-max {}\n", opt.depth, listed.seen(),
+               opt.list_max);
+    code = kExitInputError;
+    return "";
+  }
+  std::string text = listed.json(opt.list, opt.depth, interrupt, nullptr);
+  if (text.empty()) {
+    fmt::print(stderr, "rulebook deduce: interrupted while listing the states: no game played\n");
+    code = kExitInterrupted;
+    return "";
+  }
+  if (!opt.save_list.empty())
+    if (std::string err = write_file_atomically(opt.save_list, text); !err.empty()) {
+      fmt::print(stderr, "rulebook deduce: {}\n", err);
+      code = kExitInputError;
+      return "";
+    }
+  return text;
+}
+
+std::string load_json(const DeduceOptions& opt, const std::string& text, Loaded& out) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
@@ -326,8 +413,21 @@ nlohmann::ordered_json game_json(const Loaded& l, const explorer::DeductionGame&
 
 int run_deduce(const DeduceOptions& opt) {
   StopOnInterrupt interrupt;
+  std::string text;
+  if (is_list(opt.list)) {
+    std::string error;
+    text = read_list_file(opt.list, error);
+    if (!error.empty()) {
+      fmt::print(stderr, "rulebook deduce: {}\n", error);
+      return kExitInputError;
+    }
+  } else {
+    int code = kExitOk;
+    text = list_of_rules(opt, interrupt.flag(), code);
+    if (code != kExitOk) return code;
+  }
   Loaded l;
-  if (std::string why = load(opt, l); !why.empty()) {
+  if (std::string why = load(opt, text, l); !why.empty()) {
     fmt::print(stderr, "rulebook deduce: {}\n", why);
     return kExitInputError;
   }
@@ -429,8 +529,19 @@ void add_deduce(CLI::App& app, int& result) {
   CLI::App* cmd = app.add_subcommand(
       "deduce", "Play the deduction game over listed states: one hidden, probes (observed defines) asked until one "
                 "is left; the probes needed");
-  cmd->add_option("list", opt->list, "A list written by `rulebook explore --depth N --list FILE --observe NAME`")
+  cmd->add_option("list", opt->list,
+                  "A list written by `rulebook explore --depth N --list FILE.json --observe NAME`, or a rules file "
+                  "(with --depth and --observe: its states listed first)")
       ->required();
+  cmd->add_option("--depth", opt->depth, "A rules file: the depth whose states are hidden (as explore --list)");
+  cmd->add_option("--observe", opt->observe, "A rules file: a define to list (as explore --observe; repeatable)");
+  cmd->add_option("--setup", opt->setups, "A rules file: a setup value name=value (repeatable)");
+  cmd->add_option("--engine", opt->engine, "A rules file: compiled (generated C++) or interp (interpreter)")
+      ->check(CLI::IsMember({"compiled", "interp"}));
+  cmd->add_option("--threads", opt->threads, "A rules file: worker threads of the listing (default: the cores)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--list-max", opt->list_max, "A rules file: the most states listed (default 1000000)");
+  cmd->add_option("--save-list", opt->save_list, "A rules file: also write the list made (as explore --list)");
   cmd->add_option("--probe", opt->probe,
                   "An observed define of one parameter to probe (repeatable; default: every one in the list)");
   cmd->add_option("--given", opt->given,

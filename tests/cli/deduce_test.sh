@@ -3,7 +3,8 @@
 # ships on a 5x5 sea (tests/cli/deduce/hidden_fleet.rules, 3,944 fleets): the list checked
 # against an enumeration written in Python, every game (greedy and random probes, bags and
 # givens) played again by deduce_check.py turn by turn; every fleet found with single shots;
-# the same bytes twice; a changed game refused by the check; the usage errors; Ctrl-C.
+# the same bytes twice; a rules file listed first, the same list and games; a changed game
+# refused by the check; the usage errors; Ctrl-C.
 # Usage: deduce_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$1
@@ -63,6 +64,21 @@ python3 tests/cli/deduce_check.py "$list" "$work/bad1.json" >/dev/null 2>&1
 check "a changed count refused" 1 $?
 python3 tests/cli/deduce_check.py "$list" "$work/bad2.json" >/dev/null 2>&1
 check "a changed probe refused" 1 $?
+
+# A rules file instead of a list: its states listed first, the same list (saved) and games.
+"$rb" explore "$rules" --depth 3 --list "$work/two.json" --observe shot --observe moored --quiet >/dev/null 2>&1
+"$rb" deduce "$work/two.json" --given moored --hidden all --json --quiet >"$work/from_list.json"
+"$rb" deduce "$rules" --depth 3 --observe shot --observe moored --given moored --hidden all --json --quiet \
+  --save-list "$work/saved.json" >"$work/from_rules.json"
+check "a rules file: exit 0" 0 $?
+check "a rules file: the list saved is explore's" "$(md5sum <"$work/two.json")" "$(md5sum <"$work/saved.json")"
+check "a rules file: the same games" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["games"] == json.load(open(sys.argv[2]))["games"])' "$work/from_list.json" "$work/from_rules.json")" "True"
+"$rb" deduce "$rules" --hidden all 2>"$work/e0" >/dev/null
+check "a rules file without --depth: exit 2" 2 $?
+"$rb" deduce "$rules" --depth 5 --observe shot 2>"$work/e0" >/dev/null
+check "a depth play never reaches: exit 1" 1 $?
+check "a depth play never reaches: said" \
+  "rulebook deduce: play never reaches depth 5 (its last depth is 3): no state to hide" "$(cat "$work/e0")"
 
 # Usage errors: said, exit 1 (the input) or 2 (the command line).
 "$rb" deduce "$list" --probe nosuch 2>"$work/e1" >/dev/null
