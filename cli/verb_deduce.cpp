@@ -457,25 +457,36 @@ int run_deduce(const DeduceOptions& opt) {
     fmt::print("observed: {}\n", kinds);
   }
   ProgressClock clock;
+  // The greedy games, all at once: one walk of the player's decision tree.
+  std::vector<bool> done;
+  const std::vector<explorer::DeductionGame> played_games =
+      explorer::deduce_all(t, hidden, &cache, done, [&](size_t finished) {
+        if (!opt.quiet && clock.due()) {
+          const double s = clock.seconds();
+          fmt::print(stderr, "deduce: game {} of {}, {:.1f} games/s, {} turns remembered, {:.0f} MB, {:.0f} s\n",
+                     finished, hidden.size(), double(finished) / s, cache.choices.size(),
+                     double(resident_bytes()) / (1024.0 * 1024.0), s);
+        }
+        return !interrupt.stopped();
+      });
+  // Checked again in one pass over the list: every candidate walked down the turns by its
+  // own answers, each count of each game the number that got there.
+  if (std::string why = explorer::check_games(t, played_games, done); !why.empty()) {
+    fmt::print(stderr, "rulebook deduce: internal: {}\n", why);
+    return kExitInternal;
+  }
   size_t played = 0;
   for (size_t i = 0; i < hidden.size(); ++i) {
-    if (interrupt.stopped()) break;
-    if (!opt.quiet && clock.due()) {
-      const double s = clock.seconds();
-      fmt::print(stderr, "deduce: game {} of {}, {:.1f} games/s, {} turns remembered, {:.0f} MB, {:.0f} s\n", i,
-                 hidden.size(), double(i) / s, cache.choices.size(), double(resident_bytes()) / (1024.0 * 1024.0), s);
-    }
-    const explorer::DeductionGame g = explorer::deduce(t, hidden[i], explorer::DeductionStrategy::Greedy, 0, &cache);
-    // Checked again by filtering the whole list with every answer the game got.
-    const std::vector<size_t> again = explorer::consistent(t, g);
-    if (again.size() != g.left || std::find(again.begin(), again.end(), g.hidden) == again.end()) {
-      fmt::print(stderr, "rulebook deduce: internal: game {} leaves {} states, filtering again {}\n", i + 1, g.left,
-                 again.size());
-      return kExitInternal;
-    }
+    if (!done[i] || interrupt.stopped()) break;
+    const explorer::DeductionGame& g = played_games[i];
     greedy_sum.add(g, opt.limit);
     std::optional<explorer::DeductionGame> r;
     if (opt.baseline) {
+      if (!opt.quiet && clock.due()) {
+        const double s = clock.seconds();
+        fmt::print(stderr, "deduce: baseline game {} of {}, {:.0f} MB, {:.0f} s\n", i, hidden.size(),
+                   double(resident_bytes()) / (1024.0 * 1024.0), s);
+      }
       r = explorer::deduce(t, hidden[i], explorer::DeductionStrategy::Random, opt.seed + i);
       random_sum.add(*r, opt.limit);
     }

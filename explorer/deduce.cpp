@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 #include "compiler/runtime/random.h"
@@ -176,6 +177,26 @@ Choice random_choice(const DeductionTable& t, const std::vector<size_t>& cands, 
   return c;
 }
 
+std::string fmt_count(const std::string& what, size_t said, size_t counted) {
+  return what + ": " + std::to_string(said) + " said, " + std::to_string(counted) + " counted again";
+}
+
+/// The answers heard, as the key of the turn that follows (DeductionCache's): the givens'
+/// answers, then per turn the number of probes asked and the answers.
+void hear(std::string& heard, uint32_t a) { heard.append(reinterpret_cast<const char*>(&a), sizeof a); }
+
+std::string givens_heard(const DeductionTable& t, size_t c) {
+  std::string heard;
+  for (size_t p = 0; p < t.probes.size(); ++p)
+    if (t.kinds[t.probes[p].kind].given) hear(heard, t.answers[p][c]);
+  return heard;
+}
+
+void turn_heard(std::string& heard, size_t probes, const std::vector<uint32_t>& answers) {
+  hear(heard, uint32_t(probes));
+  for (uint32_t a : answers) hear(heard, a);
+}
+
 }  // namespace
 
 DeductionGame deduce(const DeductionTable& t, size_t hidden, DeductionStrategy strategy, uint64_t seed,
@@ -193,10 +214,7 @@ DeductionGame deduce(const DeductionTable& t, size_t hidden, DeductionStrategy s
   g.start = cands.size();
   SplitMix64 rng(seed);
   // The answers heard so far, as the cache's key: the givens', then each turn's.
-  std::string heard;
-  auto hear = [&](uint32_t a) { heard.append(reinterpret_cast<const char*>(&a), sizeof a); };
-  for (size_t p = 0; p < t.probes.size(); ++p)
-    if (t.kinds[t.probes[p].kind].given) hear(t.answers[p][hidden]);
+  std::string heard = givens_heard(t, hidden);
   while (cands.size() > 1) {
     Choice c;
     if (strategy == DeductionStrategy::Random) {
@@ -218,8 +236,7 @@ DeductionGame deduce(const DeductionTable& t, size_t hidden, DeductionStrategy s
     st.bits = c.bits;
     filter(t, c.probes, st.answers, cands);
     st.left = cands.size();
-    hear(uint32_t(c.probes.size()));
-    for (uint32_t a : st.answers) hear(a);
+    turn_heard(heard, c.probes.size(), st.answers);
     for (size_t p : c.probes) asked[p] = true;
     g.probes_used += c.probes.size();
     g.steps.push_back(std::move(st));
@@ -243,6 +260,174 @@ std::vector<size_t> consistent(const DeductionTable& t, const DeductionGame& g) 
     if (ok) cands.push_back(c);
   }
   return cands;
+}
+
+
+namespace {
+
+/// A point of the decision tree still to walk: the candidates that heard the same answers
+/// (in increasing order), the probes asked, and the turns so far.
+struct TreeNode {
+  std::vector<size_t> cands;
+  std::vector<bool> asked;
+  std::string heard;
+  std::vector<DeductionStep> steps;
+  size_t probes_used = 0;
+  size_t start = 0;
+};
+
+}  // namespace
+
+std::vector<DeductionGame> deduce_all(const DeductionTable& t, const std::vector<size_t>& hidden, DeductionCache* cache,
+                                      std::vector<bool>& played, const std::function<bool(size_t)>& keep_going) {
+  std::vector<DeductionGame> games(hidden.size());
+  played.assign(hidden.size(), false);
+  // Where each candidate is hidden: the first game, then a chain through the others.
+  constexpr size_t none = size_t(-1);
+  std::vector<size_t> first(t.candidates, none), next(hidden.size(), none);
+  for (size_t i = hidden.size(); i-- > 0;) {
+    next[i] = first[hidden[i]];
+    first[hidden[i]] = i;
+  }
+  auto holds_hidden = [&](const std::vector<size_t>& cands) {
+    return std::any_of(cands.begin(), cands.end(), [&](size_t c) { return first[c] != none; });
+  };
+  std::vector<bool> given_asked(t.probes.size(), false);
+  for (size_t p = 0; p < t.probes.size(); ++p) given_asked[p] = t.kinds[t.probes[p].kind].given;
+
+  // The roots: the candidates split by their answers to the givens.
+  std::vector<TreeNode> stack;
+  {
+    std::map<std::string, std::vector<size_t>> by_givens;
+    for (size_t c = 0; c < t.candidates; ++c) by_givens[givens_heard(t, c)].push_back(c);
+    for (auto it = by_givens.rbegin(); it != by_givens.rend(); ++it) {
+      if (!holds_hidden(it->second)) continue;
+      TreeNode n;
+      n.start = it->second.size();
+      n.cands = std::move(it->second);
+      n.asked = given_asked;
+      n.heard = it->first;
+      stack.push_back(std::move(n));
+    }
+  }
+  size_t done = 0;
+  bool stop = false;
+  auto finish = [&](const TreeNode& n, const std::string& ended) {
+    for (size_t c : n.cands)
+      for (size_t i = first[c]; i != none; i = next[i]) {
+        DeductionGame& g = games[i];
+        g.hidden = c;
+        g.start = n.start;
+        g.steps = n.steps;
+        g.probes_used = n.probes_used;
+        g.left = n.cands.size();
+        g.found = n.cands.size() == 1;
+        g.ended = g.found ? "found" : ended;
+        played[i] = true;
+        ++done;
+        if (keep_going && !keep_going(done)) stop = true;
+      }
+  };
+  while (!stack.empty() && !stop) {
+    TreeNode n = std::move(stack.back());
+    stack.pop_back();
+    if (n.cands.size() <= 1) {
+      finish(n, "found");
+      continue;
+    }
+    Choice c;
+    if (cache && cache->choices.count(n.heard)) {
+      const auto& known = cache->choices.at(n.heard);
+      c = Choice{known.probes, known.bits};
+    } else {
+      c = greedy(t, n.cands, n.asked);
+      if (cache) cache->choices[n.heard] = DeductionCache::Choice{c.probes, c.bits};
+    }
+    if (c.probes.empty()) {
+      finish(n, "no probe tells the candidates left apart");
+      continue;
+    }
+    // The candidates split by their bag of answers; each branch holding a hidden state is
+    // a turn of its games (pushed in reverse, so the first branch is walked first).
+    std::map<std::vector<uint32_t>, std::vector<size_t>> branches;
+    for (size_t cand : n.cands) branches[bag_of(t, c.probes, cand)].push_back(cand);
+    std::vector<bool> asked = n.asked;
+    for (size_t p : c.probes) asked[p] = true;
+    for (auto it = branches.rbegin(); it != branches.rend(); ++it) {
+      if (!holds_hidden(it->second)) continue;
+      TreeNode child;
+      child.asked = asked;
+      child.heard = n.heard;
+      turn_heard(child.heard, c.probes.size(), it->first);
+      child.steps = n.steps;
+      DeductionStep st;
+      st.probes = c.probes;
+      st.answers = it->first;
+      st.bits = c.bits;
+      st.left = it->second.size();
+      child.steps.push_back(std::move(st));
+      child.probes_used = n.probes_used + c.probes.size();
+      child.start = n.start;
+      child.cands = std::move(it->second);
+      stack.push_back(std::move(child));
+    }
+  }
+  return games;
+}
+
+std::string check_games(const DeductionTable& t, const std::vector<DeductionGame>& games,
+                        const std::vector<bool>& played) {
+  // The turns the games took, by the answers heard before each: the probes chosen there.
+  std::unordered_map<std::string, std::vector<size_t>> turn;
+  // Every point a game reached (after the givens, after each turn): candidates reaching it.
+  std::unordered_map<std::string, size_t> reached;
+  std::vector<std::string> end(games.size());
+  for (size_t i = 0; i < games.size(); ++i) {
+    if (!played[i]) continue;
+    const DeductionGame& g = games[i];
+    std::string heard = givens_heard(t, g.hidden);
+    reached.emplace(heard, 0);
+    for (const DeductionStep& st : g.steps) {
+      auto [it, fresh] = turn.emplace(heard, st.probes);
+      if (!fresh && it->second != st.probes)
+        return "two games heard the same answers and chose different probes (game " + std::to_string(i + 1) + ")";
+      turn_heard(heard, st.probes.size(), st.answers);
+      reached.emplace(heard, 0);
+    }
+    if (turn.count(heard)) return "game " + std::to_string(i + 1) + " ended where another game went on";
+    end[i] = heard;
+  }
+  // Each candidate walks down by its own answers, as far as the games went.
+  std::vector<std::string> walked(t.candidates);
+  for (size_t c = 0; c < t.candidates; ++c) {
+    std::string heard = givens_heard(t, c);
+    auto at = reached.find(heard);
+    while (at != reached.end()) {
+      ++at->second;
+      auto tt = turn.find(heard);
+      if (tt == turn.end()) break;
+      turn_heard(heard, tt->second.size(), bag_of(t, tt->second, c));
+      at = reached.find(heard);
+    }
+    walked[c] = std::move(heard);
+  }
+  for (size_t i = 0; i < games.size(); ++i) {
+    if (!played[i]) continue;
+    const DeductionGame& g = games[i];
+    const std::string where = "game " + std::to_string(i + 1) + ": ";
+    if (walked[g.hidden] != end[i]) return where + "the hidden state's answers lead elsewhere";
+    std::string heard = givens_heard(t, g.hidden);
+    if (reached.at(heard) != g.start)
+      return where + fmt_count("states after the givens", g.start, reached.at(heard));
+    for (size_t s = 0; s < g.steps.size(); ++s) {
+      turn_heard(heard, g.steps[s].probes.size(), g.steps[s].answers);
+      if (reached.at(heard) != g.steps[s].left)
+        return where + fmt_count("states left after turn " + std::to_string(s + 1), g.steps[s].left, reached.at(heard));
+    }
+    if (reached.at(heard) != g.left) return where + fmt_count("states left at the end", g.left, reached.at(heard));
+    if (g.found != (g.left == 1)) return where + "found, with other than one state left";
+  }
+  return "";
 }
 
 }  // namespace rulebook::explorer

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -82,5 +83,27 @@ DeductionGame deduce(const DeductionTable& table, size_t hidden, DeductionStrate
 /// The candidates agreeing with `hidden` on every answer of `game` (the givens included):
 /// the check of a game's counts, by filtering the whole list again.
 std::vector<size_t> consistent(const DeductionTable& table, const DeductionGame& game);
+
+/// The greedy games against every state of `hidden` (repeats allowed), in that order, the
+/// same games `deduce` plays one at a time. The player's choices depend only on the answers
+/// heard, so the games form one decision tree: it is walked once, each turn's candidates
+/// split by their answers to the probes chosen, and only branches holding a hidden state
+/// are followed. Every candidate is read once per level of the tree (linear in the list),
+/// where one game at a time filters the whole list per game. `keep_going(done)` is called
+/// after each game finished (the number finished so far); when it returns false the walk
+/// stops, and `played[i]` says which games were finished (all, when not stopped).
+std::vector<DeductionGame> deduce_all(const DeductionTable& table, const std::vector<size_t>& hidden,
+                                      DeductionCache* cache, std::vector<bool>& played,
+                                      const std::function<bool(size_t done)>& keep_going = {});
+
+/// The check of many games at once, in one pass over the list: each candidate walks down
+/// the turns the games took, by its own answers to the probes chosen there (a turn is the
+/// answers heard before it: two games that heard the same answers must have chosen the
+/// same probes), and every count of the games (after the givens, after each turn, at the
+/// end) must be the number of candidates that reached that point; each hidden state must
+/// end where its game ended. Returns "" when every figure holds, else what does not.
+/// Games with `played[i]` false are skipped.
+std::string check_games(const DeductionTable& table, const std::vector<DeductionGame>& games,
+                        const std::vector<bool>& played);
 
 }  // namespace rulebook::explorer
