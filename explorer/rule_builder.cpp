@@ -200,6 +200,24 @@ SigPtr Builder::junction(bool conj, std::vector<SigPtr> kids, dsl::Span span) {
   return node(conj ? kTagAnd : kTagOr, 0, std::move(open), span, Kind::Set);
 }
 
+SigPtr Builder::fold_equal_if(const ir::Expr& e, const std::vector<SigPtr>& kids) {
+  if ((e.op != ir::Op::Eq && e.op != ir::Op::Ne) || kids.size() != 2) return nullptr;
+  auto known = [](const SigPtr& s) { return s && s->kind == Kind::Leaf && !s->error; };
+  for (int side = 0; side < 2; ++side) {
+    const SigPtr& k = kids[size_t(side)];
+    const SigPtr& f = kids[size_t(1 - side)];
+    if (!known(k) || !f || f->kind != Kind::Node || f->tag != int(ir::Op::If) || f->kids.size() != 3) continue;
+    if (!f->kids[0] || !known(f->kids[1]) || !known(f->kids[2])) continue;
+    const bool neg = e.op == ir::Op::Ne;
+    const bool ea = (cmp_value(k->value, f->kids[1]->value) == 0) != neg;
+    const bool eb = (cmp_value(k->value, f->kids[2]->value) == 0) != neg;
+    if (ea == eb) return truth(ea);
+    if (ea) return f->kids[0];
+    return node(int(ir::Op::Not), 0, {f->kids[0]}, e.span);
+  }
+  return nullptr;
+}
+
 SigPtr Builder::evaluate(const ir::Expr& e, const Env& env) {
   ev_.start(state_.data(), env.frame + 1);
   for (int s : info(e).free) ev_.set_local(s, env.slots[size_t(s)]->value.scalar);
@@ -221,6 +239,7 @@ SigPtr Builder::expr(const ir::Expr& e, Env& env) {
   for (const auto& a : e.args) kids.push_back(a ? expr(*a, env) : nullptr);
   if (e.op == ir::Op::And || e.op == ir::Op::Or) return junction(e.op == ir::Op::And, std::move(kids), e.span);
   if (e.op == ir::Op::In && kids.size() == 2 && outside(kids[0], e.args[1]->type.get())) return truth(false);
+  if (SigPtr folded = fold_equal_if(e, kids)) return folded;
   int64_t a = 0;
   if (e.op == ir::Op::Read) a = e.var;
   if (e.op == ir::Op::Field) a = e.field;

@@ -54,6 +54,8 @@ class Builder {
   }
 
   bool over() const { return over_; }
+  /// Per move instance compared by what it does, its parameters as text (see move()).
+  std::unordered_map<const RuleSig*, std::string>& instance_args() { return instance_args_; }
 
   SigPtr program();
 
@@ -111,6 +113,12 @@ class Builder {
   /// and/or of parts (or the instances of all/some): known parts decide or drop out, so
   /// what cannot hold in any state (a line running off the board) leaves no trace.
   SigPtr junction(bool conj, std::vector<SigPtr> kids, dsl::Span span);
+
+  /// `k == (if c then a else b)` (either side) with k, a and b known values: known when k
+  /// equals both or neither, else `c` or `not c` (negated for `!=`); null when not of that
+  /// form. A condition such as `d == partner(c, mover)` of known cells is then a condition
+  /// on the mover, so instances of a move compare by what they do.
+  SigPtr fold_equal_if(const ir::Expr& e, const std::vector<SigPtr>& kids);
 
   // ------------------------------------------------------------ expressions
 
@@ -177,6 +185,8 @@ class Builder {
   /// A move with its parameters open, or, when a use of one does not commute with some
   /// map, as the set of its instances (parameters and what they make of the move).
   SigPtr move(int mi);
+  /// A move instance (move_parts) one of whose `requires` is known false.
+  static bool never_legal(const SigPtr& move_parts);
 
   const ir::Program& p_;
   compiler::Interpreter interp_;
@@ -190,6 +200,7 @@ class Builder {
   std::map<CallKey, SigPtr> calls_;
   std::vector<std::shared_ptr<ir::Type>>& scalar_types_;  ///< outlive the builder: leaves point at them
   SigStore& store_;
+  std::unordered_map<const RuleSig*, std::string> instance_args_;
   uint64_t moving_ = 0;  ///< the candidates that move something (a flag never names the others)
   size_t built_ = 0;
   int depth_ = 0;

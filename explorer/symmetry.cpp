@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -469,21 +470,57 @@ std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const
     if (!e.legal_moves(image.data(), image_moves).ok) return "the engine failed " + where();
     mapped.clear();
     for (const engine::Move& m : moves) mapped.push_back(transform_move(p, t, m));
-    if (sorted_moves(mapped) != sorted_moves(image_moves))
-      return "the legal moves do not correspond " + where();
+    // The moves' parameters need not map one by one (a domino laid from its top cell is
+    // laid from its bottom cell in the mirror; a move whose cell only picks a value moves
+    // the state alike from several cells): what must correspond is where they lead, the
+    // states after every move of the sample mapped against the states after every move of
+    // its image, as multisets (paths are counted). Asked when the moves do not map one by
+    // one, or a move mapped one by one does not commute with the map.
+    auto successors_correspond = [&]() -> std::optional<std::string> {
+      if (moves.size() != image_moves.size()) return std::nullopt;
+      std::vector<std::string> ours, theirs;  // the states' bytes
+      std::vector<uint8_t> next(bytes), mapped_next(bytes);
+      for (const engine::Move& m : moves) {
+        std::memcpy(next.data(), s, bytes);
+        if (!e.apply(next.data(), m).ok) return "the engine failed " + where();
+        transform_state(p, t, next.data(), mapped_next.data());
+        ours.emplace_back(reinterpret_cast<const char*>(mapped_next.data()), bytes);
+      }
+      for (const engine::Move& m : image_moves) {
+        std::memcpy(next.data(), image.data(), bytes);
+        if (!e.apply(next.data(), m).ok) return "the engine failed " + where();
+        theirs.emplace_back(reinterpret_cast<const char*>(next.data()), bytes);
+      }
+      std::sort(ours.begin(), ours.end());
+      std::sort(theirs.begin(), theirs.end());
+      if (ours != theirs) return std::nullopt;
+      return std::string();
+    };
+    if (sorted_moves(mapped) != sorted_moves(image_moves)) {
+      const auto why = successors_correspond();
+      if (!why) return "the legal moves do not correspond, nor the states they lead to, " + where();
+      if (!why->empty()) return *why;
+      continue;
+    }
     // Playing a move and then transforming is transforming and then playing its image.
-    for (size_t i = 0, k = 0; i < moves.size(); i += std::max<size_t>(1, moves.size() / 12), ++k) {
+    std::string differs;
+    for (size_t i = 0, k = 0; i < moves.size() && differs.empty(); i += std::max<size_t>(1, moves.size() / 12), ++k) {
       const uint8_t* after = played.data() + k * bytes;
       std::memcpy(image_after.data(), image.data(), bytes);
       if (!e.apply(image_after.data(), mapped[i]).ok) return "the engine failed " + where();
       transform_state(p, t, after, after_image.data());
       if (e.to_move(after_image.data()) != e.to_move(image_after.data()))
-        return fmt::format("the turn order tells them apart: after {} the player to move maps to {}, after {} it "
-                           "is {} ", e.move_text(moves[i]), seat(e.to_move(after_image.data())),
-                           e.move_text(mapped[i]), seat(e.to_move(image_after.data()))) + where();
-      if (std::memcmp(after_image.data(), image_after.data(), bytes) != 0)
-        return fmt::format("playing {} and then transforming differs from transforming and then playing {} ",
-                           e.move_text(moves[i]), e.move_text(mapped[i])) + where();
+        differs = fmt::format("the turn order tells them apart: after {} the player to move maps to {}, after {} "
+                              "it is {} ", e.move_text(moves[i]), seat(e.to_move(after_image.data())),
+                              e.move_text(mapped[i]), seat(e.to_move(image_after.data()))) + where();
+      else if (std::memcmp(after_image.data(), image_after.data(), bytes) != 0)
+        differs = fmt::format("playing {} and then transforming differs from transforming and then playing {} ",
+                              e.move_text(moves[i]), e.move_text(mapped[i])) + where();
+    }
+    if (!differs.empty()) {
+      const auto why = successors_correspond();
+      if (!why) return differs;
+      if (!why->empty()) return *why;
     }
   }
   return "";

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/runtime/engine.h"
@@ -111,6 +112,9 @@ class RuleImage {
   std::vector<std::shared_ptr<ir::Type>> types_;  ///< of the values the rules do not type
   std::unique_ptr<SigStore> store_;  ///< check() interns the images it builds
   std::shared_ptr<const RuleSig> root_;
+  /// A move instance compared by what it does (every parameter unrolled): its parameters,
+  /// for a message (the first instance of that sig).
+  std::unordered_map<const RuleSig*, std::string> instance_args_;
   bool complete_ = false;
 };
 

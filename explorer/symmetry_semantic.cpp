@@ -174,7 +174,37 @@ SigPtr Builder::block(const ir::Block& blk, Env env) {
       case ir::StmtOp::Eliminate: parts.push_back(node(kTagEliminate, 0, {expr(*s->value, env)}, s->span)); break;
     }
   }
-  return node(kTagBlock, 0, std::move(parts), {});
+  // A run of stores of known values at known, distinct places runs in any order: such a run
+  // is a set (`covered[c] := true; covered[d] := true;` of a move's instance, whose image
+  // stores the same two cells the other way round).
+  std::vector<SigPtr> out;
+  auto plain_store = [](const SigPtr& a) {
+    if (!a || a->kind != Kind::Node || a->tag != kTagAssign || (a->a - 1) % 4 != 0) return false;
+    return std::all_of(a->kids.begin(), a->kids.end(),
+                       [](const SigPtr& k) { return k && k->kind == Kind::Leaf && !k->error; });
+  };
+  auto same_place = [](const SigPtr& a, const SigPtr& b) {
+    if (a->a != b->a || a->kids.size() != b->kids.size()) return false;
+    for (size_t i = 0; i + 1 < a->kids.size(); ++i)
+      if (cmp_value(a->kids[i]->value, b->kids[i]->value) != 0) return false;
+    return true;
+  };
+  for (size_t i = 0; i < parts.size();) {
+    size_t j = i;
+    while (j < parts.size() && plain_store(parts[j]) &&
+           std::none_of(parts.begin() + long(i), parts.begin() + long(j),
+                        [&](const SigPtr& q) { return same_place(q, parts[j]); }))
+      ++j;
+    if (j - i >= 2) {
+      out.push_back(node(kTagParts, 3, std::vector<SigPtr>(parts.begin() + long(i), parts.begin() + long(j)), {},
+                         Kind::Set));
+      i = j;
+    } else {
+      out.push_back(parts[i]);
+      ++i;
+    }
+  }
+  return node(kTagBlock, 0, std::move(out), {});
 }
 
 bool Builder::iterations_commute(const ir::Stmt& loop) {
@@ -349,24 +379,63 @@ SigPtr Builder::move(int mi) {
       if (unrolled[i]) count *= p_.domains[size_t(m.params[i].domain)].size;
     }
     if (!more || count > kMoveInstances || over_) return out;
+    // Every parameter unrolled, when they are few enough: an instance is then only what it
+    // does (its conditions and effects), so the instances compare as a bag of those, each
+    // made by whichever parameters (a domino laid from either end); one that can never be
+    // played (a condition known false) is left out.
+    // Only when the instances fit well within what is left of the budget (estimated from
+    // the first one), so that unrolling every parameter never costs a file its maps.
+    uint64_t all = 1;
+    for (const ir::MoveParam& q : m.params) all *= p_.domains[size_t(q.domain)].size;
+    bool whole = all != count && all <= kMoveInstances;
+    if (whole) {
+      Env e = fresh(m.locals, tag);
+      for (size_t i = 0; i < m.params.size(); ++i)
+        e.slots[i] = scalar_leaf_of(m.params[i].domain, ir::domain_value(p_.domains, m.params[i].domain, 0));
+      const size_t before = built_;
+      move_parts(m, e);
+      const uint64_t each = std::max<uint64_t>(1, built_ - before);
+      whole = !over_ && each * all < (kBudget - std::min(kBudget, built_)) / 4;
+    } else {
+      whole = all == count;
+    }
+    if (whole) {
+      std::fill(unrolled.begin(), unrolled.end(), true);
+      count = all;
+    }
     std::vector<SigPtr> inst;
     for (uint64_t k = 0; k < count && !over_; ++k) {
       Env e = fresh(m.locals, tag);
       std::vector<SigPtr> parts;
       uint64_t rest = k;
+      std::string args;
       for (size_t i = 0; i < m.params.size(); ++i) {
         if (!unrolled[i]) continue;
         const int d = m.params[i].domain;
         const uint32_t n = p_.domains[size_t(d)].size;
-        e.slots[i] = scalar_leaf_of(d, ir::domain_value(p_.domains, d, int64_t(rest % n)));
+        const int64_t v = ir::domain_value(p_.domains, d, int64_t(rest % n));
+        e.slots[i] = scalar_leaf_of(d, v);
         rest /= n;
-        parts.push_back(e.slots[i]);
+        if (!whole) parts.push_back(e.slots[i]);
+        args += (args.empty() ? "" : ", ") + ir::value_text(p_.domains, d, v);
       }
-      parts.push_back(move_parts(m, e));
-      inst.push_back(node(kTagInstance, 0, std::move(parts), m.span));
+      SigPtr what = move_parts(m, e);
+      if (whole && never_legal(what)) continue;
+      parts.push_back(std::move(what));
+      inst.push_back(node(kTagInstance, whole ? 1 : 0, std::move(parts), m.span));
+      if (whole) instance_args_.emplace(inst.back().get(), std::move(args));
     }
-    out = node(kTagMoveUnrolled, mi, {node(kTagParts, 0, std::move(inst), m.span, Kind::Set)}, m.span);
+    out = node(kTagMoveUnrolled, mi, {node(kTagParts, 0, std::move(inst), m.span, whole ? Kind::Bag : Kind::Set)},
+               m.span);
+    if (whole) return out;
   }
+}
+
+bool Builder::never_legal(const SigPtr& move_parts) {
+  if (!move_parts || move_parts->kids.empty() || !move_parts->kids[0]) return false;
+  for (const SigPtr& r : move_parts->kids[0]->kids)
+    if (truth_of(r) == 0) return true;
+  return false;
 }
 
 }  // namespace semantic
@@ -376,6 +445,7 @@ RuleImage::RuleImage(const ir::Program& program, const dsl::SourceSet& sources,
     : program_(program), sources_(sources), candidates_(candidates), store_(std::make_unique<SigStore>()) {
   semantic::Builder b(program, sources, candidates_, types_, *store_);
   root_ = b.program();
+  instance_args_ = std::move(b.instance_args());
   complete_ = !b.over() && root_;
 }
 
@@ -416,12 +486,14 @@ std::string RuleImage::check(size_t k) const {
   if (a && a->has_span) located = a;
   const std::string where = located ? ir::location(sources_, located->span) : std::string("the rules");
   // An unrolled move: name an instance whose image is no instance of the move.
-  if (parent && parent->tag == semantic::kTagMoveUnrolled && a && a->kind == RuleSig::Kind::Set) {
+  if (parent && parent->tag == semantic::kTagMoveUnrolled && a &&
+      (a->kind == RuleSig::Kind::Set || a->kind == RuleSig::Kind::Bag)) {
     for (const SigPtr& x : a->kids) {
       auto it = memo.find(x.get());
       const SigPtr img = it == memo.end() ? x : it->second;
       if (std::find(a->kids.begin(), a->kids.end(), img) != a->kids.end()) continue;
       std::string args;
+      if (auto named = instance_args_.find(x.get()); named != instance_args_.end()) args = named->second;
       for (const SigPtr& part : x->kids)
         if (part && part->kind == RuleSig::Kind::Leaf && part->type && part->type->kind == ir::Type::Kind::Scalar)
           args += (args.empty() ? "" : ", ") + ir::value_text(program_.domains, part->type->domain, part->value.scalar);

@@ -2,6 +2,8 @@
 // 8 maps of the square (765 classes of 5,478 states), and a map that breaks a value the
 // rules compute is rejected with the reason, wherever the rules compute it.
 #include <fstream>
+#include <numeric>
+#include <set>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -257,4 +259,144 @@ winner highest;
   group = explorer::find_symmetries(*own->program, own->sources, *own->engine, own->root.data());
   for (const auto& c : group.checks) INFO(c.transform.name << ": " << c.reason);
   CHECK(group.elements.size() == 8);
+}
+
+namespace {
+
+/// Domineering's positions by depth and their classes under the half turn and the two
+/// mirrors, counted here on bit masks (the first player lays down a column, the second
+/// along a row), apart from the rules file and the explorer.
+void domineering_by_hand(int n, std::vector<uint64_t>& distinct, std::vector<uint64_t>& classes) {
+  auto image = [n](uint64_t cov, int k) {
+    uint64_t r = 0;
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x)
+        if ((cov >> (y * n + x)) & 1) {
+          const int yy = (k & 1) ? n - 1 - y : y, xx = (k & 2) ? n - 1 - x : x;
+          r |= uint64_t{1} << (yy * n + xx);
+        }
+    return r;
+  };
+  std::set<uint64_t> layer{0};
+  for (int depth = 0; !layer.empty(); ++depth) {
+    std::set<uint64_t> canon, next;
+    for (uint64_t s : layer) {
+      uint64_t least = s;
+      for (int k = 1; k < 4; ++k) least = std::min(least, image(s, k));
+      canon.insert(least);
+      for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x) {
+          const int c = y * n + x;
+          const bool down = depth % 2 == 0;
+          if (down ? y + 1 >= n : x + 1 >= n) continue;
+          const int d = down ? c + n : c + 1;
+          if (((s >> c) & 1) || ((s >> d) & 1)) continue;
+          next.insert(s | uint64_t{1} << c | uint64_t{1} << d);
+        }
+    }
+    distinct.push_back(layer.size());
+    classes.push_back(canon.size());
+    layer = std::move(next);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("moves compare by what they do: Domineering keeps the half turn and both mirrors",
+          "[explore][symmetry][semantic]") {
+  // A domino named by its top (or left) cell and the other: a mirror names it from the
+  // other end, so no instance maps onto the instance of the mapped parameters, but every
+  // instance maps onto one that does the same (the same condition on the mover, the same
+  // two cells covered).
+  auto g = load_file("tests/explore/rules/domineering.rules");
+  explorer::SymmetryGroup group = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
+  std::vector<std::string> kept;
+  for (const auto& t : group.elements) kept.push_back(t.name);
+  CHECK(kept == std::vector<std::string>{"identity", "rotate 180", "mirror rows", "mirror columns"});
+  for (const auto& c : group.checks) {
+    INFO(c.transform.name << ": " << c.reason);
+    const bool keeps = c.transform.name == "rotate 180" || c.transform.name == "mirror rows" ||
+                       c.transform.name == "mirror columns" || c.transform.is_identity();
+    // The structural test alone says the same.
+    CHECK(explorer::check_structure(*g->program, g->sources, c.transform).empty() == keeps);
+  }
+  explorer::ExploreOptions opt;
+  opt.threads = 1;
+  explorer::ExploreResult r = explorer::explore(*g->program, *g->engine, g->root.data(), group.elements, opt);
+  REQUIRE(r.status.ok);
+  std::vector<uint64_t> distinct, classes, hand_distinct, hand_classes;
+  for (const auto& d : r.depths) {
+    distinct.push_back(d.distinct);
+    classes.push_back(d.symmetric);
+  }
+  domineering_by_hand(4, hand_distinct, hand_classes);
+  CHECK(distinct == hand_distinct);
+  CHECK(classes == hand_classes);
+  CHECK(std::accumulate(classes.begin(), classes.end(), uint64_t{0}) == 648);
+
+  // What a move does must still map: recording the domino's first cell tells the ends apart,
+  // and the mirrors go (the structural test and play agree).
+  std::string text = read("tests/explore/rules/domineering.rules");
+  auto add = [&](const std::string& after, const std::string& what) {
+    const size_t at = text.find(after);
+    REQUIRE(at != std::string::npos);
+    text.insert(at + after.size(), what);
+  };
+  add("state last: Player?;", "\nstate first: Cell?;");
+  add("last := mover;", "\n    first := c;");
+  auto named = load_text("first_cell.rules", text);
+  group = explorer::find_symmetries(*named->program, named->sources, *named->engine, named->root.data());
+  CHECK(group.elements.size() == 1);
+  for (const char* name : {"rotate 180", "mirror rows", "mirror columns"}) {
+    const explorer::SymmetryCheck* c = check_named(group, name);
+    REQUIRE(c);
+    INFO(name << ": " << c->reason);
+    CHECK_FALSE(c->kept);
+    CHECK(c->reason.find("is not carried onto a move of the rules") != std::string::npos);
+    // Play alone shows it too, from the start and after a first move: a mirror of the rows
+    // lays the first player's dominoes from their other end (the states they lead to do
+    // not map); a mirror of the columns, the second player's.
+    std::vector<engine::Move> first_moves;
+    REQUIRE(named->engine->legal_moves(named->root.data(), first_moves).ok);
+    REQUIRE(!first_moves.empty());
+    std::vector<uint8_t> after = named->root;
+    REQUIRE(named->engine->apply(after.data(), first_moves[0]).ok);
+    const std::string played = explorer::check_behaviour(*named->program, *named->engine, c->transform,
+                                                         {named->root, after}, nullptr);
+    INFO(played);
+    CHECK_FALSE(played.empty());
+    if (std::string(name) == "mirror rows")
+      CHECK(played.find("the legal moves do not correspond, nor the states they lead to") != std::string::npos);
+  }
+  // Without the recorded cell, play keeps them: the same check passes.
+  const explorer::SymmetryGroup plain = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
+  for (const char* name : {"rotate 180", "mirror rows", "mirror columns"}) {
+    const explorer::SymmetryCheck* c = check_named(plain, name);
+    REQUIRE(c);
+    CHECK(explorer::check_behaviour(*g->program, *g->engine, c->transform, {g->root}, nullptr).empty());
+  }
+}
+
+TEST_CASE("a domino laid from either end is two moves to one state: the classes count paths twice",
+          "[explore][symmetry][semantic]") {
+  std::string text = read("tests/explore/rules/domineering.rules");
+  const std::string req = "requires d == partner(c, mover);";
+  const size_t at = text.find(req);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, req.size(), "requires d == partner(c, mover) or c == partner(d, mover);");
+  auto g = load_text("either_end.rules", text);
+  explorer::SymmetryGroup group = explorer::find_symmetries(*g->program, g->sources, *g->engine, g->root.data());
+  CHECK(group.elements.size() == 4);
+  explorer::ExploreOptions opt;
+  opt.threads = 1;
+  explorer::ExploreResult r = explorer::explore(*g->program, *g->engine, g->root.data(), group.elements, opt);
+  REQUIRE(r.status.ok);
+  std::vector<uint64_t> hand_distinct, hand_classes;
+  domineering_by_hand(4, hand_distinct, hand_classes);
+  REQUIRE(r.depths.size() == hand_distinct.size());
+  for (size_t d = 0; d < r.depths.size(); ++d) {
+    CHECK(r.depths[d].distinct == hand_distinct[d]);
+    CHECK(r.depths[d].symmetric == hand_classes[d]);
+  }
+  CHECK(r.depths[1].paths == 24);  // 12 dominoes, each laid from either end
 }
