@@ -148,6 +148,13 @@ Scope Verifier::scope(const ir::Property& prop, int mi) {
   return sc;
 }
 
+bool Verifier::step_could_split(int m) const {
+  const ir::Move& mv = p_.moves[size_t(m)];
+  size_t product = 1;
+  for (const ir::MoveParam& q : mv.params) product *= p_.domains[size_t(q.domain)].size;
+  return !mv.params.empty() && product > kFewInstances && product <= std::min(kMaxInstances, max_instances_);
+}
+
 void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
                           const std::function<void(const std::string&, const z3::expr&)>& add_rule) {
   const int m = prop.moves[size_t(mi)];
@@ -187,16 +194,8 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
       add_rule(r.name, when(g, c && !err));
     }
   };
-  // More instances than this are one symbolic instance: each split instance runs the body
-  // and reads the property on its own state after, so a move of two cell parameters on a
-  // board of 81 cells (6,561 instances) took minutes to encode, where its symbolic instance
-  // settles the same bound in seconds.
-  constexpr size_t kMaxInstances = 1000;
-  // An invariant's step splits only moves of few instances (a count over the board is one
-  // term per instance and cell).
-  constexpr size_t kFewInstances = 100;
   if (mv.params.empty() || product > std::min(kMaxInstances, max_instances_) ||
-      (symbolic_moves_ && product > kFewInstances)) {
+      (symbolic_moves_ && !split_steps_ && product > kFewInstances)) {
     for (const auto& r : mv.requires_) {
       auto [c, err] = enc_.condition(*r, mf);
       add_parts(sc, c && !err);

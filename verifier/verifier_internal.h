@@ -454,6 +454,20 @@ class Verifier {
   /// instances: an invariant's value counts over the whole board, and one term per
   /// instance and cell would be far larger than one per cell.
   bool symbolic_moves_ = false;
+  /// More instances than this are one symbolic instance: each split instance runs the body
+  /// and reads the property on its own state after, so a move of two cell parameters on a
+  /// board of 81 cells (6,561 instances) took minutes to encode, where its symbolic
+  /// instance settles the same bound in seconds.
+  static constexpr size_t kMaxInstances = 1000;
+  /// An invariant's step splits only moves of few instances at first (a count over the
+  /// board is one term per instance and cell).
+  static constexpr size_t kFewInstances = 100;
+  /// With symbolic_moves_: split the moves of up to kMaxInstances instances all the same
+  /// (an invariant's step asked again when its symbolic instance was unknown).
+  bool split_steps_ = false;
+  /// Whether an invariant's step over move `m` is one symbolic instance that split_steps_
+  /// would split.
+  bool step_could_split(int m) const;
   /// Moves of more parameter tuples than this are one symbolic instance (a rulebook's
   /// example asks for one board, where building a state after per tuple costs far more
   /// than the question).
