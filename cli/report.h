@@ -63,6 +63,9 @@ struct ReportPlan {
   int64_t puzzle_max = 10000;
   uint64_t puzzle_rlimit = 20000000;
   uint64_t puzzle_game_states = 20000;
+  /// A two-sided game that declares no puzzle: its value under perfect play from the file's
+  /// setup in a table of at most this many states (0: not asked).
+  uint64_t game_states = 20000;
   /// Seconds for a puzzle's whole enumeration: a safety net only (past it the count is
   /// "at least", and the page depends on the machine); keep it well above the units' time.
   double puzzle_timeout = 900;
@@ -116,6 +119,18 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
 /// value), the game's value under perfect play. Empty json when the rules declare none.
 Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nlohmann::json& proofs,
                         const std::atomic<bool>* stop);
+
+/// The game's value for the side to move first from `setup` (`explorer::game_value`, the
+/// states stored by their class under the group that keeps the start), in a table of at
+/// most `max_states` states, or the bounds reached, or why it is not asked; its figures in
+/// `out`.
+std::string game_words(const OpenedGame& game, uint64_t max_states, const engine::Setup& setup, nlohmann::json& out,
+                       const std::atomic<bool>* stop);
+
+/// A two-sided game that declares no puzzle (those are in the puzzle section): its value
+/// under perfect play from the file's setup, within the plan's `game_states`. Empty json
+/// when not asked.
+Section perfect_play_section(const OpenedGame& game, const ReportPlan& plan, const std::atomic<bool>* stop);
 
 /// Everything computed for one variant: `json` is the object written to VARIANT.json
 /// (`analysis`), `html` the page's sections between the summary and the rules.

@@ -15,6 +15,7 @@
 #include "cli/verbs.h"
 #include "cli/report.h"
 #include "explorer/game_value.h"
+#include "explorer/symmetry.h"
 #include "verifier/puzzle.h"
 
 namespace rulebook::cli {
@@ -46,8 +47,9 @@ std::string bound_words(explorer::Objective o, int64_t v) {
   return v <= -explorer::kNoBound || v >= explorer::kNoBound ? "unbounded" : explorer::value_text(o, v);
 }
 
-/// The game's value for the side to move first from `kv`'s setup, or the bounds reached.
-std::string game_words(const OpenedGame& game, const ReportPlan& plan, const engine::Setup& setup, nlohmann::json& out,
+}  // namespace
+
+std::string game_words(const OpenedGame& game, uint64_t max_states, const engine::Setup& setup, nlohmann::json& out,
                        const std::atomic<bool>* stop) {
   const ir::Program& p = *game.program;
   const engine::Engine& e = *game.engine;
@@ -63,8 +65,10 @@ std::string game_words(const OpenedGame& game, const ReportPlan& plan, const eng
   }
   explorer::GameValueOptions o;
   o.objective = explorer::Objective::Outcome;
-  o.max_states = plan.puzzle_game_states;
+  o.max_states = max_states;
   o.interrupt = stop;
+  // States stored by their class under the group that keeps the start (as `solve` does).
+  o.symmetry = explorer::find_symmetries(p, game.sources, e, root.data()).elements;
   const explorer::GameValueResult r = explorer::game_value(p, e, root.data(), sides, o);
   out["first"] = sides.name[0];
   out["solved"] = r.solved;
@@ -86,12 +90,10 @@ std::string game_words(const OpenedGame& game, const ReportPlan& plan, const eng
   out["lower"] = r.lo > -1 ? nlohmann::json(bound_words(o.objective, r.lo)) : nlohmann::json(nullptr);
   out["upper"] = r.hi < 1 ? nlohmann::json(bound_words(o.objective, r.hi)) : nlohmann::json(nullptr);
   out["stopped"] = r.stopped;
-  return fmt::format("not solved within {} states ({}): {}", plan.puzzle_game_states,
+  return fmt::format("not solved within {} states ({}): {}", max_states,
                      r.stopped == "states" ? "the table is full" : r.stopped,
                      bounds.empty() ? "no bound proved" : fmt::format("value for {} {}", sides.name[0], bounds));
 }
-
-}  // namespace
 
 Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nlohmann::json& proofs,
                         const std::atomic<bool>* stop) {
@@ -113,7 +115,7 @@ Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nl
       data.push_back({{"setup", kv}, {"error", "not name=value"}});
       continue;
     }
-    const std::string play = plan.puzzle_game_states > 0 ? game_words(game, plan, setup, value, stop) : "not asked";
+    const std::string play = plan.puzzle_game_states > 0 ? game_words(game, plan.puzzle_game_states, setup, value, stop) : "not asked";
     for (const ir::Property* decl : decls) {
       verifier::PuzzleOptions po;
       po.setup = setup.values;
@@ -167,6 +169,35 @@ Section puzzles_section(const OpenedGame& game, const ReportPlan& plan, const nl
       "--max-states N</code>); when the table fills first, the bounds the search proved, if any.</p>\n",
       plan.puzzle_max, plan.puzzle_rlimit, plan.puzzle_game_states);
   s.html += table_html({"setup", "puzzle", "solutions", "unique", "criteria", "perfect play"}, view);
+  return s;
+}
+
+}  // namespace rulebook::cli
+
+namespace rulebook::cli {
+
+Section perfect_play_section(const OpenedGame& game, const ReportPlan& plan, const std::atomic<bool>* stop) {
+  Section s;
+  if (plan.game_states == 0 || !verifier::puzzles(*game.program).empty()) return s;
+  fmt::print(stderr, "report: {} perfect play\n", plan.label);
+  engine::Setup setup;
+  setup.seed = plan.seed;
+  nlohmann::json value = nlohmann::json::object();
+  const std::string words = game_words(game, plan.game_states, setup, value, stop);
+  value["max_states"] = plan.game_states;
+  s.json = value;
+  s.html = fmt::format(
+      "<p>The value of the game for the side moving first when both sides play perfectly, from the setup of the "
+      "file (seed {}; everything open to both sides), searched in a table of at most {} states with the states "
+      "stored by their symmetry class (<code>rulebook solve</code>, docs/perfect_play.md): "
+      "<strong>{}</strong>.</p>\n",
+      plan.seed, plan.game_states, html_escape(words));
+  if (value.contains("line") && value["line"].is_array() && !value["line"].empty()) {
+    std::vector<std::string> moves;
+    for (const auto& m : value["line"]) moves.push_back(m.get<std::string>());
+    s.html += fmt::format("<p>A principal line: <code>{}</code>.</p>\n", html_escape(fmt::format("{}", fmt::join(moves, " "))));
+  }
+  if (value.contains("value")) s.figure = value["value"].get<std::string>() + " for " + value["first"].get<std::string>();
   return s;
 }
 

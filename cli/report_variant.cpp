@@ -357,6 +357,12 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
     a.json["puzzles"] = puzzles.json;
   }
   if (stop && stop->load()) return a;
+  Section play = perfect_play_section(game, plan, stop);
+  if (!play.json.is_null()) {
+    a.html += section_html("perfect-play", "Perfect play", play, "");
+    a.json["perfect_play"] = play.json;
+  }
+  if (stop && stop->load()) return a;
   Section states = enumeration_section(game, start.after.data(), plan, stop);
   a.html += section_html("enumeration", "State space", states, "left out by the report's settings");
   a.json["enumeration"] = states.json;
@@ -376,6 +382,7 @@ VariantAnalysis analyse_variant(const std::string& path, const ReportPlan& plan,
   if (!alerts.is_null()) a.key_figures.push_back({"alerts", alerts_figure(alerts)});
   if (!states.figure.empty()) a.key_figures.push_back({"states", states.figure});
   if (!proofs.figure.empty()) a.key_figures.push_back({"properties decided", proofs.figure});
+  if (!play.figure.empty()) a.key_figures.push_back({"perfect play", play.figure});
   return a;
 }
 

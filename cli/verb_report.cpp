@@ -84,6 +84,7 @@ bool apply_plan(const nlohmann::json& j, ReportPlan& plan, std::string& error) {
     if (j.contains("puzzle_max")) plan.puzzle_max = j["puzzle_max"].get<int64_t>();
     if (j.contains("puzzle_rlimit")) plan.puzzle_rlimit = j["puzzle_rlimit"].get<uint64_t>();
     if (j.contains("puzzle_game_states")) plan.puzzle_game_states = j["puzzle_game_states"].get<uint64_t>();
+    if (j.contains("game_states")) plan.game_states = j["game_states"].get<uint64_t>();
     if (j.contains("puzzle_timeout")) plan.puzzle_timeout = j["puzzle_timeout"].get<double>();
     if (j.contains("layers")) {
       plan.layers.clear();

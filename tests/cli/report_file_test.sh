@@ -2,7 +2,8 @@
 # `rulebook report FILE.rules -o DIR`: one file's page, its base read, is the page a report
 # of its folder writes, and the index lists it alone; the folder's report adds the page of
 # what the variant changes against its base; a page with found invariants lists the proved
-# ones and reads its boards against them.
+# ones and reads its boards against them; a file that declares puzzles gets their table, a
+# two-sided file without puzzles its value under perfect play.
 # Usage: report_file_test.sh RULEBOOK_BINARY SOURCE_DIR
 set -u
 rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -117,6 +118,28 @@ echo '{"defaults": {"games": 5, "greedy_games": 0, "coverage_games": 0, "explore
 "$rb" report variants/sudoku-moyo/moyo.rules -o "$work/puzzles-max" --config "$work/puzzles-max.json" 2>/dev/null
 check "puzzles: a count cut at puzzle_max" "100 False True no not_asked" \
   "$(json "$work/puzzles-max/sudoku-moyo/moyo.json" "' '.join(str(x) for x in (lambda r: (r['solutions'], r['exact'], r['max_reached'], r['unique'], 'not_asked' if not r['game'] else 'asked'))(j['analysis']['puzzles'][0]))")"
+
+# A two-sided file without puzzles: its Perfect play section, the value checked by plain
+# minimax in tests/explore/test_game_value.cpp (Domineering 4x4: the first player wins).
+echo '{"defaults": {"games": 5, "greedy_games": 0, "coverage_games": 0, "explore": false, "book": false, "prove": false}}' \
+  >"$work/play.json"
+"$rb" report tests/explore/rules/domineering.rules -o "$work/play" --config "$work/play.json" 2>/dev/null
+check "perfect play: exit" 0 $?
+page=$(find "$work/play" -name domineering.json)
+check "perfect play: the value, the side, the line's length, the classes stored" "win upright 7 614" \
+  "$(json "$page" "' '.join(str(x) for x in (lambda g: (g['value'], g['first'], len(g['line']), g['states']))(j['analysis']['perfect_play']))")"
+grep -q '<strong>win for upright (perfect play; a principal line of 7 moves)</strong>' "${page%.json}.html"
+check "perfect play: the page says it" 0 $?
+# Three players scored each on their own: not asked, and said why.
+"$rb" report tests/explore/rules/three_in_a_row_3p.rules -o "$work/three" --config "$work/play.json" 2>/dev/null
+check "perfect play of three players: not asked" "it has 3 players scored each on their own" \
+  "$(json "$(find "$work/three" -name three_in_a_row_3p.json)" "j['analysis']['perfect_play']['not_asked'].split(':')[0]")"
+# game_states 0 leaves the section out.
+echo '{"defaults": {"games": 5, "greedy_games": 0, "coverage_games": 0, "explore": false, "book": false, "prove": false,
+  "game_states": 0}}' >"$work/noplay.json"
+"$rb" report tests/explore/rules/domineering.rules -o "$work/noplay" --config "$work/noplay.json" 2>/dev/null
+check "perfect play left out by game_states 0" "absent" \
+  "$(json "$(find "$work/noplay" -name domineering.json)" "'absent' if 'perfect_play' not in j['analysis'] else 'present'")"
 
 echo "report FILE: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
