@@ -213,6 +213,22 @@ SigPtr Builder::fold_equal_if(const ir::Expr& e, const std::vector<SigPtr>& kids
     const bool eb = (cmp_value(k->value, f->kids[2]->value) == 0) != neg;
     if (ea == eb) return truth(ea);
     if (ea) return f->kids[0];
+    // `not (x == v)` of a type of two values is `x == w`, the other one (so that `mover ==
+    // flat` and `not (mover == upright)` are one condition, as a relabelling of the seats
+    // compares them).
+    const SigPtr& c = f->kids[0];
+    if (c->kind == Kind::Node && c->tag == int(ir::Op::Eq) && c->kids.size() == 2)
+      for (int s = 0; s < 2; ++s) {
+        const SigPtr& v = c->kids[size_t(s)];
+        if (!known(v) || !v->type || v->type->kind != ir::Type::Kind::Scalar || v->type->domain < 0) continue;
+        const ir::Domain& dom = p_.domains[size_t(v->type->domain)];
+        if (dom.size != 2) continue;
+        const int64_t at = ir::domain_index(p_.domains, v->type->domain, v->value.scalar);
+        if (at < 0) continue;
+        SigPtr other = scalar_leaf_of(v->type->domain, ir::domain_value(p_.domains, v->type->domain, 1 - at));
+        return node(int(ir::Op::Eq), 0, s == 0 ? std::vector<SigPtr>{other, c->kids[1]}
+                                                : std::vector<SigPtr>{c->kids[0], other}, c->span);
+      }
     return node(int(ir::Op::Not), 0, {f->kids[0]}, e.span);
   }
   return nullptr;

@@ -538,7 +538,21 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
   const size_t first_found = candidates.size();
   for (Transform& t : graph_candidates(p, sources, root)) candidates.push_back({std::move(t), false, "", false, {}, false});
   for (Transform& t : label_candidates(p, root)) candidates.push_back({std::move(t), false, "", false, {}, false});
-  for (Transform& t : seat_candidates(p)) candidates.push_back({std::move(t), false, "", false, {}, false});
+  const std::vector<Transform> seats = seat_candidates(p);
+  for (const Transform& t : seats) candidates.push_back({t, false, "", false, {}, false});
+  // A map of the board with the two players exchanged: the sides of a game that differ by
+  // where they sit (Domineering's upright and flat under the transpose, or two players
+  // owning mirrored areas under the half turn). Two players only: with more, a seat
+  // relabelling is a question of the turn order first, which a board map does not change.
+  const std::vector<Transform> maps = p.domains[ir::kPlayerDomain].size == 2 ? board_transforms(p)
+                                                                             : std::vector<Transform>{};
+  for (const Transform& s : seats)
+    for (const Transform& b : maps) {
+      if (b.is_identity()) continue;
+      Transform t = compose(p, b, s);
+      t.name = b.name + " with " + s.name;
+      candidates.push_back({std::move(t), false, "", false, {}, false});
+    }
   if (candidates.size() > 64) candidates.resize(64);  // RuleImage tells at most 64 apart
   for (const ir::Symmetry& s : p.symmetries)
     candidates.push_back({declared_transform(p, s), false, "", true, s.span, false});
