@@ -214,8 +214,8 @@ SigPtr Builder::fold_equal_if(const ir::Expr& e, const std::vector<SigPtr>& kids
     if (ea == eb) return truth(ea);
     if (ea) return f->kids[0];
     // `not (x == v)` of a type of two values is `x == w`, the other one (so that `mover ==
-    // flat` and `not (mover == upright)` are one condition, as a relabelling of the seats
-    // compares them).
+    // p2` and `not (mover == p1)` of two players are one condition, as a relabelling of the
+    // seats compares them).
     const SigPtr& c = f->kids[0];
     if (c->kind == Kind::Node && c->tag == int(ir::Op::Eq) && c->kids.size() == 2)
       for (int s = 0; s < 2; ++s) {

@@ -470,8 +470,8 @@ std::string check_behaviour(const ir::Program& p, const engine::Engine& e, const
     if (!e.legal_moves(image.data(), image_moves).ok) return "the engine failed " + where();
     mapped.clear();
     for (const engine::Move& m : moves) mapped.push_back(transform_move(p, t, m));
-    // The moves' parameters need not map one by one (a domino laid from its top cell is
-    // laid from its bottom cell in the mirror; a move whose cell only picks a value moves
+    // The moves' parameters need not map one by one (a move naming two cells, the upper
+    // first, names them the other way in the mirror; a move whose cell only picks a value moves
     // the state alike from several cells): what must correspond is where they lead, the
     // states after every move of the sample mapped against the states after every move of
     // its image, as multisets (paths are counted). Asked when the moves do not map one by
@@ -541,8 +541,8 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
   const std::vector<Transform> seats = seat_candidates(p);
   for (const Transform& t : seats) candidates.push_back({t, false, "", false, {}, false});
   // A map of the board with the two players exchanged: the sides of a game that differ by
-  // where they sit (Domineering's upright and flat under the transpose, or two players
-  // owning mirrored areas under the half turn). Two players only: with more, a seat
+  // where they sit (a player moving down the columns and one along the rows under the
+  // transpose, or two players owning mirrored areas under the half turn). Two players only: with more, a seat
   // relabelling is a question of the turn order first, which a board map does not change.
   const std::vector<Transform> maps = p.domains[ir::kPlayerDomain].size == 2 ? board_transforms(p)
                                                                              : std::vector<Transform>{};

@@ -381,7 +381,7 @@ SigPtr Builder::move(int mi) {
     if (!more || count > kMoveInstances || over_) return out;
     // Every parameter unrolled, when they are few enough: an instance is then only what it
     // does (its conditions and effects), so the instances compare as a bag of those, each
-    // made by whichever parameters (a domino laid from either end); one that can never be
+    // made by whichever parameters (two cells named in either order); one that can never be
     // played (a condition known false) is left out.
     // Only when the instances fit well within what is left of the budget (estimated from
     // the first one), so that unrolling every parameter never costs a file its maps.

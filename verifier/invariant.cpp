@@ -310,8 +310,8 @@ void Verifier::invariant(const ir::Property& prop, Result& r) {
     // A move of a few hundred instances is asked first as one symbolic instance, on 40% of
     // what is left; unknown there, again with an instance per parameter tuple, whose counts
     // after are the counts before plus a known change (a parity `count % 2 == 0` the
-    // symbolic instance leaves to case splits: Domineering's 256 dominoes on 4x4, unknown
-    // at 60 s, proved in a fraction of a second split).
+    // symbolic instance leaves to case splits: a move of two cell parameters on a 4x4
+    // board, unknown at 60 s, proved in seconds split; docs/verifier.md).
     const bool retry = move >= 0 && step_could_split(move);
     const Budget saved = budget_;
     if (retry) {
