@@ -542,12 +542,13 @@ SymmetryGroup find_symmetries(const ir::Program& p, const dsl::SourceSet& source
   for (const Transform& t : seats) candidates.push_back({t, false, "", false, {}, false});
   // A map of the board with the two players exchanged: the sides of a game that differ by
   // where they sit (a player moving down the columns and one along the rows under the
-  // transpose, or two players owning mirrored areas under the half turn). Two players only: with more, a seat
-  // relabelling is a question of the turn order first, which a board map does not change.
-  const std::vector<Transform> maps = p.domains[ir::kPlayerDomain].size == 2 ? board_transforms(p)
-                                                                             : std::vector<Transform>{};
+  // transpose, or two players owning mirrored areas under the half turn). Two players
+  // only: with more, a seat relabelling is a question of the turn order first, which a
+  // board map does not change. The maps are the candidates above the first found one.
+  const size_t board_maps = p.domains[ir::kPlayerDomain].size == 2 ? first_found : 0;
   for (const Transform& s : seats)
-    for (const Transform& b : maps) {
+    for (size_t k = 0; k < board_maps; ++k) {
+      const Transform& b = candidates[k].transform;
       if (b.is_identity()) continue;
       Transform t = compose(p, b, s);
       t.name = b.name + " with " + s.name;
