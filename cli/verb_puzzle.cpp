@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/interrupt.h"
@@ -26,6 +27,7 @@ struct PuzzleGenOptions {
   std::string file;
   std::string puzzle;
   std::vector<std::string> setups;
+  std::vector<std::string> clues;
   uint64_t seed = 1;
   int count = 1;
   int attempts = 10;
@@ -46,8 +48,10 @@ std::string data_file_text(const std::vector<verifier::GeneratedPuzzle>& gs, con
   std::string out;
   for (const verifier::GeneratedPuzzle& g : gs) {
     if (g.entry.empty()) continue;
-    out += fmt::format("{}# rulebook puzzle {} --seed {}: puzzle '{}', {} givens; an entry of {} for setup '{}'\n{}",
-                       out.empty() ? "" : "\n", opt.file, g.seed, g.puzzle, g.givens, g.path, g.table, g.entry_text);
+    out += fmt::format("{}# rulebook puzzle {} --seed {}: puzzle '{}', {} {}; an entry of {} for setup '{}'\n{}{}",
+                       out.empty() ? "" : "\n", opt.file, g.seed, g.puzzle, g.givens, g.list ? "clues" : "givens",
+                       g.path, g.table,
+                       g.list ? fmt::format("# clues: {}\n", fmt::join(g.clues_kept, ", ")) : "", g.entry_text);
   }
   return out;
 }
@@ -61,6 +65,7 @@ nlohmann::json result_json(const ir::Program& p, const verifier::GeneratedPuzzle
   j["entry"] = g.entry_text;
   j["givens"] = g.givens;
   j["full_givens"] = g.full_givens;
+  if (g.list) j["clues"] = g.clues_kept;
   j["unique"] = g.unique ? "proved" : "not proved";
   j["needed"] = g.needed;
   j["minimal"] = g.unique && g.needed == g.givens;
@@ -84,15 +89,21 @@ nlohmann::json result_json(const ir::Program& p, const verifier::GeneratedPuzzle
 }
 
 void print_text(const ir::Program& p, const verifier::GeneratedPuzzle& g, const PuzzleGenOptions& opt) {
-  fmt::print("puzzle {}, seed {}: {} givens (of {} in the solution){}\n", g.puzzle, g.seed, g.givens,
+  const char* unit = g.list ? "clues" : "givens";
+  fmt::print("puzzle {}, seed {}: {} {} (of {} in the solution){}\n", g.puzzle, g.seed, g.givens, unit,
              g.full_givens, opt.no_times ? "" : fmt::format("  [{:.2f} s]", g.seconds));
-  fmt::print("entry of {} (setup '{}'; '.' not given):\n{}", g.path, g.table, g.entry_text);
+  if (g.list) {
+    fmt::print("clues: {}\n", fmt::join(g.clues_kept, ", "));
+    fmt::print("entry of {} (setup '{}'):\n{}", g.path, g.table, g.entry_text);
+  } else {
+    fmt::print("entry of {} (setup '{}'; '.' not given):\n{}", g.path, g.table, g.entry_text);
+  }
   if (g.solution)
     fmt::print("solution:\n{}", render::board_text(p, g.solution->state.data(), render::DrawOptions{}));
   fmt::print("unique: {}\n", g.unique ? "proved (a second solution is unsat)" : "not proved");
   fmt::print("  over: {}\n", g.over);
-  fmt::print("minimal: {} ({} of {} givens needed: without each, a second solution)\n",
-             g.unique && g.needed == g.givens ? "yes" : "no", g.needed, g.givens);
+  fmt::print("minimal: {} ({} of {} {} needed: without each, a second solution)\n",
+             g.unique && g.needed == g.givens ? "yes" : "no", g.needed, g.givens, unit);
   if (g.difficulty_unknown.empty())
     fmt::print("difficulty: {} conflicts, {} decisions ({}'s uniqueness proof{})\n", g.conflicts, g.decisions,
                g.difficulty_solver,
@@ -136,6 +147,7 @@ int run_puzzle(const PuzzleGenOptions& opt) {
   go.seed = opt.seed;
   go.count = opt.count;
   go.attempts = opt.attempts;
+  go.clues = opt.clues;
   go.timeout_seconds = opt.timeout;
   go.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   go.stop = interrupt.flag();
@@ -188,6 +200,8 @@ void add_puzzle(CLI::App& app, int& result) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--puzzle", opt->puzzle, "The puzzle declaration (needed when the file declares several)");
   cmd->add_option("--setup", opt->setups, "Fix another setup value, name=value (repeatable)");
+  cmd->add_option("--clue", opt->clues,
+                  "A list entry's puzzles give only the clues named (repeatable; default: every clue declared)");
   cmd->add_option("--attempts", opt->attempts,
                   "Generations tried until the file's criteria of a puzzle all hold (the best is kept)")
       ->check(CLI::PositiveNumber);

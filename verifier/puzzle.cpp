@@ -30,33 +30,50 @@ std::vector<const ir::Property*> puzzles(const ir::Program& program) {
 
 void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, Encoder::Frame& f,
                               const std::string& args, std::vector<std::pair<std::string, z3::expr>>& out,
-                              const z3::expr& where) {
+                              const z3::expr& where, std::vector<z3::expr>* wheres) {
   if (depth == 0) {
     auto [b, err] = enc_.condition(x, f);
     const std::string name = args.empty() ? c.name : c.name + "(" + args + ")";
     out.emplace_back(name, where.is_true() ? b && !err : z3::implies(where, b && !err));
+    if (wheres) wheres->push_back(where);
     return;
   }
   // One `all` per binder (ir::Clue): its domain and `where` read setup data only, bound
-  // here, so they are concrete values.
+  // here, so they are concrete values; or, when generation leaves the puzzle's table free
+  // (symbolic_setup_), a set the table decides: each member of its type is an instance,
+  // present where it is in the set.
   const SymP dom = enc_.eval(*x.args[0], f);
   const int d = x.args[0]->type->domain;
-  if (!Encoder::concrete(*dom) || (dom->k != Sym::K::Bits && dom->k != Sym::K::List) ||
-      (dom->k == Sym::K::Bits && d < 0))
-    throw Unsupported(fmt::format("the instances of clue '{}' are not known from the setup alone", c.name));
   std::vector<std::pair<int64_t, int>> elems;  // value, its domain
-  if (dom->k == Sym::K::List) {
-    for (const SymP& it : dom->items) {
-      if (it->k != Sym::K::Val) throw Unsupported(fmt::format("clue '{}' ranges over values that are not scalars", c.name));
-      elems.emplace_back(it->v, x.args[0]->type->elem ? x.args[0]->type->elem->domain : -1);
+  std::vector<z3::expr> member;                // the instance is in the set (symbolic sets)
+  if (symbolic_setup_ >= 0 && dom->k == Sym::K::Set && d >= 0 && dom->items.size() == p_.domains[size_t(d)].size) {
+    if (!enc_.err_of(dom).is_false())
+      throw Unsupported(fmt::format("the set clue '{}' ranges over can be an error", c.name));
+    for (uint32_t i = 0; i < p_.domains[size_t(d)].size; ++i) {
+      const z3::expr in = enc_.to_bool(dom->items[i]);
+      if (in.is_false()) continue;
+      elems.emplace_back(ir::domain_value(p_.domains, d, i), d);
+      member.push_back(in);
     }
   } else {
-    for (uint32_t i = 0; i < p_.domains[size_t(d)].size; ++i)
-      if (ir::test(dom->bits, i)) elems.emplace_back(ir::domain_value(p_.domains, d, i), d);
+    if (!Encoder::concrete(*dom) || (dom->k != Sym::K::Bits && dom->k != Sym::K::List) ||
+        (dom->k == Sym::K::Bits && d < 0))
+      throw Unsupported(fmt::format("the instances of clue '{}' are not known from the setup alone", c.name));
+    if (dom->k == Sym::K::List) {
+      for (const SymP& it : dom->items) {
+        if (it->k != Sym::K::Val)
+          throw Unsupported(fmt::format("clue '{}' ranges over values that are not scalars", c.name));
+        elems.emplace_back(it->v, x.args[0]->type->elem ? x.args[0]->type->elem->domain : -1);
+      }
+    } else {
+      for (uint32_t i = 0; i < p_.domains[size_t(d)].size; ++i)
+        if (ir::test(dom->bits, i)) elems.emplace_back(ir::domain_value(p_.domains, d, i), d);
+    }
   }
-  for (const auto& [v, vd] : elems) {
+  for (size_t n = 0; n < elems.size(); ++n) {
+    const auto& [v, vd] = elems[n];
     f[size_t(x.slot)] = enc_.val(v);
-    z3::expr inner = where;
+    z3::expr inner = member.empty() ? where : where && member[n];
     if (x.args[1]) {
       const SymP w = enc_.eval(*x.args[1], f);
       if (w->k == Sym::K::Val && !w->err) {
@@ -65,13 +82,13 @@ void Verifier::clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, E
         // Generation leaves the puzzle's table free: the instance holds where the table
         // says it is given (the table then decides which instances a puzzle has).
         auto [b, err] = enc_.condition(*x.args[1], f);
-        inner = where && b && !err;
+        inner = inner && b && !err;
       } else {
         throw Unsupported(fmt::format("the 'where' of clue '{}' is not known from the setup alone", c.name));
       }
     }
     const std::string text = ir::value_text(p_.domains, vd, v);
-    clue_instances(c, *x.args[2], depth - 1, f, args.empty() ? text : args + ", " + text, out, inner);
+    clue_instances(c, *x.args[2], depth - 1, f, args.empty() ? text : args + ", " + text, out, inner, wheres);
   }
   f[size_t(x.slot)] = nullptr;
 }

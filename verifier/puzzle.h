@@ -67,7 +67,8 @@ struct PuzzleResult {
 };
 
 /// `rulebook puzzle`: a new puzzle of a declaration whose clues read one data-file setup
-/// (`setup T: Cell -> ... = file "..." entry k`), the table a puzzle is (`.` for none).
+/// (`setup T: ... = file "..." entry k`), the table a puzzle is: a grid of cells (`.` for
+/// none), or a list entry whose values say which clue instances the puzzle gives.
 struct GenerateOptions {
   std::vector<std::pair<std::string, std::string>> setup;  ///< the other setup values fixed
   uint64_t seed = 1;
@@ -77,6 +78,9 @@ struct GenerateOptions {
   /// Whole generations tried (each a new solution) until the file's properties of the
   /// setup (a puzzle's criteria) all hold; the one meeting most is kept.
   int attempts = 10;
+  /// A list entry: the clues (declared names) its puzzles may give; the others' instances
+  /// are left out of every entry. Empty: all.
+  std::vector<std::string> clues;
   double timeout_seconds = 300;  ///< for the whole generation
   std::function<void(const std::string&)> progress;
   const std::atomic<bool>* stop = nullptr;
@@ -95,6 +99,10 @@ struct GeneratedPuzzle {
   std::string path;         ///< its data file
   std::vector<uint32_t> entry;  ///< the table: element indices, as a data file's entry
   std::string entry_text;   ///< the same as lines of a data file, one row of cells each
+  /// A list entry (not a grid): the puzzle is the clue instances it gives (`givens` counts
+  /// them), named here.
+  bool list = false;
+  std::vector<std::string> clues_kept;
   std::optional<Board> solution;
   size_t full_givens = 0;   ///< entries the solution gives (the first, full puzzle)
   size_t givens = 0;        ///< entries kept

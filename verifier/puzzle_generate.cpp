@@ -71,10 +71,22 @@ struct Generation {
     return r;
   }
 
+  /// A list entry (not a grid of cells): each clue instance behind a literal of its own
+  /// (`lits`), present where the table gives it (`present[i]` == its `where`).
+  std::vector<z3::expr> lits, present;
+  std::vector<bool> removable;  ///< whether the table decides the instance (else always there)
+  std::vector<bool> allowed;    ///< per clue: whether entries may give it (--clue)
+  std::vector<size_t> family;   ///< per instance: its clue
+
   /// The assumptions fixing the table to `t`.
   void fix_table(const std::vector<uint32_t>& t, z3::expr_vector& as) const {
     for (size_t k = 0; k < table.size(); ++k) as.push_back(table[k].guard[t[k]]);
   }
+  /// Every clue instance's literal (a list entry: what the table gives holds).
+  void all_clues(z3::expr_vector& as) const {
+    for (const z3::expr& l : lits) as.push_back(l);
+  }
+
 
   /// The index each of `sels` holds in `m`.
   static std::vector<uint32_t> values(const z3::model& m, const std::vector<Selector>& sels) {
@@ -101,6 +113,10 @@ void shuffle(std::vector<T>& v, SplitMix64& rng) {
   for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[size_t(rng.below(i))]);
 }
 
+/// How an attempt on a list entry ended: a puzzle made, every clue allowing another board
+/// (draw another solution), or stopped (a timeout, Ctrl-C).
+enum class ListOutcome { Done, Again, Stopped };
+
 uint64_t stat_of(z3::solver& s, const char* key) {
   z3::stats st = s.statistics();
   uint64_t n = 0;
@@ -124,7 +140,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     if (clue_reads.count(p_.setups[i].var) && bound_[i].empty()) tables.push_back(i);
   if (tables.size() != 1 || p_.setups[tables[0]].source != ir::SetupVar::Source::Entries)
     throw std::invalid_argument(fmt::format(
-        "puzzle '{}': generation needs clues that read one data-file setup (`setup T: Cell -> ... = file ...`) "
+        "puzzle '{}': generation needs clues that read one data-file setup (`setup T: ... = file ...`) "
         "left free; {}",
         prop.name, tables.empty() ? "its clues read none" : fmt::format("they read {}", tables.size())));
   const ir::SetupVar& sv = p_.setups[tables[0]];
@@ -134,9 +150,14 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   symbolic_setup_ = int(tables[0]);
   bound_[tables[0]] = "generated";  // no "one of the file's entries" condition (entry_parts)
   const ir::Domain& tdom = p_.domains[size_t(tv.domain)];
-  const int64_t blank_index =
+  // A grid of cells (`Cell -> T`): a puzzle is the cells given, each blanked in turn. Any
+  // other table (a list entry): a puzzle is the clue instances the table gives, each
+  // dropped in turn, the entry written for those kept.
+  const bool grid = tv.keys.size() == 1 && tv.keys[0] == ir::kCellDomain;
+  int64_t blank_index =
       ir::domain_index(p_.domains, tv.domain, tdom.kind == ir::Domain::Kind::Optional ? ir::kNone : 0);
-  if (blank_index < 0) throw std::invalid_argument(fmt::format("'{}' has no empty value ('.')", sv.name));
+  if (blank_index < 0 && grid) throw std::invalid_argument(fmt::format("'{}' has no empty value ('.')", sv.name));
+  if (blank_index < 0) blank_index = 0;
   // The table's selectors first, so that their facts are among those asserted.
   std::vector<int> table_sels;
   for (uint32_t k = 0; k < tv.count; ++k) table_sels.push_back(enc_.base_selector(sv.var, k));
@@ -146,10 +167,30 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   proto.over = set_text(prop) + "; the solution and the clues given holding";
   auto [solution, err] = value_pair(sc, *prop.expr);
   std::vector<std::pair<std::string, z3::expr>> clues;
+  std::vector<z3::expr> wheres;
+  std::vector<size_t> family;  // each instance's clue (its index in the declaration)
   for (const ir::Clue& c : prop.clues) {
     Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
-    clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true));
+    clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true), &wheres);
+    family.resize(clues.size(), size_t(&c - prop.clues.data()));
   }
+  // The clues a list entry may give (--clue): the others are never given.
+  std::vector<bool> allowed(prop.clues.size(), go.clues.empty());
+  for (const std::string& name : go.clues) {
+    auto it = std::find_if(prop.clues.begin(), prop.clues.end(), [&](const ir::Clue& c) { return c.name == name; });
+    if (it == prop.clues.end())
+      throw std::invalid_argument(fmt::format("puzzle '{}' declares no clue '{}'", prop.name, name));
+    if (grid)
+      throw std::invalid_argument(fmt::format("--clue chooses the clues of a list entry; '{}' is a grid of cells",
+                                              sv.name));
+    allowed[size_t(it - prop.clues.begin())] = true;
+  }
+  std::vector<z3::expr> lits, present;
+  if (!grid)
+    for (size_t i = 0; i < clues.size(); ++i) {
+      lits.push_back(z3_.bool_const(fmt::format("clue:{}", i).c_str()));
+      present.push_back(z3_.bool_const(fmt::format("present:{}", i).c_str()));
+    }
   // The properties of the setup (as `solve` lists them): over boards, reading the table.
   struct Criterion {
     const ir::Property* prop;
@@ -171,7 +212,14 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   for (const z3::expr& x : enc_.facts()) all.push_back(Part{x, -1, std::nullopt});
   for (const Part& p : sc.parts) all.push_back(p);
   all.push_back(Part{solution && !err, -1, std::nullopt});
-  for (const auto& c : clues) all.push_back(Part{c.second, -1, std::nullopt});
+  for (size_t i = 0; i < clues.size(); ++i) {
+    if (grid) {
+      all.push_back(Part{clues[i].second, -1, std::nullopt});
+    } else {
+      all.push_back(Part{z3::implies(lits[i], clues[i].second), -1, std::nullopt});
+      all.push_back(Part{present[i] == wheres[i], -1, std::nullopt});
+    }
+  }
   bool arith = false, counted = false;
   for (const Part& p : all) {
     support(p);
@@ -188,7 +236,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   const bool sat_based = bool(form);
   if (!sat_based) form = [](const z3::expr& e) { return e; };
   auto make_solver = [&] { return sat_based ? z3::solver(z3_, "QF_FD") : z3::solver(z3_); };
-  Generation g{z3_, make_solver(), go, Clock::now(), {}, {}, uint32_t(blank_index), form, {}, "", 0, RepairedModel(enc_)};
+  Generation g{z3_, make_solver(), go, Clock::now(), {}, {}, uint32_t(blank_index), form, {}, "", 0, RepairedModel(enc_), {}, {}, {}, {}, {}};
   if (counted) {
     g.cuts = [this](z3::model& m) { return enc_.component_cuts(m); };
     for (const z3::expr& x : count_facts) g.add(x);
@@ -200,6 +248,17 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   // Before any attempt's blocking clause (as given: the SAT-based solver's own list is its clauses).
   const std::vector<z3::expr> base = g.repaired.assertions();
   for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
+  g.lits = lits;
+  g.present = present;
+  for (size_t i = 0; i < wheres.size(); ++i) {
+    g.removable.push_back(!wheres[i].simplify().is_true());
+    if (!g.removable.back() && !allowed[family[i]])
+      throw std::invalid_argument(fmt::format("clue '{}' is given by every entry (its instances read no `where` of "
+                                              "the table): it cannot be left out",
+                                              prop.clues[family[i]].name));
+  }
+  g.allowed = allowed;
+  g.family = family;
   for (const Selector& s : enc_.selectors())
     if (s.var >= 0 && s.var != sv.var) g.state.push_back(s);
   // A separate solver decides the criteria: each fails on a board of the set, or not.
@@ -242,6 +301,217 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     if (go.progress) go.progress(s);
   };
 
+  // A list entry, for the solution `at_sol` (`other`: a board that is not it):
+  // 2. the full puzzle: every clue instance the table can give on this solution (all at
+  //    once, else one at a time in a random order), the table's other values drawn by the
+  //    SAT solver's random phase;
+  // 3. the instances dropped one at a time (the clues in the order declared, the instances
+  //    of one in a random order), each while no second board holds the rest, the table
+  //    fixed; an instance the table gives always (no `where`) stays;
+  // 4. the entry for those kept: each dropped instance absent, each value the full
+  //    table's where it can stay (in order), then every value blank where the solution
+  //    and the clues kept still hold with it;
+  // 5. the check on that entry: unique, and each instance kept needed (without it, a second
+  //    board). The entry's clues are its own: the check is of the entry, not of step 3.
+  auto list_attempt = [&](const z3::expr_vector& at_sol, const z3::expr_vector& other, SplitMix64& rng,
+                          uint64_t seed, int attempt, std::vector<uint32_t>& table,
+                          GeneratedPuzzle& cur) -> ListOutcome {
+    const size_t n = g.lits.size();
+    std::optional<z3::model> model;
+    z3::expr_vector as = copy(at_sol);
+    g.all_clues(as);
+    for (size_t i = 0; i < n; ++i)
+      if (!g.allowed[g.family[i]]) as.push_back(!g.present[i]);
+    {
+      z3::expr_vector every = copy(as);
+      for (size_t i = 0; i < n; ++i)
+        if (g.allowed[g.family[i]] && g.removable[i]) every.push_back(g.present[i]);
+      const z3::check_result r = g.ask(every);
+      if (r == z3::sat) {
+        model = g.solver.get_model();
+        as = every;
+      } else if (r == z3::unsat) {
+        std::vector<size_t> order(n);
+        std::iota(order.begin(), order.end(), size_t(0));
+        shuffle(order, rng);
+        for (size_t i : order) {
+          if (!g.allowed[g.family[i]] || !g.removable[i]) continue;
+          as.push_back(g.present[i]);
+          if (g.ask(as) == z3::sat) model = g.solver.get_model();
+          else as.pop_back();
+          if (!g.stopped.empty()) break;
+        }
+        if (!model && g.stopped.empty() && g.ask(as) == z3::sat) model = g.solver.get_model();
+      }
+    }
+    if (!g.stopped.empty() || !model) return ListOutcome::Stopped;
+    // The table's values drawn one element at a time, in a random order: the first value of
+    // a random order the clues allow (a value the last model has needs no question; after
+    // three values not allowed, one question asks whether the model's is the only one). Each choice
+    // depends on the seed and on what is allowed, not on the solver's history: a seed gives
+    // the same puzzle alone or in a run of several.
+    {
+      std::vector<size_t> elems(g.table.size());
+      std::iota(elems.begin(), elems.end(), size_t(0));
+      shuffle(elems, rng);
+      for (size_t k : elems) {
+        const Selector& t = g.table[k];
+        std::vector<uint32_t> vs(t.guard.size());
+        std::iota(vs.begin(), vs.end(), 0u);
+        shuffle(vs, rng);
+        int tried = 0;
+        for (uint32_t v : vs) {
+          const uint32_t now = Generation::values(*model, {t})[0];
+          if (v == now) {
+            as.push_back(t.guard[v]);
+            break;
+          }
+          // After a few values not allowed: is the model's the only one? (It is then the
+          // first allowed in this order too.)
+          if (++tried == 4) {
+            as.push_back(!t.guard[now]);
+            const z3::check_result only = g.ask(as);
+            as.pop_back();
+            if (only == z3::unknown) return ListOutcome::Stopped;
+            if (only == z3::unsat) {
+              as.push_back(t.guard[now]);
+              break;
+            }
+            model = g.solver.get_model();
+            if (model->eval(t.guard[v], true).is_true()) {
+              as.push_back(t.guard[v]);
+              break;
+            }
+          }
+          as.push_back(t.guard[v]);
+          const z3::check_result r = g.ask(as);
+          if (r == z3::sat) {
+            model = g.solver.get_model();
+            break;
+          }
+          as.pop_back();
+          if (r == z3::unknown) return ListOutcome::Stopped;
+        }
+      }
+      if (g.ask(as) != z3::sat) return ListOutcome::Stopped;
+      model = g.solver.get_model();
+    }
+    table = Generation::values(*model, g.table);
+    std::vector<bool> kept(n);
+    for (size_t i = 0; i < n; ++i) kept[i] = model->eval(g.present[i], true).is_true();
+    z3::expr block = z3_.bool_const(fmt::format("another:{}:{}", seed, attempt).c_str());
+    g.add(z3::implies(block, z3::mk_or(other)));
+    // Whether table `t` with the instances `k` asserted allows a second board.
+    auto second = [&](const std::vector<uint32_t>& t, const std::vector<bool>& k) {
+      z3::expr_vector q(z3_);
+      g.fix_table(t, q);
+      for (size_t i = 0; i < n; ++i)
+        if (k[i]) q.push_back(g.lits[i]);
+      q.push_back(block);
+      return g.ask(q);
+    };
+    cur.full_givens = size_t(std::count(kept.begin(), kept.end(), true));
+    say(fmt::format("  seed {} attempt {}: {} clue instances given in full ({:.1f} s)", seed, attempt,
+                    cur.full_givens, g.elapsed()));
+    const z3::check_result full = second(table, kept);
+    if (full == z3::unknown) return ListOutcome::Stopped;
+    if (full == z3::sat) {
+      say(fmt::format("  seed {} attempt {}: every clue of its solution ({} instances) allows another board", seed,
+                      attempt, cur.full_givens));
+      return ListOutcome::Again;
+    }
+    // 3.
+    std::vector<size_t> order;
+    for (size_t f = 0; f < prop.clues.size(); ++f) {
+      std::vector<size_t> mine;
+      for (size_t i = 0; i < n; ++i)
+        if (family[i] == f && kept[i] && g.removable[i]) mine.push_back(i);
+      shuffle(mine, rng);
+      order.insert(order.end(), mine.begin(), mine.end());
+    }
+    for (size_t i : order) {
+      std::vector<bool> trial = kept;
+      trial[i] = false;
+      const z3::check_result r = second(table, trial);
+      if (r == z3::unknown) return ListOutcome::Stopped;
+      if (r == z3::unsat) kept = trial;
+      say(fmt::format("  seed {} attempt {}: {} {} ({:.1f} s)", seed, attempt, clues[i].first,
+                      r == z3::unsat ? "dropped" : "kept", g.elapsed()));
+    }
+    // 4.
+    z3::expr_vector pattern = copy(at_sol);
+    g.all_clues(pattern);
+    for (size_t i = 0; i < n; ++i) pattern.push_back(kept[i] ? g.present[i] : !g.present[i]);
+    auto with = [&](const std::vector<uint32_t>& t, size_t upto) {
+      z3::expr_vector q = copy(pattern);
+      for (size_t k = 0; k < upto; ++k) q.push_back(g.table[k].guard[t[k]]);
+      return q;
+    };
+    // Each element in turn: the full table's value where the elements before it and the
+    // pattern allow it, else blank, else the first value allowed (one exists: the elements
+    // before it were allowed together).
+    std::vector<uint32_t> t = table;
+    {
+      const z3::check_result r = g.ask(with(t, 0));
+      if (r != z3::sat) return ListOutcome::Stopped;  // the kept instances of step 3 hold on the solution
+    }
+    std::optional<z3::model> last = g.solver.get_model();
+    for (size_t k = 0; k < t.size(); ++k) {
+      std::vector<uint32_t> tries{table[k], g.blank};
+      for (uint32_t v = 0; v < g.table[k].guard.size(); ++v) tries.push_back(v);
+      bool found = false;
+      for (uint32_t v : tries) {
+        t[k] = v;
+        if (last->eval(g.table[k].guard[v], true).is_true()) {
+          found = true;
+          break;
+        }
+        const z3::check_result r = g.ask(with(t, k + 1));
+        if (r == z3::unknown) return ListOutcome::Stopped;
+        if (r == z3::sat) {
+          last = g.solver.get_model();
+          found = true;
+          break;
+        }
+      }
+      if (!found) throw std::logic_error(fmt::format("puzzle '{}': no entry gives the clues kept", prop.name));
+    }
+    // Values nothing kept needs: blank where the solution and the clues kept hold without
+    // them (the check below decides whether the puzzle is still the same).
+    const std::vector<uint32_t> untidy = t;
+    for (size_t k = 0; k < t.size(); ++k) {
+      if (t[k] == g.blank) continue;
+      std::vector<uint32_t> trial = t;
+      trial[k] = g.blank;
+      const z3::check_result r = g.ask(with(trial, t.size()));
+      if (r == z3::unknown) return ListOutcome::Stopped;
+      if (r == z3::sat) t = trial;
+    }
+    // 5.
+    const std::vector<bool> all(n, true);
+    auto check = [&](const std::vector<uint32_t>& e) {
+      cur.unique = second(e, all) == z3::unsat;
+      cur.givens = cur.needed = 0;
+      cur.clues_kept.clear();
+      for (size_t i = 0; i < n; ++i) {
+        if (!kept[i]) continue;
+        ++cur.givens;
+        cur.clues_kept.push_back(clues[i].first);
+        std::vector<bool> without = all;
+        without[i] = false;
+        cur.needed += second(e, without) == z3::sat;
+      }
+      return cur.unique && cur.needed == cur.givens;
+    };
+    table = t;
+    if (!check(t) && g.stopped.empty() && untidy != t) {
+      table = untidy;
+      check(untidy);
+    }
+    if (!g.stopped.empty()) return ListOutcome::Stopped;
+    return ListOutcome::Done;
+  };
+
   // An attempt is done when its puzzle is minimal and meets every criterion; else the one
   // closest to that is kept (minimal first: a criterion can keep an entry uniqueness
   // does not need).
@@ -260,8 +530,9 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       GeneratedPuzzle cur;
       // 1. A random solution: the table empty (no clue given), each state element in a
       // random order given a random value the rest still allows.
+      // (A list entry: no clue asserted; step 2 finds the clues this solution gives.)
       z3::expr_vector fixed(z3_);
-      g.fix_table(empty, fixed);
+      if (grid) g.fix_table(empty, fixed);
       if (g.ask(fixed) != z3::sat) {
         if (!g.stopped.empty()) break;
         throw std::invalid_argument(fmt::format("puzzle '{}' has no solution", prop.name));
@@ -297,83 +568,93 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         at_sol.push_back(g.state[i].guard[sol[i]]);
         other.push_back(!g.state[i].guard[sol[i]]);
       }
-      // 2. The full table this solution gives: every element given where one can be.
-      z3::expr_vector as = copy(at_sol);
-      for (const Selector& t : g.table) as.push_back(!t.guard[g.blank]);
       std::vector<uint32_t> table;
-      if (g.ask(as) == z3::sat) {
-        table = Generation::values(g.solver.get_model(), g.table);
-      } else {
-        if (!g.stopped.empty()) break;
-        table = empty;
-        std::vector<size_t> keys(g.table.size());
-        std::iota(keys.begin(), keys.end(), size_t(0));
-        shuffle(keys, rng);
-        as = copy(at_sol);
-        for (size_t k : keys) {
-          as.push_back(!g.table[k].guard[g.blank]);
-          if (g.ask(as) == z3::sat) table[k] = Generation::values(g.solver.get_model(), {g.table[k]})[0];
-          else as.pop_back();
-          if (!g.stopped.empty()) break;
-        }
-      }
-      if (!g.stopped.empty()) break;
-      // The literal of this attempt's "another board": one of its own per seed and attempt
-      // (a literal shared with an earlier seed would assume that seed's clause too, and a
-      // second solution equal to the earlier solution would be missed).
-      z3::expr block = z3_.bool_const(fmt::format("another:{}:{}", seed, attempt).c_str());
-      g.add(z3::implies(block, z3::mk_or(other)));
-      // Whether table `t` allows a second solution: sat (yes), unsat (unique).
-      auto second = [&](const std::vector<uint32_t>& t) {
-        z3::expr_vector q(z3_);
-        g.fix_table(t, q);
-        q.push_back(block);
-        return g.ask(q);
-      };
-      for (uint32_t v : table) cur.full_givens += v != g.blank;
-      const z3::check_result full = second(table);
-      if (full != z3::unsat) {
-        if (full == z3::unknown) break;
-        // Every clue this solution can give still allows another board (its clues say
-        // nothing of some cells): the next attempt draws another solution.
-        say(fmt::format("  seed {} attempt {}: every clue of its solution ({} entries) allows another board", seed,
-                        attempt, cur.full_givens));
-        out.attempts_made = attempt;
-        continue;
-      }
-      // 3. Entries blanked one at a time in a random order, while the solution stays unique
-      // and no criterion that holds stops holding.
       std::vector<CriterionVerdict> held(criteria.size());
-      for (size_t i = 0; i < criteria.size(); ++i) held[i].status = criterion(i, table);
-      std::vector<size_t> keys;
-      for (size_t k = 0; k < table.size(); ++k)
-        if (table[k] != g.blank) keys.push_back(k);
-      shuffle(keys, rng);
-      for (size_t k : keys) {
-        std::vector<uint32_t> trial = table;
-        trial[k] = g.blank;
-        const z3::check_result r = second(trial);
-        if (r == z3::unknown) break;
-        if (r == z3::sat) continue;  // needed now, and with fewer entries still
-        std::vector<CriterionVerdict> now(criteria.size());
-        bool keeps = true;
-        for (size_t i = 0; i < criteria.size(); ++i) {
-          now[i].status = criterion(i, trial);
-          keeps = keeps && !(held[i].status == CriterionVerdict::Status::Met && now[i].status != held[i].status);
+      if (!grid) {
+        const ListOutcome o = list_attempt(at_sol, other, rng, seed, attempt, table, cur);
+        if (o == ListOutcome::Stopped) break;
+        if (o == ListOutcome::Again) {
+          out.attempts_made = attempt;
+          continue;
         }
-        if (!keeps) continue;
-        table = trial;
-        held = now;
-      }
-      if (!g.stopped.empty()) break;
-      // 4. The check: unique, and each kept entry needed.
-      cur.unique = second(table) == z3::unsat;
-      for (size_t k = 0; k < table.size(); ++k) {
-        if (table[k] == g.blank) continue;
-        ++cur.givens;
-        std::vector<uint32_t> trial = table;
-        trial[k] = g.blank;
-        cur.needed += second(trial) == z3::sat;
+        for (size_t i = 0; i < criteria.size(); ++i) held[i].status = criterion(i, table);
+      } else {
+        // 2. The full table this solution gives: every element given where one can be.
+        z3::expr_vector as = copy(at_sol);
+        for (const Selector& t : g.table) as.push_back(!t.guard[g.blank]);
+        if (g.ask(as) == z3::sat) {
+          table = Generation::values(g.solver.get_model(), g.table);
+        } else {
+          if (!g.stopped.empty()) break;
+          table = empty;
+          std::vector<size_t> keys(g.table.size());
+          std::iota(keys.begin(), keys.end(), size_t(0));
+          shuffle(keys, rng);
+          as = copy(at_sol);
+          for (size_t k : keys) {
+            as.push_back(!g.table[k].guard[g.blank]);
+            if (g.ask(as) == z3::sat) table[k] = Generation::values(g.solver.get_model(), {g.table[k]})[0];
+            else as.pop_back();
+            if (!g.stopped.empty()) break;
+          }
+        }
+        if (!g.stopped.empty()) break;
+        // The literal of this attempt's "another board": one of its own per seed and attempt
+        // (a literal shared with an earlier seed would assume that seed's clause too, and a
+        // second solution equal to the earlier solution would be missed).
+        z3::expr block = z3_.bool_const(fmt::format("another:{}:{}", seed, attempt).c_str());
+        g.add(z3::implies(block, z3::mk_or(other)));
+        // Whether table `t` allows a second solution: sat (yes), unsat (unique).
+        auto second = [&](const std::vector<uint32_t>& t) {
+          z3::expr_vector q(z3_);
+          g.fix_table(t, q);
+          q.push_back(block);
+          return g.ask(q);
+        };
+        for (uint32_t v : table) cur.full_givens += v != g.blank;
+        const z3::check_result full = second(table);
+        if (full != z3::unsat) {
+          if (full == z3::unknown) break;
+          // Every clue this solution can give still allows another board (its clues say
+          // nothing of some cells): the next attempt draws another solution.
+          say(fmt::format("  seed {} attempt {}: every clue of its solution ({} entries) allows another board", seed,
+                          attempt, cur.full_givens));
+          out.attempts_made = attempt;
+          continue;
+        }
+        // 3. Entries blanked one at a time in a random order, while the solution stays unique
+        // and no criterion that holds stops holding.
+        for (size_t i = 0; i < criteria.size(); ++i) held[i].status = criterion(i, table);
+        std::vector<size_t> keys;
+        for (size_t k = 0; k < table.size(); ++k)
+          if (table[k] != g.blank) keys.push_back(k);
+        shuffle(keys, rng);
+        for (size_t k : keys) {
+          std::vector<uint32_t> trial = table;
+          trial[k] = g.blank;
+          const z3::check_result r = second(trial);
+          if (r == z3::unknown) break;
+          if (r == z3::sat) continue;  // needed now, and with fewer entries still
+          std::vector<CriterionVerdict> now(criteria.size());
+          bool keeps = true;
+          for (size_t i = 0; i < criteria.size(); ++i) {
+            now[i].status = criterion(i, trial);
+            keeps = keeps && !(held[i].status == CriterionVerdict::Status::Met && now[i].status != held[i].status);
+          }
+          if (!keeps) continue;
+          table = trial;
+          held = now;
+        }
+        if (!g.stopped.empty()) break;
+        // 4. The check: unique, and each kept entry needed.
+        cur.unique = second(table) == z3::unsat;
+        for (size_t k = 0; k < table.size(); ++k) {
+          if (table[k] == g.blank) continue;
+          ++cur.givens;
+          std::vector<uint32_t> trial = table;
+          trial[k] = g.blank;
+          cur.needed += second(trial) == z3::sat;
+        }
       }
       if (!g.stopped.empty()) break;
       for (size_t i = 0; i < criteria.size(); ++i) {
@@ -386,12 +667,14 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       // The solution's board, its setup the puzzle (what init derives from it included).
       z3::expr_vector board_q = copy(at_sol);
       g.fix_table(table, board_q);
+      g.all_clues(board_q);
       if (g.ask(board_q) == z3::sat) cur.solution = board(g.solver.get_model(), sc);
       // Difficulty: a fresh solver proves uniqueness, with nothing learned before and the
       // same assertions whatever ran before (alone or in a run of several seeds).
       z3::expr_vector question(z3_);
       for (const z3::expr& a : base) question.push_back(a);
       g.fix_table(table, question);
+      g.all_clues(question);
       question.push_back(z3::mk_or(other));
       // In a context of its own, a solver of the same kind: the terms numbered as this
       // question alone numbers them.
@@ -429,10 +712,11 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
                                  : g.left() <= 0   ? fmt::format("timeout ({} s)", go.timeout_seconds)
                                                    : alone.reason_unknown();
       }
-      say(fmt::format("  seed {} attempt {}: {} of {} entries kept, unique {}, {} needed, {} of {} criteria met "
+      say(fmt::format("  seed {} attempt {}: {} of {} {} kept, unique {}, {} needed, {} of {} criteria met "
                       "({} questions so far)",
-                      seed, attempt, cur.givens, cur.full_givens, cur.unique ? "proved" : "not proved", cur.needed,
-                      met(cur.criteria), criteria.size(), g.questions));
+                      seed, attempt, cur.givens, cur.full_givens, grid ? "entries" : "clue instances",
+                      cur.unique ? "proved" : "not proved", cur.needed, met(cur.criteria), criteria.size(),
+                      g.questions));
       out.attempts_made = attempt;
       if (!have || rank(cur) > rank(out)) {
         cur.puzzle = proto.puzzle;
@@ -452,9 +736,24 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     out.seed = seed;
     out.stopped = g.stopped;
     if (have) {
-      // The entry as a data file's lines: one row of cells each, `.` for the blank.
+      // The entry as a data file's lines: one row of cells each, `.` for the blank; a
+      // list's values as the file's first entry lays them out (else 16 a line).
       const int w = p_.geometry.width;
-      for (size_t k = 0; k < out.entry.size(); ++k) {
+      out.list = !grid;
+      if (!grid) {
+        size_t line = 0, on_line = 0;
+        for (size_t k = 0; k < out.entry.size(); ++k) {
+          const size_t width = line < sv.layout.size() ? sv.layout[line] : 16;
+          out.entry_text += (on_line ? " " : "") +
+                            ir::value_text(p_.domains, tv.domain, ir::domain_value(p_.domains, tv.domain, out.entry[k]));
+          if (++on_line == width || k + 1 == out.entry.size()) {
+            out.entry_text += '\n';
+            ++line;
+            on_line = 0;
+          }
+        }
+      }
+      for (size_t k = 0; k < out.entry.size() && grid; ++k) {
         const ir::Value v = ir::domain_value(p_.domains, tv.domain, out.entry[k]);
         if (out.entry[k] == g.blank) out.entry_text += '.';
         else if (v >= 1 && v <= 9) out.entry_text += char('0' + v);

@@ -268,9 +268,11 @@ class Verifier {
   // ---- puzzles (puzzle.cpp)
   /// Each instance of a clue family (`depth` binders of `x` left): its name and condition.
   /// `where`: the condition of the bindings so far (true unless a `where` reads the free
-  /// table of a generated puzzle, symbolic_setup_).
+  /// table of a generated puzzle, symbolic_setup_). `wheres`, when given, gets each
+  /// instance's own condition of presence (the table gives it), in the order of `out`.
   void clue_instances(const ir::Clue& c, const ir::Expr& x, int depth, Encoder::Frame& f, const std::string& args,
-                      std::vector<std::pair<std::string, z3::expr>>& out, const z3::expr& where);
+                      std::vector<std::pair<std::string, z3::expr>>& out, const z3::expr& where,
+                      std::vector<z3::expr>* wheres = nullptr);
   /// What the SAT-based solver is given for each condition of a puzzle's questions: the
   /// condition itself when none of `conds` is arithmetic, else its counts as cardinalities
   /// and its integers as bit-vectors (int_bits.h) when every one of `conds` has that form;

@@ -251,6 +251,9 @@ struct SetupVar {
   /// Entries: the data file's entries, each the element indices of the whole variable, and
   /// the entry used unless the setup names another (0-based).
   std::vector<std::vector<uint32_t>> entries;
+  /// Entries of a list (not a grid): the values on each line of the file's first entry, the
+  /// layout a generated entry is written in.
+  std::vector<uint32_t> layout;
   int default_entry = 0;
   std::string path;
   int locals = 0;

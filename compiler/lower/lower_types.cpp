@@ -443,6 +443,7 @@ void Lowering::read_data_file(const dsl::Setup& decl, ir::SetupVar& setup) {
     bool bad = false;
     for (const Row& row : entries[n]) {
       const std::string text = row.text.substr(0, row.text.find('#'));
+      const size_t before = elems.size();
       size_t at = 0;
       while ((at = text.find_first_not_of(" \t", at)) != std::string::npos) {
         size_t stop = std::min(text.find_first_of(" \t", at), text.size());
@@ -457,6 +458,7 @@ void Lowering::read_data_file(const dsl::Setup& decl, ir::SetupVar& setup) {
         }
         at = stop;
       }
+      if (n == 0 && elems.size() > before) setup.layout.push_back(uint32_t(elems.size() - before));
     }
     if (!bad && elems.size() != var.count)
       error(here(entries[n].front().offset, uint32_t(entries[n].front().text.size())),

@@ -4,8 +4,9 @@ apart from Z3: every board of the rules file written again in Python, the puzzle
 applied, exactly one board left (the generated solution), and two or more without any one
 given.
 
-Usage: puzzle_forms_check.py killer|killer-parity|islands|nurikabe PUZZLES_JSON
-Prints one line per puzzle: `seed S: 1 board, N givens, each needed` or what is wrong.
+Usage: puzzle_forms_check.py killer|killer-parity|islands|nurikabe|cages PUZZLES_JSON
+Prints one line per puzzle: `seed S: 1 board, N givens, each needed` or what is wrong
+(cages: the entry is a list, its clues the cages and givens it names; N clues).
        puzzle_forms_check.py nurikabe-counts DATA_FILE
 Prints the number of boards each entry of the data file allows, one line each.
        puzzle_forms_check.py nurikabe-bounds -
@@ -97,8 +98,67 @@ def nurikabe_fits(boards, givens):
     return [b for b in boards if all(b[i] == v for i, v in givens.items())]
 
 
+def latin_squares(n=4):
+    """Every n x n grid with each digit 1..n once per row and column."""
+    rows = list(itertools.permutations(range(1, n + 1)))
+    return [tuple(v for r in g for v in r) for g in itertools.product(rows, repeat=n)
+            if all(len({g[y][x] for y in range(n)}) == n for x in range(n))]
+
+
+def cage_clues(entry, slots=6, givens=4):
+    """The clues a cages_4x4.rules entry gives, by name: cage(k) -> (cells, target),
+    given(j) -> (cell, digit); a cell is y * 4 + x. None when the entry is malformed (a
+    cage of more than three slots, or one naming a cell twice)."""
+    v = [int(t) for t in entry.split()]
+    assert len(v) == 3 + 3 * slots + 3 * givens, len(v)
+    clues = {}
+    for k in (1, 2, 3):
+        cells = [(v[3 + 3 * i + 1] - 1) * 4 + v[3 + 3 * i + 2] - 1 for i in range(slots) if v[3 + 3 * i] == k]
+        if cells:
+            if len(cells) > 3 or len(set(cells)) != len(cells) or any(not 0 <= c < 16 for c in cells):
+                return None
+            clues[f"cage({k})"] = ("cage", cells, v[k - 1])
+    for j in range(givens):
+        r, c, d = v[3 + 3 * slots + 3 * j: 3 + 3 * slots + 3 * j + 3]
+        if r != 0:
+            clues[f"given({j + 1})"] = ("given", [(r - 1) * 4 + c - 1], d)
+    return clues
+
+
+def cage_fits(boards, clues):
+    def holds(b, clue):
+        kind, cells, t = clue
+        return sum(b[c] for c in cells) == t if kind == "cage" else (0 <= cells[0] < 16 and b[cells[0]] == t)
+    return [b for b in boards if all(holds(b, c) for c in clues.values())]
+
+
+def check_cages(path):
+    boards = latin_squares()
+    for p in json.load(open(path))["puzzles"]:
+        clues = cage_clues(p["entry"])
+        problems = []
+        if clues is None:
+            print(f"seed {p['seed']}: the entry is malformed")
+            continue
+        if sorted(clues) != sorted(p["clues"]):
+            problems.append(f"the entry gives {sorted(clues)}, the output names {sorted(p['clues'])}")
+        fits = cage_fits(boards, clues)
+        cells = re.findall(r"([0-9])", "".join(l for l in p["solution"]["text"].splitlines() if l.startswith(" ")))
+        if len(fits) != 1:
+            problems.append(f"{len(fits)} boards")
+        elif fits[0] != tuple(int(c) for c in cells):
+            problems.append("the board left is not the solution shown")
+        if any(len(cage_fits(boards, {k: c for k, c in clues.items() if k != name})) < 2 for name in clues):
+            problems.append("a clue not needed")
+        print(f"seed {p['seed']}: " + ("; ".join(problems) if problems else
+                                      f"1 board, {len(clues)} clues, each needed"))
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
+    if kind == "cages":
+        check_cages(path)
+        return
     if kind == "nurikabe-bounds":  # the bounds of puzzle_forms_test.sh's properties
         b = sea_boards()
         print(max(sum(1 for v in x if v >= 3) for x in b),

@@ -3,7 +3,8 @@
 # puzzle checked apart from Z3 by puzzle_forms_check.py (every board of the rules written
 # again in Python): a 4x4 killer Sudoku (cage sums: integers as bit-vectors for the
 # SAT-based solver), the same with a remainder (the general solver), three islands (counts
-# of components, refined by cuts) and a small Nurikabe (the size of a cell's island). Eight
+# of components, refined by cuts), a small Nurikabe (the size of a cell's island) and a
+# Latin square whose puzzle is a list entry of cages and givens (clue instances dropped). Eight
 # seeds of each in one run (`--count`), each exactly one board with its givens, the
 # solution shown, every given needed; a seed alone gives the run's puzzle; `solve --clues`
 # agrees on one of them; `solve` counts the Nurikabe entries as the brute force does. About
@@ -28,7 +29,7 @@ generate() {
     "$(python3 -c 'import json,sys; ps=json.load(open(sys.argv[1]))["puzzles"]; print(len(ps), sum(p["unique"] == "proved" and p["minimal"] for p in ps))' "$work/$name.json")"
   python3 tests/cli/puzzle_forms_check.py "$kind" "$work/$name.json" >"$work/$name.check"
   check "$name: each one board by brute force, every given needed" "$ok8" \
-    "$(sed 's/, [0-9]* givens, each needed$//' "$work/$name.check")"
+    "$(sed 's/, [0-9]* \(givens\|clues\), each needed$//' "$work/$name.check")"
   "$rb" puzzle "$rules" "$@" --seed 5 --json --no-times >"$work/$name.alone" 2>/dev/null
   check "$name: seed 5 alone is the run's fifth" \
     "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["puzzles"][4]["entry"])' "$work/$name.json")" \
@@ -52,6 +53,24 @@ check "islands: each difficulty measured" 8 \
 
 generate nurikabe $dir/nurikabe_4x4.rules nurikabe
 check "nurikabe: the SAT-based solver" "the SAT-based solver" "$(solver nurikabe)"
+
+# A list entry (cages_4x4.rules: cages of one to three slots and givens, written as
+# numbers): the clue instances the entry names are the puzzle; each generated entry solved
+# again by brute force from its numbers, and by `solve --clues` with the generated file as
+# the rules' data file (one solution, every clue needed).
+generate cages $dir/cages_4x4.rules cages
+check "cages: the clues named as the entry gives them" 8 \
+  "$(python3 -c 'import json,sys; print(sum(len(p["clues"]) == p["givens"] > 0 for p in json.load(open(sys.argv[1]))["puzzles"]))' "$work/cages.json")"
+check "cages: the entry laid out as the data file's first" 11 "$(sed -n '/^# clues/,/^$/p' "$work/cages.txt" | sed -n '2,12p' | grep -c '^[0-9]* [0-9]* [0-9]*$')"
+mkdir -p "$work/c"
+cp $dir/cages_4x4.rules "$work/c/"
+cp "$work/cages.txt" "$work/c/hints.txt"
+solved=""
+for k in 1 2 3 4 5 6 7 8; do
+  out=$("$rb" solve "$work/c/cages_4x4.rules" --setup hints=$k --clues --no-times --boards 0 2>/dev/null)
+  solved="$solved$(echo "$out" | grep -c '^unique: proved')$(echo "$out" | grep -c '(minimal: every clue is needed)') "
+done
+check "cages: solve --clues on each generated entry: unique, minimal" "11 11 11 11 11 11 11 11 " "$solved"
 
 # A budget in seconds holds through the rounds of cuts: a 12x12 Nurikabe (a 9x9 one takes
 # about a minute) stops at 2 s, says so, exit 1.
