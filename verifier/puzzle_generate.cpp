@@ -668,7 +668,10 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       z3::expr_vector board_q = copy(at_sol);
       g.fix_table(table, board_q);
       g.all_clues(board_q);
-      if (g.ask(board_q) == z3::sat) cur.solution = board(g.solver.get_model(), sc);
+      // The solution holds the entry's clues (else no "unique": the entry has no solution).
+      const z3::check_result holds = g.ask(board_q);
+      if (holds == z3::sat) cur.solution = board(g.solver.get_model(), sc);
+      else if (holds == z3::unsat) cur.unique = false;
       // Difficulty: a fresh solver proves uniqueness, with nothing learned before and the
       // same assertions whatever ran before (alone or in a run of several seeds).
       z3::expr_vector question(z3_);
