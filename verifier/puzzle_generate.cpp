@@ -127,6 +127,129 @@ uint64_t stat_of(z3::solver& s, const char* key) {
 
 }  // namespace
 
+struct Verifier::GenEncoding {
+  Scope sc;
+  std::vector<std::pair<std::string, z3::expr>> clues;  ///< each instance: its name, its condition
+  std::vector<size_t> family;                            ///< each instance's clue
+  bool sat_based = false, counted = false;
+  std::vector<z3::expr> base;  ///< the solver's assertions before any attempt
+  std::unique_ptr<Generation> g;
+};
+
+struct Verifier::BoundGeneration {
+  Options opt;  ///< the whole encoding's, without its progress lines
+  std::unique_ptr<Verifier> v;
+  std::unique_ptr<StopWatcher> watch;
+  std::unique_ptr<GenEncoding> e;  ///< destroyed first (members go in reverse order)
+};
+
+std::unique_ptr<Verifier::GenEncoding> Verifier::generation_encoding(const ir::Property& prop,
+                                                                     const GenerateOptions& go, int table, bool grid,
+                                                                     uint32_t blank, bool table_free,
+                                                                     const std::vector<bool>& allowed,
+                                                                     const std::function<void()>& before_parts) {
+  const ir::SetupVar& sv = p_.setups[size_t(table)];
+  const ir::StateVar& tv = p_.vars[size_t(sv.var)];
+  auto out = std::make_unique<GenEncoding>();
+  // The table's selectors first, so that their facts are among those asserted.
+  std::vector<int> table_sels;
+  if (table_free)
+    for (uint32_t k = 0; k < tv.count; ++k) table_sels.push_back(enc_.base_selector(sv.var, k));
+  out->sc = scope(prop, 0);
+  Scope& sc = out->sc;
+  auto [solution, err] = value_pair(sc, *prop.expr);
+  std::vector<std::pair<std::string, z3::expr>>& clues = out->clues;
+  std::vector<z3::expr> wheres;
+  std::vector<size_t>& family = out->family;
+  for (const ir::Clue& c : prop.clues) {
+    Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
+    clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true), &wheres);
+    family.resize(clues.size(), size_t(&c - prop.clues.data()));
+  }
+  std::vector<z3::expr> lits, present;
+  if (!grid)
+    for (size_t i = 0; i < clues.size(); ++i) {
+      lits.push_back(z3_.bool_const(fmt::format("clue:{}", i).c_str()));
+      present.push_back(z3_.bool_const(fmt::format("present:{}", i).c_str()));
+    }
+  if (before_parts) before_parts();
+  std::vector<Part> all;
+  for (const z3::expr& x : enc_.facts()) all.push_back(Part{x, -1, std::nullopt});
+  for (const Part& p : sc.parts) all.push_back(p);
+  all.push_back(Part{solution && !err, -1, std::nullopt});
+  for (size_t i = 0; i < clues.size(); ++i) {
+    if (grid) {
+      all.push_back(Part{clues[i].second, -1, std::nullopt});
+    } else {
+      all.push_back(Part{z3::implies(lits[i], clues[i].second), -1, std::nullopt});
+      all.push_back(Part{present[i] == wheres[i], -1, std::nullopt});
+    }
+  }
+  bool arith = false, counted = false;
+  for (const Part& p : all) {
+    support(p);
+    arith = arith || p.arith;
+    counted = counted || enc_.reads_counts(p.e);
+  }
+  // Counts of components only where the puzzle reads one (as `solve` does).
+  std::vector<z3::expr> count_facts;
+  if (counted) count_facts = enc_.count_facts();
+  // The SAT-based solver when every integer has a form it takes, else the general one.
+  std::vector<z3::expr> conds = count_facts;
+  for (const Part& p : all) conds.push_back(p.e);
+  std::function<z3::expr(const z3::expr&)> form = sat_form(conds, arith);
+  const bool sat_based = bool(form);
+  if (!sat_based) form = [](const z3::expr& e) { return e; };
+  out->sat_based = sat_based;
+  out->counted = counted;
+  out->g.reset(new Generation{z3_, sat_based ? z3::solver(z3_, "QF_FD") : z3::solver(z3_), go, Clock::now(), {}, {},
+                              blank, form, {}, "", 0, RepairedModel(enc_), {}, {}, {}, {}, {}});
+  Generation& g = *out->g;
+  if (counted) {
+    g.cuts = [this](z3::model& m) { return enc_.component_cuts(m); };
+    for (const z3::expr& x : count_facts) g.add(x);
+  }
+  if (!sat_based)
+    for (const z3::expr& x : enc_.sum_facts()) g.add(x);
+  for (const Part& p : all) g.add(p.e);
+  for (const z3::expr& l : sc.lits) g.add(l);
+  // Before any attempt's blocking clause (as given: the SAT-based solver's own list is its clauses).
+  out->base = g.repaired.assertions();
+  for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
+  g.lits = lits;
+  g.present = present;
+  for (size_t i = 0; i < wheres.size(); ++i) {
+    g.removable.push_back(!wheres[i].simplify().is_true());
+    if (table_free && !g.removable.back() && !allowed[family[i]])
+      throw std::invalid_argument(fmt::format("clue '{}' is given by every entry (its instances read no `where` of "
+                                              "the table): it cannot be left out",
+                                              prop.clues[family[i]].name));
+  }
+  g.allowed = allowed;
+  g.family = family;
+  for (const Selector& s : enc_.selectors())
+    if (s.var >= 0 && s.var != sv.var) g.state.push_back(s);
+  return out;
+}
+
+std::unique_ptr<Verifier::BoundGeneration> Verifier::bound_generation(
+    const ir::Property& prop, const GenerateOptions& go, int table, uint32_t blank, bool table_free,
+    const std::vector<bool>& allowed, const std::vector<std::tuple<int, uint32_t, int64_t>>& fixed) {
+  auto b = std::make_unique<BoundGeneration>();
+  b->opt = opt_;
+  b->opt.progress = nullptr;
+  b->v = std::make_unique<Verifier>(p_, sources_, b->opt);
+  Verifier& v = *b->v;
+  b->watch = std::make_unique<StopWatcher>(v.z3_, opt_.stop);
+  v.bind_setups();
+  v.bound_ = bound_;
+  v.symbolic_setup_ = symbolic_setup_;
+  v.budget_ = budget_;
+  for (const auto& [var, element, value] : fixed) v.enc_.bind(var, element, value);
+  b->e = v.generation_encoding(prop, go, table, false, blank, table_free, allowed, {});
+  return b;
+}
+
 std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop, const GenerateOptions& go) {
   StopWatcher watcher(z3_, opt_.stop);
   bind_setups();
@@ -158,22 +281,6 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       ir::domain_index(p_.domains, tv.domain, tdom.kind == ir::Domain::Kind::Optional ? ir::kNone : 0);
   if (blank_index < 0 && grid) throw std::invalid_argument(fmt::format("'{}' has no empty value ('.')", sv.name));
   if (blank_index < 0) blank_index = 0;
-  // The table's selectors first, so that their facts are among those asserted.
-  std::vector<int> table_sels;
-  for (uint32_t k = 0; k < tv.count; ++k) table_sels.push_back(enc_.base_selector(sv.var, k));
-  budget_.started = Clock::now();
-  const auto encode_started = budget_.started;
-  Scope sc = scope(prop, 0);
-  proto.over = set_text(prop) + "; the solution and the clues given holding";
-  auto [solution, err] = value_pair(sc, *prop.expr);
-  std::vector<std::pair<std::string, z3::expr>> clues;
-  std::vector<z3::expr> wheres;
-  std::vector<size_t> family;  // each instance's clue (its index in the declaration)
-  for (const ir::Clue& c : prop.clues) {
-    Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
-    clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true), &wheres);
-    family.resize(clues.size(), size_t(&c - prop.clues.data()));
-  }
   // The clues a list entry may give (--clue): the others are never given.
   std::vector<bool> allowed(prop.clues.size(), go.clues.empty());
   for (const std::string& name : go.clues) {
@@ -185,82 +292,35 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
                                               sv.name));
     allowed[size_t(it - prop.clues.begin())] = true;
   }
-  std::vector<z3::expr> lits, present;
-  if (!grid)
-    for (size_t i = 0; i < clues.size(); ++i) {
-      lits.push_back(z3_.bool_const(fmt::format("clue:{}", i).c_str()));
-      present.push_back(z3_.bool_const(fmt::format("present:{}", i).c_str()));
-    }
-  // The properties of the setup (as `solve` lists them): over boards, reading the table.
+  budget_.started = Clock::now();
+  const auto encode_started = budget_.started;
+  // The properties of the setup (as `solve` lists them): over boards, reading the table;
+  // encoded after the clues, before the solver is given its parts.
   struct Criterion {
     const ir::Property* prop;
     z3::expr fails;
   };
   std::vector<Criterion> criteria;
   std::vector<Scope> crit_scopes;
-  for (const ir::Property& p : p_.properties) {
-    if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves ||
-        !p.setup.empty())
-      continue;
-    const std::vector<size_t> reads = setups_read(p);
-    if (std::find(reads.begin(), reads.end(), tables[0]) == reads.end()) continue;
-    crit_scopes.push_back(scope(p, 0));
-    auto [v, e] = value_pair(crit_scopes.back(), *p.expr);
-    criteria.push_back(Criterion{&p, !v || e});
-  }
-  std::vector<Part> all;
-  for (const z3::expr& x : enc_.facts()) all.push_back(Part{x, -1, std::nullopt});
-  for (const Part& p : sc.parts) all.push_back(p);
-  all.push_back(Part{solution && !err, -1, std::nullopt});
-  for (size_t i = 0; i < clues.size(); ++i) {
-    if (grid) {
-      all.push_back(Part{clues[i].second, -1, std::nullopt});
-    } else {
-      all.push_back(Part{z3::implies(lits[i], clues[i].second), -1, std::nullopt});
-      all.push_back(Part{present[i] == wheres[i], -1, std::nullopt});
+  auto encode_criteria = [&] {
+    for (const ir::Property& p : p_.properties) {
+      if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves ||
+          !p.setup.empty())
+        continue;
+      const std::vector<size_t> reads = setups_read(p);
+      if (std::find(reads.begin(), reads.end(), tables[0]) == reads.end()) continue;
+      crit_scopes.push_back(scope(p, 0));
+      auto [v, e] = value_pair(crit_scopes.back(), *p.expr);
+      criteria.push_back(Criterion{&p, !v || e});
     }
-  }
-  bool arith = false, counted = false;
-  for (const Part& p : all) {
-    support(p);
-    arith = arith || p.arith;
-    counted = counted || enc_.reads_counts(p.e);
-  }
-  // Counts of components only where the puzzle reads one (as `solve` does).
-  std::vector<z3::expr> count_facts;
-  if (counted) count_facts = enc_.count_facts();
-  // The SAT-based solver when every integer has a form it takes, else the general one.
-  std::vector<z3::expr> conds = count_facts;
-  for (const Part& p : all) conds.push_back(p.e);
-  std::function<z3::expr(const z3::expr&)> form = sat_form(conds, arith);
-  const bool sat_based = bool(form);
-  if (!sat_based) form = [](const z3::expr& e) { return e; };
-  auto make_solver = [&] { return sat_based ? z3::solver(z3_, "QF_FD") : z3::solver(z3_); };
-  Generation g{z3_, make_solver(), go, Clock::now(), {}, {}, uint32_t(blank_index), form, {}, "", 0, RepairedModel(enc_), {}, {}, {}, {}, {}};
-  if (counted) {
-    g.cuts = [this](z3::model& m) { return enc_.component_cuts(m); };
-    for (const z3::expr& x : count_facts) g.add(x);
-  }
-  if (!sat_based)
-    for (const z3::expr& x : enc_.sum_facts()) g.add(x);
-  for (const Part& p : all) g.add(p.e);
-  for (const z3::expr& l : sc.lits) g.add(l);
-  // Before any attempt's blocking clause (as given: the SAT-based solver's own list is its clauses).
-  const std::vector<z3::expr> base = g.repaired.assertions();
-  for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
-  g.lits = lits;
-  g.present = present;
-  for (size_t i = 0; i < wheres.size(); ++i) {
-    g.removable.push_back(!wheres[i].simplify().is_true());
-    if (!g.removable.back() && !allowed[family[i]])
-      throw std::invalid_argument(fmt::format("clue '{}' is given by every entry (its instances read no `where` of "
-                                              "the table): it cannot be left out",
-                                              prop.clues[family[i]].name));
-  }
-  g.allowed = allowed;
-  g.family = family;
-  for (const Selector& s : enc_.selectors())
-    if (s.var >= 0 && s.var != sv.var) g.state.push_back(s);
+  };
+  std::unique_ptr<GenEncoding> main_enc = generation_encoding(prop, go, int(tables[0]), grid, uint32_t(blank_index),
+                                                              true, allowed, encode_criteria);
+  proto.over = set_text(prop) + "; the solution and the clues given holding";
+  Generation& g = *main_enc->g;
+  const Scope& sc = main_enc->sc;
+  const std::vector<std::pair<std::string, z3::expr>>& clues = main_enc->clues;
+  const std::vector<size_t>& family = main_enc->family;
   // A separate solver decides the criteria: each fails on a board of the set, or not.
   // (the general solver: criteria count, `givens <= 32`).
   z3::solver crit_solver(z3_);
@@ -301,7 +361,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     if (go.progress) go.progress(s);
   };
 
-  // A list entry, for the solution `at_sol` (`other`: a board that is not it):
+  // A list entry, for the solution `sol` (`at_sol` its assumptions, `other`: a board that
+  // is not it):
   // 2. the full puzzle: every clue instance the table can give on this solution (all at
   //    once, else one at a time in a random order), the table's other values drawn by the
   //    SAT solver's random phase;
@@ -313,49 +374,116 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   //    and the clues kept still hold with it;
   // 5. the check on that entry: unique, and each instance kept needed (without it, a second
   //    board). The entry's clues are its own: the check is of the entry, not of step 3.
-  auto list_attempt = [&](const z3::expr_vector& at_sol, const z3::expr_vector& other, SplitMix64& rng,
-                          uint64_t seed, int attempt, std::vector<uint32_t>& table,
-                          GeneratedPuzzle& cur) -> ListOutcome {
+  // What is known is read as constants, in an encoding of its own (the same rules, set and
+  // clues; Encoder::bind): steps 2 and 4 ask of the solution's values (only the table is
+  // free), steps 3 and 5 of the table's (only the board is free, as `solve` reads a data
+  // file's entry). An encoding whose instances are not named as here is not used (the
+  // whole one is asked instead).
+  const size_t table_setup = tables[0];
+  // An encoding with the entry `t` read as constants: its instances (those the entry gives)
+  // by name, and the literal of "a board that is not the solution".
+  struct FixedTable {
+    std::unique_ptr<BoundGeneration> b;
+    std::map<std::string, z3::expr> lit;
+    std::optional<z3::expr> another;
+    z3::expr_vector other;
+  };
+  auto fixed_table = [&](const std::vector<uint32_t>& t,
+                         const std::map<std::pair<int, uint32_t>, int64_t>& sol_values) -> std::unique_ptr<FixedTable> {
+    std::vector<std::tuple<int, uint32_t, int64_t>> at;
+    for (size_t k = 0; k < t.size(); ++k)
+      at.emplace_back(sv.var, uint32_t(k), ir::domain_value(p_.domains, tv.domain, t[k]));
+    auto b = bound_generation(prop, go, int(table_setup), uint32_t(blank_index), false, allowed, at);
+    Generation& h = *b->e->g;
+    h.started = g.started;
+    z3::context& hz = h.z3;
+    auto out = std::unique_ptr<FixedTable>(new FixedTable{std::move(b), {}, std::nullopt, z3::expr_vector(hz)});
+    const GenEncoding& he = *out->b->e;
+    for (size_t i = 0; i < he.clues.size(); ++i)
+      if (!out->lit.emplace(he.clues[i].first, h.lits[i]).second) return nullptr;
+    for (const Selector& s : h.state) {
+      auto it = sol_values.find({s.var, s.element});
+      if (it == sol_values.end()) return nullptr;  // an element the whole encoding does not read
+      auto at_v = std::find(s.values.begin(), s.values.end(), it->second);
+      if (at_v == s.values.end()) return nullptr;
+      out->other.push_back(!s.guard[size_t(at_v - s.values.begin())]);
+    }
+    out->another = hz.bool_const("another");
+    h.add(z3::implies(*out->another, z3::mk_or(out->other)));
+    return out;
+  };
+  auto list_attempt = [&](const std::vector<uint32_t>& sol, const z3::expr_vector& at_sol,
+                          const z3::expr_vector& other, SplitMix64& rng, uint64_t seed, int attempt,
+                          std::vector<uint32_t>& table, GeneratedPuzzle& cur,
+                          std::unique_ptr<FixedTable>& final_table) -> ListOutcome {
     const size_t n = g.lits.size();
+    std::map<std::pair<int, uint32_t>, int64_t> sol_values;
+    std::vector<std::tuple<int, uint32_t, int64_t>> at;
+    for (size_t i = 0; i < g.state.size(); ++i) {
+      sol_values[{g.state[i].var, g.state[i].element}] = g.state[i].values[sol[i]];
+      at.emplace_back(g.state[i].var, g.state[i].element, g.state[i].values[sol[i]]);
+    }
+    // Steps 2 and 4: the solution's values as constants (d), else the whole encoding.
+    std::unique_ptr<BoundGeneration> at_solution =
+        bound_generation(prop, go, int(table_setup), uint32_t(blank_index), true, allowed, at);
+    bool solution_bound = at_solution->e->clues.size() == n && at_solution->e->g->table.size() == g.table.size();
+    for (size_t i = 0; i < n && solution_bound; ++i)
+      solution_bound = at_solution->e->clues[i].first == clues[i].first;
+    Generation& d = solution_bound ? *at_solution->e->g : g;
+    d.started = g.started;
+    // The questions and the reason to stop of each encoding asked, counted as the whole one's.
+    std::vector<Generation*> asked{&g};
+    if (&d != &g) asked.push_back(&d);
+    auto sync = [&] {
+      for (Generation* x : asked)
+        if (x != &g) {
+          g.questions += x->questions;
+          x->questions = 0;
+          if (g.stopped.empty()) g.stopped = x->stopped;
+        }
+      return g.stopped.empty();
+    };
+    z3::expr_vector d_sol(d.z3);  // the solution, where d does not read it as constants
+    if (&d == &g) d_sol = copy(at_sol);
     std::optional<z3::model> model;
-    z3::expr_vector as = copy(at_sol);
-    g.all_clues(as);
+    z3::expr_vector as = copy(d_sol);
+    d.all_clues(as);
     for (size_t i = 0; i < n; ++i)
-      if (!g.allowed[g.family[i]]) as.push_back(!g.present[i]);
+      if (!d.allowed[d.family[i]]) as.push_back(!d.present[i]);
     {
       z3::expr_vector every = copy(as);
       for (size_t i = 0; i < n; ++i)
-        if (g.allowed[g.family[i]] && g.removable[i]) every.push_back(g.present[i]);
-      const z3::check_result r = g.ask(every);
+        if (d.allowed[d.family[i]] && d.removable[i]) every.push_back(d.present[i]);
+      const z3::check_result r = d.ask(every);
       if (r == z3::sat) {
-        model = g.solver.get_model();
+        model = d.solver.get_model();
         as = every;
       } else if (r == z3::unsat) {
         std::vector<size_t> order(n);
         std::iota(order.begin(), order.end(), size_t(0));
         shuffle(order, rng);
         for (size_t i : order) {
-          if (!g.allowed[g.family[i]] || !g.removable[i]) continue;
-          as.push_back(g.present[i]);
-          if (g.ask(as) == z3::sat) model = g.solver.get_model();
+          if (!d.allowed[d.family[i]] || !d.removable[i]) continue;
+          as.push_back(d.present[i]);
+          if (d.ask(as) == z3::sat) model = d.solver.get_model();
           else as.pop_back();
-          if (!g.stopped.empty()) break;
+          if (!d.stopped.empty()) break;
         }
-        if (!model && g.stopped.empty() && g.ask(as) == z3::sat) model = g.solver.get_model();
+        if (!model && d.stopped.empty() && d.ask(as) == z3::sat) model = d.solver.get_model();
       }
     }
-    if (!g.stopped.empty() || !model) return ListOutcome::Stopped;
+    if (!sync() || !model) return ListOutcome::Stopped;
     // The table's values drawn one element at a time, in a random order: the first value of
     // a random order the clues allow (a value the last model has needs no question; after
     // three values not allowed, one question asks whether the model's is the only one). Each choice
     // depends on the seed and on what is allowed, not on the solver's history: a seed gives
     // the same puzzle alone or in a run of several.
     {
-      std::vector<size_t> elems(g.table.size());
+      std::vector<size_t> elems(d.table.size());
       std::iota(elems.begin(), elems.end(), size_t(0));
       shuffle(elems, rng);
       for (size_t k : elems) {
-        const Selector& t = g.table[k];
+        const Selector& t = d.table[k];
         std::vector<uint32_t> vs(t.guard.size());
         std::iota(vs.begin(), vs.end(), 0u);
         shuffle(vs, rng);
@@ -370,39 +498,56 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
           // first allowed in this order too.)
           if (++tried == 4) {
             as.push_back(!t.guard[now]);
-            const z3::check_result only = g.ask(as);
+            const z3::check_result only = d.ask(as);
             as.pop_back();
-            if (only == z3::unknown) return ListOutcome::Stopped;
+            if (only == z3::unknown) return sync(), ListOutcome::Stopped;
             if (only == z3::unsat) {
               as.push_back(t.guard[now]);
               break;
             }
-            model = g.solver.get_model();
+            model = d.solver.get_model();
             if (model->eval(t.guard[v], true).is_true()) {
               as.push_back(t.guard[v]);
               break;
             }
           }
           as.push_back(t.guard[v]);
-          const z3::check_result r = g.ask(as);
+          const z3::check_result r = d.ask(as);
           if (r == z3::sat) {
-            model = g.solver.get_model();
+            model = d.solver.get_model();
             break;
           }
           as.pop_back();
-          if (r == z3::unknown) return ListOutcome::Stopped;
+          if (r == z3::unknown) return sync(), ListOutcome::Stopped;
         }
       }
-      if (g.ask(as) != z3::sat) return ListOutcome::Stopped;
-      model = g.solver.get_model();
+      if (d.ask(as) != z3::sat) return sync(), ListOutcome::Stopped;
+      model = d.solver.get_model();
     }
-    table = Generation::values(*model, g.table);
+    table = Generation::values(*model, d.table);
     std::vector<bool> kept(n);
-    for (size_t i = 0; i < n; ++i) kept[i] = model->eval(g.present[i], true).is_true();
+    for (size_t i = 0; i < n; ++i) kept[i] = model->eval(d.present[i], true).is_true();
+    if (!sync()) return ListOutcome::Stopped;
     z3::expr block = z3_.bool_const(fmt::format("another:{}:{}", seed, attempt).c_str());
     g.add(z3::implies(block, z3::mk_or(other)));
-    // Whether table `t` with the instances `k` asserted allows a second board.
-    auto second = [&](const std::vector<uint32_t>& t, const std::vector<bool>& k) {
+    // Whether table `t` with the instances `k` asserted allows a second board: asked of `f`
+    // (the table read as constants) when there is one, else of the whole encoding.
+    auto second = [&](const std::vector<uint32_t>& t, const std::vector<bool>& k, FixedTable* f) {
+      if (f) {
+        Generation& h = *f->b->e->g;
+        z3::expr_vector q(h.z3);
+        for (size_t i = 0; i < n; ++i) {
+          if (!k[i]) continue;
+          auto it = f->lit.find(clues[i].first);
+          if (it != f->lit.end()) q.push_back(it->second);  // else the entry does not give it
+        }
+        q.push_back(*f->another);
+        const z3::check_result r = h.ask(q);
+        asked.push_back(&h);
+        sync();
+        asked.pop_back();
+        return r;
+      }
       z3::expr_vector q(z3_);
       g.fix_table(t, q);
       for (size_t i = 0; i < n; ++i)
@@ -413,7 +558,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     cur.full_givens = size_t(std::count(kept.begin(), kept.end(), true));
     say(fmt::format("  seed {} attempt {}: {} clue instances given in full ({:.1f} s)", seed, attempt,
                     cur.full_givens, g.elapsed()));
-    const z3::check_result full = second(table, kept);
+    std::unique_ptr<FixedTable> full_table = fixed_table(table, sol_values);
+    const z3::check_result full = second(table, kept, full_table.get());
     if (full == z3::unknown) return ListOutcome::Stopped;
     if (full == z3::sat) {
       say(fmt::format("  seed {} attempt {}: every clue of its solution ({} instances) allows another board", seed,
@@ -432,19 +578,20 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     for (size_t i : order) {
       std::vector<bool> trial = kept;
       trial[i] = false;
-      const z3::check_result r = second(table, trial);
+      const z3::check_result r = second(table, trial, full_table.get());
       if (r == z3::unknown) return ListOutcome::Stopped;
       if (r == z3::unsat) kept = trial;
       say(fmt::format("  seed {} attempt {}: {} {} ({:.1f} s)", seed, attempt, clues[i].first,
                       r == z3::unsat ? "dropped" : "kept", g.elapsed()));
     }
+    full_table.reset();
     // 4.
-    z3::expr_vector pattern = copy(at_sol);
-    g.all_clues(pattern);
-    for (size_t i = 0; i < n; ++i) pattern.push_back(kept[i] ? g.present[i] : !g.present[i]);
+    z3::expr_vector pattern = copy(d_sol);
+    d.all_clues(pattern);
+    for (size_t i = 0; i < n; ++i) pattern.push_back(kept[i] ? d.present[i] : !d.present[i]);
     auto with = [&](const std::vector<uint32_t>& t, size_t upto) {
       z3::expr_vector q = copy(pattern);
-      for (size_t k = 0; k < upto; ++k) q.push_back(g.table[k].guard[t[k]]);
+      for (size_t k = 0; k < upto; ++k) q.push_back(d.table[k].guard[t[k]]);
       return q;
     };
     // Each element in turn: the full table's value where the elements before it and the
@@ -452,24 +599,24 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     // before it were allowed together).
     std::vector<uint32_t> t = table;
     {
-      const z3::check_result r = g.ask(with(t, 0));
-      if (r != z3::sat) return ListOutcome::Stopped;  // the kept instances of step 3 hold on the solution
+      const z3::check_result r = d.ask(with(t, 0));
+      if (r != z3::sat) return sync(), ListOutcome::Stopped;  // the kept instances of step 3 hold on the solution
     }
-    std::optional<z3::model> last = g.solver.get_model();
+    std::optional<z3::model> last = d.solver.get_model();
     for (size_t k = 0; k < t.size(); ++k) {
-      std::vector<uint32_t> tries{table[k], g.blank};
-      for (uint32_t v = 0; v < g.table[k].guard.size(); ++v) tries.push_back(v);
+      std::vector<uint32_t> tries{table[k], d.blank};
+      for (uint32_t v = 0; v < d.table[k].guard.size(); ++v) tries.push_back(v);
       bool found = false;
       for (uint32_t v : tries) {
         t[k] = v;
-        if (last->eval(g.table[k].guard[v], true).is_true()) {
+        if (last->eval(d.table[k].guard[v], true).is_true()) {
           found = true;
           break;
         }
-        const z3::check_result r = g.ask(with(t, k + 1));
-        if (r == z3::unknown) return ListOutcome::Stopped;
+        const z3::check_result r = d.ask(with(t, k + 1));
+        if (r == z3::unknown) return sync(), ListOutcome::Stopped;
         if (r == z3::sat) {
-          last = g.solver.get_model();
+          last = d.solver.get_model();
           found = true;
           break;
         }
@@ -480,17 +627,20 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     // them (the check below decides whether the puzzle is still the same).
     const std::vector<uint32_t> untidy = t;
     for (size_t k = 0; k < t.size(); ++k) {
-      if (t[k] == g.blank) continue;
+      if (t[k] == d.blank) continue;
       std::vector<uint32_t> trial = t;
-      trial[k] = g.blank;
-      const z3::check_result r = g.ask(with(trial, t.size()));
-      if (r == z3::unknown) return ListOutcome::Stopped;
+      trial[k] = d.blank;
+      const z3::check_result r = d.ask(with(trial, t.size()));
+      if (r == z3::unknown) return sync(), ListOutcome::Stopped;
       if (r == z3::sat) t = trial;
     }
+    if (!sync()) return ListOutcome::Stopped;
+    asked.resize(1);  // d's figures are counted (it lives on until the attempt returns)
     // 5.
     const std::vector<bool> all(n, true);
     auto check = [&](const std::vector<uint32_t>& e) {
-      cur.unique = second(e, all) == z3::unsat;
+      final_table = fixed_table(e, sol_values);
+      cur.unique = second(e, all, final_table.get()) == z3::unsat;
       cur.givens = cur.needed = 0;
       cur.clues_kept.clear();
       for (size_t i = 0; i < n; ++i) {
@@ -499,7 +649,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         cur.clues_kept.push_back(clues[i].first);
         std::vector<bool> without = all;
         without[i] = false;
-        cur.needed += second(e, without) == z3::sat;
+        cur.needed += second(e, without, final_table.get()) == z3::sat;
       }
       return cur.unique && cur.needed == cur.givens;
     };
@@ -511,6 +661,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     if (!g.stopped.empty()) return ListOutcome::Stopped;
     return ListOutcome::Done;
   };
+
 
   // An attempt is done when its puzzle is minimal and meets every criterion; else the one
   // closest to that is kept (minimal first: a criterion can keep an entry uniqueness
@@ -563,6 +714,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       if (!g.stopped.empty()) break;
       if (g.ask(fixed) != z3::sat) break;
       const std::vector<uint32_t> sol = Generation::values(g.solver.get_model(), g.state);
+      say(fmt::format("  seed {} attempt {}: a solution drawn ({:.1f} s, {} questions so far)", seed, attempt,
+                      g.elapsed(), g.questions));
       z3::expr_vector at_sol(z3_), other(z3_);
       for (size_t i = 0; i < g.state.size(); ++i) {
         at_sol.push_back(g.state[i].guard[sol[i]]);
@@ -570,8 +723,9 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       }
       std::vector<uint32_t> table;
       std::vector<CriterionVerdict> held(criteria.size());
+      std::unique_ptr<FixedTable> final_table;  // a list entry's, as written (step 5)
       if (!grid) {
-        const ListOutcome o = list_attempt(at_sol, other, rng, seed, attempt, table, cur);
+        const ListOutcome o = list_attempt(sol, at_sol, other, rng, seed, attempt, table, cur, final_table);
         if (o == ListOutcome::Stopped) break;
         if (o == ListOutcome::Again) {
           out.attempts_made = attempt;
@@ -673,18 +827,28 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       if (holds == z3::sat) cur.solution = board(g.solver.get_model(), sc);
       else if (holds == z3::unsat) cur.unique = false;
       // Difficulty: a fresh solver proves uniqueness, with nothing learned before and the
-      // same assertions whatever ran before (alone or in a run of several seeds).
-      z3::expr_vector question(z3_);
-      for (const z3::expr& a : base) question.push_back(a);
-      g.fix_table(table, question);
-      g.all_clues(question);
-      question.push_back(z3::mk_or(other));
+      // same assertions whatever ran before (alone or in a run of several seeds). A list
+      // entry's question is that of its check (the entry read as constants, as `solve`
+      // reads it), a grid's the whole encoding with the table fixed.
+      const bool fixed_entry = bool(final_table);
+      Verifier& qv = fixed_entry ? *final_table->b->v : *this;
+      const GenEncoding& qe = fixed_entry ? *final_table->b->e : *main_enc;
+      z3::expr_vector question(qv.z3_);
+      for (const z3::expr& a : qe.base) question.push_back(a);
+      if (fixed_entry) {
+        qe.g->all_clues(question);
+        question.push_back(z3::mk_or(final_table->other));
+      } else {
+        g.fix_table(table, question);
+        g.all_clues(question);
+        question.push_back(z3::mk_or(other));
+      }
       // In a context of its own, a solver of the same kind: the terms numbered as this
       // question alone numbers them.
       z3::context own;
-      z3::solver alone = sat_based ? z3::solver(own, "QF_FD") : z3::solver(own);
-      for (const z3::expr& a : question) alone.add(z3::to_expr(own, Z3_translate(z3_, a, own)));
-      cur.difficulty_solver = sat_based ? "the SAT-based solver" : "the general solver";
+      z3::solver alone = qe.sat_based ? z3::solver(own, "QF_FD") : z3::solver(own);
+      for (const z3::expr& a : question) alone.add(z3::to_expr(own, Z3_translate(qv.z3_, a, own)));
+      cur.difficulty_solver = qe.sat_based ? "the SAT-based solver" : "the general solver";
       z3::params own_ps(own);
       own_ps.set("ctrl_c", false);  // SIGINT is the caller's (the stop flag), not Z3's
       own_ps.set("timeout", unsigned(std::max(1.0, g.left() * 1000)));
@@ -695,11 +859,11 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       // are those of its whole life: every round).
       z3::check_result proof = alone.check();
       std::vector<char> euler_stated;  // this solver's own (not what earlier questions were told)
-      while (proof == z3::sat && counted) {
-        z3::model back(z3_, Z3_model_translate(own, alone.get_model(), z3_));
-        const std::vector<z3::expr> cs = enc_.component_cuts(back, &euler_stated);
+      while (proof == z3::sat && qe.counted) {
+        z3::model back(qv.z3_, Z3_model_translate(own, alone.get_model(), qv.z3_));
+        const std::vector<z3::expr> cs = qv.enc_.component_cuts(back, &euler_stated);
         if (cs.empty()) break;
-        for (const z3::expr& c : cs) alone.add(z3::to_expr(own, Z3_translate(z3_, form(c), own)));
+        for (const z3::expr& c : cs) alone.add(z3::to_expr(own, Z3_translate(qv.z3_, qe.g->form(c), own)));
         if (g.left() <= 0 || (opt_.stop && opt_.stop->load())) {
           proof = z3::unknown;
           break;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -280,6 +281,21 @@ class Verifier {
   std::function<z3::expr(const z3::expr&)> sat_form(const std::vector<z3::expr>& conds, bool arith);
   /// The setup (index of p_.setups) a puzzle generation leaves free, or -1 (puzzle_generate.cpp).
   int symbolic_setup_ = -1;
+  /// A generation's encoding: the set, the solution and every clue instance of a puzzle in
+  /// one incremental solver (puzzle_generate.cpp). `table_free`: the table's elements are
+  /// selectors (else bound, as Encoder::bind fixed them before). `before_parts` runs after
+  /// the clue instances are encoded, before the solver is given them.
+  struct GenEncoding;
+  std::unique_ptr<GenEncoding> generation_encoding(const ir::Property& prop, const GenerateOptions& go, int table,
+                                                   bool grid, uint32_t blank, bool table_free,
+                                                   const std::vector<bool>& allowed,
+                                                   const std::function<void()>& before_parts);
+  /// A verifier of the same rules, setups and budget whose encoder reads the elements
+  /// `fixed` (variable, element, value) as constants, with a generation's encoding of its own.
+  struct BoundGeneration;
+  std::unique_ptr<BoundGeneration> bound_generation(const ir::Property& prop, const GenerateOptions& go, int table,
+                                                    uint32_t blank, bool table_free, const std::vector<bool>& allowed,
+                                                    const std::vector<std::tuple<int, uint32_t, int64_t>>& fixed);
 
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked
