@@ -147,7 +147,8 @@ std::unique_ptr<Verifier::GenEncoding> Verifier::generation_encoding(const ir::P
                                                                      const GenerateOptions& go, int table, bool grid,
                                                                      uint32_t blank, bool table_free,
                                                                      const std::vector<bool>& allowed,
-                                                                     const std::function<void()>& before_parts) {
+                                                                     const std::function<void()>& before_parts,
+                                                                     bool with_clues) {
   const ir::SetupVar& sv = p_.setups[size_t(table)];
   const ir::StateVar& tv = p_.vars[size_t(sv.var)];
   auto out = std::make_unique<GenEncoding>();
@@ -162,6 +163,7 @@ std::unique_ptr<Verifier::GenEncoding> Verifier::generation_encoding(const ir::P
   std::vector<z3::expr> wheres;
   std::vector<size_t>& family = out->family;
   for (const ir::Clue& c : prop.clues) {
+    if (!with_clues) break;
     Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
     clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true), &wheres);
     family.resize(clues.size(), size_t(&c - prop.clues.data()));
@@ -234,7 +236,8 @@ std::unique_ptr<Verifier::GenEncoding> Verifier::generation_encoding(const ir::P
 
 std::unique_ptr<Verifier::BoundGeneration> Verifier::bound_generation(
     const ir::Property& prop, const GenerateOptions& go, int table, uint32_t blank, bool table_free,
-    const std::vector<bool>& allowed, const std::vector<std::tuple<int, uint32_t, int64_t>>& fixed) {
+    const std::vector<bool>& allowed, const std::vector<std::tuple<int, uint32_t, int64_t>>& fixed,
+    bool with_clues) {
   auto b = std::make_unique<BoundGeneration>();
   b->opt = opt_;
   b->opt.progress = nullptr;
@@ -246,7 +249,7 @@ std::unique_ptr<Verifier::BoundGeneration> Verifier::bound_generation(
   v.symbolic_setup_ = symbolic_setup_;
   v.budget_ = budget_;
   for (const auto& [var, element, value] : fixed) v.enc_.bind(var, element, value);
-  b->e = v.generation_encoding(prop, go, table, false, blank, table_free, allowed, {});
+  b->e = v.generation_encoding(prop, go, table, false, blank, table_free, allowed, {}, with_clues);
   return b;
 }
 
@@ -670,6 +673,19 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     return std::pair<bool, size_t>(p.unique && p.needed == p.givens, met(p.criteria));
   };
   const std::vector<uint32_t> empty(g.table.size(), g.blank);
+  // Step 1 of a list entry asks an encoding of the set and the solution alone (no clue is
+  // asserted then, and the clue instances are most of the whole encoding), when it reads
+  // the state elements the whole one reads, in the same order (else the whole one).
+  std::unique_ptr<BoundGeneration> set_only;
+  if (!grid) {
+    set_only = bound_generation(prop, go, int(tables[0]), uint32_t(blank_index), true, allowed, {}, false);
+    const std::vector<Selector>& st = set_only->e->g->state;
+    bool same = st.size() == g.state.size();
+    for (size_t i = 0; same && i < st.size(); ++i)
+      same = st[i].var == g.state[i].var && st[i].element == g.state[i].element && st[i].values == g.state[i].values;
+    if (same) set_only->e->g->started = g.started;
+    else set_only.reset();
+  }
   std::vector<GeneratedPuzzle> results;
   for (int n = 0; n < std::max(1, go.count) && g.stopped.empty(); ++n) {
     const uint64_t seed = go.seed + uint64_t(n);
@@ -681,19 +697,28 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       GeneratedPuzzle cur;
       // 1. A random solution: the table empty (no clue given), each state element in a
       // random order given a random value the rest still allows.
-      // (A list entry: no clue asserted; step 2 finds the clues this solution gives.)
-      z3::expr_vector fixed(z3_);
+      // (A list entry: no clue asserted, asked of the set alone; step 2 finds the clues
+      // this solution gives.)
+      Generation& g1 = set_only ? *set_only->e->g : g;
+      z3::expr_vector fixed(g1.z3);
       if (grid) g.fix_table(empty, fixed);
-      if (g.ask(fixed) != z3::sat) {
+      auto sync1 = [&] {
+        if (&g1 == &g) return;
+        g.questions += g1.questions;
+        g1.questions = 0;
+        if (g.stopped.empty()) g.stopped = g1.stopped;
+      };
+      if (g1.ask(fixed) != z3::sat) {
+        sync1();
         if (!g.stopped.empty()) break;
         throw std::invalid_argument(fmt::format("puzzle '{}' has no solution", prop.name));
       }
-      std::optional<z3::model> last = g.solver.get_model();
-      std::vector<size_t> order(g.state.size());
+      std::optional<z3::model> last = g1.solver.get_model();
+      std::vector<size_t> order(g1.state.size());
       std::iota(order.begin(), order.end(), size_t(0));
       shuffle(order, rng);
       for (size_t o : order) {
-        const Selector& s = g.state[o];
+        const Selector& s = g1.state[o];
         std::vector<uint32_t> vs(s.guard.size());
         std::iota(vs.begin(), vs.end(), 0u);
         shuffle(vs, rng);
@@ -701,19 +726,25 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
           fixed.push_back(s.guard[v]);
           // The last model has this value: it is allowed, no question needed.
           if (last->eval(s.guard[v], true).is_true()) break;
-          const z3::check_result r = g.ask(fixed);
+          const z3::check_result r = g1.ask(fixed);
           if (r == z3::sat) {
-            last = g.solver.get_model();
+            last = g1.solver.get_model();
             break;
           }
           fixed.pop_back();
           if (r == z3::unknown) break;
         }
-        if (!g.stopped.empty()) break;
+        if (!g1.stopped.empty()) break;
       }
+      sync1();
       if (!g.stopped.empty()) break;
-      if (g.ask(fixed) != z3::sat) break;
-      const std::vector<uint32_t> sol = Generation::values(g.solver.get_model(), g.state);
+      if (g1.ask(fixed) != z3::sat) {
+        sync1();
+        break;
+      }
+      const std::vector<uint32_t> sol = Generation::values(g1.solver.get_model(), g1.state);
+      sync1();
+      last.reset();
       say(fmt::format("  seed {} attempt {}: a solution drawn ({:.1f} s, {} questions so far)", seed, attempt,
                       g.elapsed(), g.questions));
       z3::expr_vector at_sol(z3_), other(z3_);

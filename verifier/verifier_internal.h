@@ -289,13 +289,15 @@ class Verifier {
   std::unique_ptr<GenEncoding> generation_encoding(const ir::Property& prop, const GenerateOptions& go, int table,
                                                    bool grid, uint32_t blank, bool table_free,
                                                    const std::vector<bool>& allowed,
-                                                   const std::function<void()>& before_parts);
+                                                   const std::function<void()>& before_parts, bool with_clues = true);
   /// A verifier of the same rules, setups and budget whose encoder reads the elements
-  /// `fixed` (variable, element, value) as constants, with a generation's encoding of its own.
+  /// `fixed` (variable, element, value) as constants, with a generation's encoding of its own
+  /// (without `with_clues`: the set and the solution only, no clue instance).
   struct BoundGeneration;
   std::unique_ptr<BoundGeneration> bound_generation(const ir::Property& prop, const GenerateOptions& go, int table,
                                                     uint32_t blank, bool table_free, const std::vector<bool>& allowed,
-                                                    const std::vector<std::tuple<int, uint32_t, int64_t>>& fixed);
+                                                    const std::vector<std::tuple<int, uint32_t, int64_t>>& fixed,
+                                                    bool with_clues = true);
 
   // ---- cases of a property over moves (verify.cpp)
   /// Instances of one move whose value terms are identical (the same cells read): asked
