@@ -28,6 +28,7 @@ struct PuzzleGenOptions {
   std::string puzzle;
   std::vector<std::string> setups;
   std::vector<std::string> clues;
+  bool full = false;
   uint64_t seed = 1;
   int count = 1;
   int attempts = 10;
@@ -68,7 +69,8 @@ nlohmann::json result_json(const ir::Program& p, const verifier::GeneratedPuzzle
   if (g.list) j["clues"] = g.clues_kept;
   j["unique"] = g.unique ? "proved" : "not proved";
   j["needed"] = g.needed;
-  j["minimal"] = g.unique && g.needed == g.givens;
+  j["minimal"] = g.unique && g.needed == g.givens && !g.full;
+  if (g.full) j["full"] = true;
   j["over"] = g.over;
   j["difficulty"] = {{"conflicts", g.conflicts}, {"decisions", g.decisions}, {"solver", g.difficulty_solver},
                      {"rounds", g.rounds}};
@@ -102,8 +104,11 @@ void print_text(const ir::Program& p, const verifier::GeneratedPuzzle& g, const 
     fmt::print("solution:\n{}", render::board_text(p, g.solution->state.data(), render::DrawOptions{}));
   fmt::print("unique: {}\n", g.unique ? "proved (a second solution is unsat)" : "not proved");
   fmt::print("  over: {}\n", g.over);
-  fmt::print("minimal: {} ({} of {} {} needed: without each, a second solution)\n",
-             g.unique && g.needed == g.givens ? "yes" : "no", g.needed, g.givens, unit);
+  if (g.full)
+    fmt::print("minimal: not asked (--full: every clue the solution gives, none dropped)\n");
+  else
+    fmt::print("minimal: {} ({} of {} {} needed: without each, a second solution)\n",
+               g.unique && g.needed == g.givens ? "yes" : "no", g.needed, g.givens, unit);
   if (g.difficulty_unknown.empty())
     fmt::print("difficulty: {} conflicts, {} decisions ({}'s uniqueness proof{})\n", g.conflicts, g.decisions,
                g.difficulty_solver,
@@ -148,6 +153,7 @@ int run_puzzle(const PuzzleGenOptions& opt) {
   go.count = opt.count;
   go.attempts = opt.attempts;
   go.clues = opt.clues;
+  go.full = opt.full;
   go.timeout_seconds = opt.timeout;
   go.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
   go.stop = interrupt.flag();
@@ -164,7 +170,7 @@ int run_puzzle(const PuzzleGenOptions& opt) {
   // What was made is written and printed, also when interrupted.
   bool all_made = int(gs.size()) == opt.count;
   for (const verifier::GeneratedPuzzle& g : gs)
-    all_made = all_made && !g.entry.empty() && g.unique && g.needed == g.givens;
+    all_made = all_made && !g.entry.empty() && (g.full ? g.stopped.empty() : g.unique && g.needed == g.givens);
   if (!opt.output.empty()) {
     if (std::string why = write_file_atomically(opt.output, data_file_text(gs, opt)); !why.empty()) {
       fmt::print(stderr, "{}\n", why);
@@ -202,6 +208,9 @@ void add_puzzle(CLI::App& app, int& result) {
   cmd->add_option("--setup", opt->setups, "Fix another setup value, name=value (repeatable)");
   cmd->add_option("--clue", opt->clues,
                   "A list entry's puzzles give only the clues named (repeatable; default: every clue declared)");
+  cmd->add_flag("--full", opt->full,
+               "A list entry: write the full puzzle of the solution drawn (every clue it can give, none dropped); "
+               "its uniqueness is said, not required");
   cmd->add_option("--attempts", opt->attempts,
                   "Generations tried until the file's criteria of a puzzle all hold (the best is kept)")
       ->check(CLI::PositiveNumber);

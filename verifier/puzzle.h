@@ -81,6 +81,10 @@ struct GenerateOptions {
   /// A list entry: the clues (declared names) its puzzles may give; the others' instances
   /// are left out of every entry. Empty: all.
   std::vector<std::string> clues;
+  /// A list entry: the full puzzle of the solution drawn (every instance of the clues
+  /// allowed that the table can give), written with none dropped; its uniqueness is
+  /// checked and said, not required (SMYOZ: a hidden fleet and its gallows).
+  bool full = false;
   double timeout_seconds = 300;  ///< for the whole generation
   std::function<void(const std::string&)> progress;
   const std::atomic<bool>* stop = nullptr;
@@ -102,6 +106,7 @@ struct GeneratedPuzzle {
   /// A list entry (not a grid): the puzzle is the clue instances it gives (`givens` counts
   /// them), named here.
   bool list = false;
+  bool full = false;  ///< GenerateOptions::full: nothing dropped, `needed` not asked
   std::vector<std::string> clues_kept;
   std::optional<Board> solution;
   size_t full_givens = 0;   ///< entries the solution gives (the first, full puzzle)

@@ -183,7 +183,9 @@ std::unique_ptr<Verifier::GenEncoding> Verifier::generation_encoding(const ir::P
     if (grid) {
       all.push_back(Part{clues[i].second, -1, std::nullopt});
     } else {
-      all.push_back(Part{z3::implies(lits[i], clues[i].second), -1, std::nullopt});
+      // An instance of a clue the entries may not give (--clue) is never present: its
+      // condition would never be asked.
+      if (allowed[family[i]]) all.push_back(Part{z3::implies(lits[i], clues[i].second), -1, std::nullopt});
       all.push_back(Part{present[i] == wheres[i], -1, std::nullopt});
     }
   }
@@ -295,6 +297,10 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
                                               sv.name));
     allowed[size_t(it - prop.clues.begin())] = true;
   }
+  if (go.full && grid)
+    throw std::invalid_argument(fmt::format("--full writes the full puzzle of a list entry; '{}' is a grid of cells "
+                                            "(its full puzzle is the solution)",
+                                            sv.name));
   budget_.started = Clock::now();
   const auto encode_started = budget_.started;
   // The properties of the setup (as `solve` lists them): over boards, reading the table;
@@ -562,7 +568,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     say(fmt::format("  seed {} attempt {}: {} clue instances given in full ({:.1f} s)", seed, attempt,
                     cur.full_givens, g.elapsed()));
     std::unique_ptr<FixedTable> full_table = fixed_table(table, sol_values);
-    const z3::check_result full = second(table, kept, full_table.get());
+    // --full: the entry of every instance given, none dropped (step 5 says whether it is unique).
+    const z3::check_result full = go.full ? z3::unsat : second(table, kept, full_table.get());
     if (full == z3::unknown) return ListOutcome::Stopped;
     if (full == z3::sat) {
       say(fmt::format("  seed {} attempt {}: every clue of its solution ({} instances) allows another board", seed,
@@ -578,6 +585,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       shuffle(mine, rng);
       order.insert(order.end(), mine.begin(), mine.end());
     }
+    if (go.full) order.clear();
     for (size_t i : order) {
       std::vector<bool> trial = kept;
       trial[i] = false;
@@ -650,11 +658,12 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         if (!kept[i]) continue;
         ++cur.givens;
         cur.clues_kept.push_back(clues[i].first);
+        if (go.full) continue;
         std::vector<bool> without = all;
         without[i] = false;
         cur.needed += second(e, without, final_table.get()) == z3::sat;
       }
-      return cur.unique && cur.needed == cur.givens;
+      return go.full || (cur.unique && cur.needed == cur.givens);
     };
     table = t;
     if (!check(t) && g.stopped.empty() && untidy != t) {
@@ -925,7 +934,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         out = std::move(cur);
         have = true;
       }
-      if (rank(out) == std::pair<bool, size_t>(true, criteria.size())) break;
+      if (rank(out) == std::pair<bool, size_t>(true, criteria.size()) || go.full) break;
     }
     if (!have && g.stopped.empty())
       throw std::invalid_argument(fmt::format("puzzle '{}': seed {}: in each of {} attempts, every clue of the "
@@ -938,6 +947,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       // list's values as the file's first entry lays them out (else 16 a line).
       const int w = p_.geometry.width;
       out.list = !grid;
+      out.full = go.full;
       if (!grid) {
         size_t line = 0, on_line = 0;
         for (size_t k = 0; k < out.entry.size(); ++k) {

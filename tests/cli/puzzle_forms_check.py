@@ -154,10 +154,36 @@ def check_cages(path):
                                       f"1 board, {len(clues)} clues, each needed"))
 
 
+def check_cages_full(path):
+    """`--full` entries: the clues the entry gives are those named, the solution shown holds
+    each of them, and "unique" is said exactly when one board fits them."""
+    boards = latin_squares()
+    for p in json.load(open(path))["puzzles"]:
+        clues = cage_clues(p["entry"])
+        if clues is None:
+            print(f"seed {p['seed']}: the entry is malformed")
+            continue
+        cells = re.findall(r"([0-9])", "".join(l for l in p["solution"]["text"].splitlines() if l.startswith(" ")))
+        shown = tuple(int(c) for c in cells)
+        fits = cage_fits(boards, clues)
+        problems = []
+        if sorted(clues) != sorted(p["clues"]) or p["givens"] != p["full_givens"] or not p.get("full"):
+            problems.append(f"the entry gives {sorted(clues)}, the output names {sorted(p['clues'])}")
+        if shown not in fits:
+            problems.append("the solution shown breaks a clue")
+        if (p["unique"] == "proved") != (len(fits) == 1):
+            problems.append(f"unique {p['unique']}, {len(fits)} boards")
+        print(f"seed {p['seed']}: " + ("; ".join(problems) if problems else
+                                      f"holds, {len(clues)} clues, {len(fits)} boards"))
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     if kind == "cages":
         check_cages(path)
+        return
+    if kind == "cages-full":
+        check_cages_full(path)
         return
     if kind == "nurikabe-bounds":  # the bounds of puzzle_forms_test.sh's properties
         b = sea_boards()

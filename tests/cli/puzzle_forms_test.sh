@@ -69,6 +69,21 @@ check "cages, --clue cage: only the cages given, no puzzle" "1 10" \
   "$? $(grep -c 'attempt [0-9]*: 3 clue instances given in full' "$work/cages_only.err")"
 "$rb" puzzle $dir/cages_4x4.rules --clue nothing --seed 1 >/dev/null 2>"$work/clue.err"
 check "--clue of no clue: exit 1, said" "1 1" "$? $(grep -c "declares no clue 'nothing'" "$work/clue.err")"
+# --full: every clue instance the solution gives, none dropped, uniqueness said not required
+# (exit 0): read back by brute force, the solution shown holds each clue, "unique" said
+# exactly when one board fits; with --clue cage, the three cages only (never one board).
+"$rb" puzzle $dir/cages_4x4.rules --full --seed 1 --count 6 --json --no-times >"$work/full.json" 2>/dev/null
+check "cages, --full: exit 0" 0 $?
+python3 tests/cli/puzzle_forms_check.py cages-full "$work/full.json" >"$work/full.check"
+check "cages, --full: each entry read back, the solution holds it" 6 "$(grep -c ': holds, ' "$work/full.check")"
+"$rb" puzzle $dir/cages_4x4.rules --full --clue cage --seed 1 --count 6 --json --no-times >"$work/full_cage.json" 2>/dev/null
+check "cages, --full --clue cage: exit 0" 0 $?
+python3 tests/cli/puzzle_forms_check.py cages-full "$work/full_cage.json" >"$work/full_cage.check"
+check "cages, --full --clue cage: three cages, not unique, each read back" 6 \
+  "$(grep -c ': holds, 3 clues, [0-9]* boards' "$work/full_cage.check")"
+check "cages, --full --clue cage: never one board" 0 "$(grep -c ': holds, 3 clues, 1 boards' "$work/full_cage.check")"
+"$rb" puzzle $dir/killer_4x4.rules --full --setup parity_cage=false >/dev/null 2>"$work/full_grid.err"
+check "--full on a grid: exit 1, said" "1 1" "$? $(grep -c 'full puzzle of a list entry' "$work/full_grid.err")"
 mkdir -p "$work/c"
 cp $dir/cages_4x4.rules "$work/c/"
 cp "$work/cages.txt" "$work/c/hints.txt"
