@@ -496,6 +496,10 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         std::vector<uint32_t> vs(t.guard.size());
         std::iota(vs.begin(), vs.end(), 0u);
         shuffle(vs, rng);
+        // Blank first: a value no instance given needs stays blank (step 4 has less to tidy),
+        // the others the first of their random order.
+        std::rotate(vs.begin(), std::find(vs.begin(), vs.end(), d.blank),
+                    std::find(vs.begin(), vs.end(), d.blank) + 1);
         int tried = 0;
         for (uint32_t v : vs) {
           const uint32_t now = Generation::values(*model, {t})[0];
