@@ -103,6 +103,21 @@ std::function<z3::expr(const z3::expr&)> Verifier::sat_form(const std::vector<z3
   return [bits](const z3::expr& e) { return bits(e).value_or(e); };
 }
 
+Verifier::PuzzleForm Verifier::puzzle_form(const std::vector<Part>& parts) {
+  PuzzleForm out;
+  bool arith = false;
+  for (const Part& p : parts) {
+    support(p);
+    arith = arith || p.arith;
+    out.counted = out.counted || enc_.reads_counts(p.e);
+  }
+  if (out.counted) out.count_facts = enc_.count_facts();
+  std::vector<z3::expr> conds = out.count_facts;
+  for (const Part& p : parts) conds.push_back(p.e);
+  out.form = sat_form(conds, arith);
+  return out;
+}
+
 namespace {
 
 /// The questions of one puzzle: the set, the solution and the clue instances, asked with
@@ -229,24 +244,12 @@ PuzzleResult Verifier::solve_puzzle(const ir::Property& prop, const PuzzleOption
   for (const Part& p : sc.parts) all.push_back(p);
   all.push_back(Part{solution && !err, -1, std::nullopt});
   for (const auto& c : clues) all.push_back(Part{c.second, -1, std::nullopt});
-  bool arith = false, counted = false;
-  for (const Part& p : all) {
-    support(p);
-    arith = arith || p.arith;
-    counted = counted || enc_.reads_counts(p.e);
-  }
-  // Counts of components only where the puzzle reads one: the facts of other counts (of
-  // the file's properties) would leave their values free, each model a round of cuts.
-  std::vector<z3::expr> count_facts;
-  if (counted) count_facts = enc_.count_facts();
-  // The SAT-based solver when every integer has a form it takes.
-  std::vector<z3::expr> conds = count_facts;
-  for (const Part& p : all) conds.push_back(p.e);
-  const std::function<z3::expr(const z3::expr&)> fd_form = sat_form(conds, arith);
+  const PuzzleForm pf = puzzle_form(all);
+  const std::function<z3::expr(const z3::expr&)>& fd_form = pf.form;
   PuzzleQuestions q(z3_, enc_, fd_form, clues, po);
-  if (counted) {
+  if (pf.counted) {
     q.cuts = [&](z3::model& m) { return enc_.component_cuts(m); };
-    for (const z3::expr& x : count_facts) q.add(x);
+    for (const z3::expr& x : pf.count_facts) q.add(x);
   }
   if (!fd_form)
     for (const z3::expr& x : enc_.sum_facts()) q.add(x);

@@ -10,103 +10,12 @@
 #include <fmt/format.h>
 
 #include "compiler/runtime/random.h"
+#include "verifier/puzzle_generation.h"
 #include "verifier/slice.h"
-#include "verifier/verifier_internal.h"
 
 namespace rulebook::verifier {
 
 namespace {
-
-/// The one solver of a generation: the set, the solution and every clue instance (each
-/// holding where the table gives it), asked under assumptions fixing state and table.
-struct Generation {
-  z3::context& z3;
-  z3::solver solver;
-  const GenerateOptions& opt;
-  Clock::time_point started;
-  std::vector<Selector> table;  ///< per element of the table (copies: the encoder may grow)
-  std::vector<Selector> state;  ///< the other state elements the encoding reads
-  uint32_t blank = 0;                  ///< the table's index of `.` (0 or none)
-  /// What the solver is given for a condition (Verifier::sat_form), identity for the
-  /// general solver.
-  std::function<z3::expr(const z3::expr&)> form;
-  /// Counts of components are lazy (Encoder::component_cuts): a model whose counts are
-  /// wrong is repaired, or cut off and asked again.
-  std::function<std::vector<z3::expr>(z3::model&)> cuts;
-  std::string stopped;
-  size_t questions = 0;
-  RepairedModel repaired;  ///< every assertion goes through it (add)
-
-  double elapsed() const { return std::chrono::duration<double>(Clock::now() - started).count(); }
-  double left() const {
-    return opt.timeout_seconds - std::chrono::duration<double>(Clock::now() - started).count();
-  }
-
-  void add(const z3::expr& e) { repaired.add(solver, form(e)); }
-
-  /// Whether the solver has a model under `as` whose counts of components are right: each model
-  /// whose counts are wrong is cut off (the cuts are facts, kept) and it is asked again.
-  z3::check_result check(const z3::expr_vector& as) {
-    // The rounds share the question's time (each check has the time left at its start).
-    std::optional<z3::model> model;
-    return check_with_cuts(
-        solver, repaired, as, cuts, [&](const z3::expr& c) { add(c); },
-        [this] { return left() > 0 && !(opt.stop && opt.stop->load()); }, model);
-  }
-
-  z3::check_result ask(const z3::expr_vector& as) {
-    if (opt.stop && opt.stop->load()) stopped = "interrupted";
-    else if (left() <= 0) stopped = fmt::format("timeout ({} s)", opt.timeout_seconds);
-    if (!stopped.empty()) return z3::unknown;
-    z3::params ps(z3);
-    ps.set("timeout", unsigned(std::max(1.0, left() * 1000)));
-    ps.set("ctrl_c", false);
-    solver.set(ps);
-    const z3::check_result r = check(as);
-    ++questions;
-    if (r == z3::unknown)
-      stopped = opt.stop && opt.stop->load() ? "interrupted"
-                : left() <= 0                ? fmt::format("timeout ({} s)", opt.timeout_seconds)
-                                             : "timeout (" + solver.reason_unknown() + ")";
-    return r;
-  }
-
-  /// A list entry (not a grid of cells): each clue instance behind a literal of its own
-  /// (`lits`), present where the table gives it (`present[i]` == its `where`).
-  std::vector<z3::expr> lits, present;
-  std::vector<bool> removable;  ///< whether the table decides the instance (else always there)
-  std::vector<bool> allowed;    ///< per clue: whether entries may give it (--clue)
-  std::vector<size_t> family;   ///< per instance: its clue
-
-  /// The assumptions fixing the table to `t`.
-  void fix_table(const std::vector<uint32_t>& t, z3::expr_vector& as) const {
-    for (size_t k = 0; k < table.size(); ++k) as.push_back(table[k].guard[t[k]]);
-  }
-  /// Every clue instance's literal (a list entry: what the table gives holds).
-  void all_clues(z3::expr_vector& as) const {
-    for (const z3::expr& l : lits) as.push_back(l);
-  }
-
-
-  /// The index each of `sels` holds in `m`.
-  static std::vector<uint32_t> values(const z3::model& m, const std::vector<Selector>& sels) {
-    std::vector<uint32_t> out;
-    for (const Selector& s : sels) {
-      uint32_t v = 0;
-      for (size_t i = 0; i < s.guard.size(); ++i)
-        if (m.eval(s.guard[i], true).is_true()) v = uint32_t(i);
-      out.push_back(v);
-    }
-    return out;
-  }
-};
-
-/// A new vector of the same expressions (copying an expr_vector shares it).
-z3::expr_vector copy(const z3::expr_vector& v) {
-  z3::expr_vector out(v.ctx());
-  for (unsigned i = 0; i < v.size(); ++i) out.push_back(v[i]);
-  return out;
-}
 
 template <class T>
 void shuffle(std::vector<T>& v, SplitMix64& rng) {
@@ -127,133 +36,6 @@ uint64_t stat_of(z3::solver& s, const char* key) {
 
 }  // namespace
 
-struct Verifier::GenEncoding {
-  Scope sc;
-  std::vector<std::pair<std::string, z3::expr>> clues;  ///< each instance: its name, its condition
-  std::vector<size_t> family;                            ///< each instance's clue
-  bool sat_based = false, counted = false;
-  std::vector<z3::expr> base;  ///< the solver's assertions before any attempt
-  std::unique_ptr<Generation> g;
-};
-
-struct Verifier::BoundGeneration {
-  Options opt;  ///< the whole encoding's, without its progress lines
-  std::unique_ptr<Verifier> v;
-  std::unique_ptr<StopWatcher> watch;
-  std::unique_ptr<GenEncoding> e;  ///< destroyed first (members go in reverse order)
-};
-
-std::unique_ptr<Verifier::GenEncoding> Verifier::generation_encoding(const ir::Property& prop,
-                                                                     const GenerateOptions& go, int table, bool grid,
-                                                                     uint32_t blank, bool table_free,
-                                                                     const std::vector<bool>& allowed,
-                                                                     const std::function<void()>& before_parts,
-                                                                     bool with_clues) {
-  const ir::SetupVar& sv = p_.setups[size_t(table)];
-  const ir::StateVar& tv = p_.vars[size_t(sv.var)];
-  auto out = std::make_unique<GenEncoding>();
-  // The table's selectors first, so that their facts are among those asserted.
-  std::vector<int> table_sels;
-  if (table_free)
-    for (uint32_t k = 0; k < tv.count; ++k) table_sels.push_back(enc_.base_selector(sv.var, k));
-  out->sc = scope(prop, 0);
-  Scope& sc = out->sc;
-  auto [solution, err] = value_pair(sc, *prop.expr);
-  std::vector<std::pair<std::string, z3::expr>>& clues = out->clues;
-  std::vector<z3::expr> wheres;
-  std::vector<size_t>& family = out->family;
-  for (const ir::Clue& c : prop.clues) {
-    if (!with_clues) break;
-    Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
-    clue_instances(c, *c.family, c.binders, f, "", clues, z3_.bool_val(true), &wheres);
-    family.resize(clues.size(), size_t(&c - prop.clues.data()));
-  }
-  std::vector<z3::expr> lits, present;
-  if (!grid)
-    for (size_t i = 0; i < clues.size(); ++i) {
-      lits.push_back(z3_.bool_const(fmt::format("clue:{}", i).c_str()));
-      present.push_back(z3_.bool_const(fmt::format("present:{}", i).c_str()));
-    }
-  if (before_parts) before_parts();
-  std::vector<Part> all;
-  for (const z3::expr& x : enc_.facts()) all.push_back(Part{x, -1, std::nullopt});
-  for (const Part& p : sc.parts) all.push_back(p);
-  all.push_back(Part{solution && !err, -1, std::nullopt});
-  for (size_t i = 0; i < clues.size(); ++i) {
-    if (grid) {
-      all.push_back(Part{clues[i].second, -1, std::nullopt});
-    } else {
-      // An instance of a clue the entries may not give (--clue) is never present: its
-      // condition would never be asked.
-      if (allowed[family[i]]) all.push_back(Part{z3::implies(lits[i], clues[i].second), -1, std::nullopt});
-      all.push_back(Part{present[i] == wheres[i], -1, std::nullopt});
-    }
-  }
-  bool arith = false, counted = false;
-  for (const Part& p : all) {
-    support(p);
-    arith = arith || p.arith;
-    counted = counted || enc_.reads_counts(p.e);
-  }
-  // Counts of components only where the puzzle reads one (as `solve` does).
-  std::vector<z3::expr> count_facts;
-  if (counted) count_facts = enc_.count_facts();
-  // The SAT-based solver when every integer has a form it takes, else the general one.
-  std::vector<z3::expr> conds = count_facts;
-  for (const Part& p : all) conds.push_back(p.e);
-  std::function<z3::expr(const z3::expr&)> form = sat_form(conds, arith);
-  const bool sat_based = bool(form);
-  if (!sat_based) form = [](const z3::expr& e) { return e; };
-  out->sat_based = sat_based;
-  out->counted = counted;
-  out->g.reset(new Generation{z3_, sat_based ? z3::solver(z3_, "QF_FD") : z3::solver(z3_), go, Clock::now(), {}, {},
-                              blank, form, {}, "", 0, RepairedModel(enc_), {}, {}, {}, {}, {}});
-  Generation& g = *out->g;
-  if (counted) {
-    g.cuts = [this](z3::model& m) { return enc_.component_cuts(m); };
-    for (const z3::expr& x : count_facts) g.add(x);
-  }
-  if (!sat_based)
-    for (const z3::expr& x : enc_.sum_facts()) g.add(x);
-  for (const Part& p : all) g.add(p.e);
-  for (const z3::expr& l : sc.lits) g.add(l);
-  // Before any attempt's blocking clause (as given: the SAT-based solver's own list is its clauses).
-  out->base = g.repaired.assertions();
-  for (int s : table_sels) g.table.push_back(enc_.selectors()[size_t(s)]);
-  g.lits = lits;
-  g.present = present;
-  for (size_t i = 0; i < wheres.size(); ++i) {
-    g.removable.push_back(!wheres[i].simplify().is_true());
-    if (table_free && !g.removable.back() && !allowed[family[i]])
-      throw std::invalid_argument(fmt::format("clue '{}' is given by every entry (its instances read no `where` of "
-                                              "the table): it cannot be left out",
-                                              prop.clues[family[i]].name));
-  }
-  g.allowed = allowed;
-  g.family = family;
-  for (const Selector& s : enc_.selectors())
-    if (s.var >= 0 && s.var != sv.var) g.state.push_back(s);
-  return out;
-}
-
-std::unique_ptr<Verifier::BoundGeneration> Verifier::bound_generation(
-    const ir::Property& prop, const GenerateOptions& go, int table, uint32_t blank, bool table_free,
-    const std::vector<bool>& allowed, const std::vector<std::tuple<int, uint32_t, int64_t>>& fixed,
-    bool with_clues) {
-  auto b = std::make_unique<BoundGeneration>();
-  b->opt = opt_;
-  b->opt.progress = nullptr;
-  b->v = std::make_unique<Verifier>(p_, sources_, b->opt);
-  Verifier& v = *b->v;
-  b->watch = std::make_unique<StopWatcher>(v.z3_, opt_.stop);
-  v.bind_setups();
-  v.bound_ = bound_;
-  v.symbolic_setup_ = symbolic_setup_;
-  v.budget_ = budget_;
-  for (const auto& [var, element, value] : fixed) v.enc_.bind(var, element, value);
-  b->e = v.generation_encoding(prop, go, table, false, blank, table_free, allowed, {}, with_clues);
-  return b;
-}
 
 std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop, const GenerateOptions& go) {
   StopWatcher watcher(z3_, opt_.stop);
@@ -369,12 +151,22 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   auto say = [&](const std::string& s) {
     if (go.progress) go.progress(s);
   };
+  // The questions and the reason to stop of an encoding asked besides the whole one (g),
+  // counted as g's; false once g has a reason to stop.
+  auto absorb = [&](Generation& x) {
+    if (&x != &g) {
+      g.questions += x.questions;
+      x.questions = 0;
+      if (g.stopped.empty()) g.stopped = x.stopped;
+    }
+    return g.stopped.empty();
+  };
 
   // A list entry, for the solution `sol` (`at_sol` its assumptions, `other`: a board that
   // is not it):
   // 2. the full puzzle: every clue instance the table can give on this solution (all at
-  //    once, else one at a time in a random order), the table's other values drawn by the
-  //    SAT solver's random phase;
+  //    once, else one at a time in a random order), then the table's values drawn (blank
+  //    where allowed, else the first allowed of a random order);
   // 3. the instances dropped one at a time (the clues in the order declared, the instances
   //    of one in a random order), each while no second board holds the rest, the table
   //    fixed; an instance the table gives always (no `where`) stays;
@@ -440,18 +232,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       solution_bound = at_solution->e->clues[i].first == clues[i].first;
     Generation& d = solution_bound ? *at_solution->e->g : g;
     d.started = g.started;
-    // The questions and the reason to stop of each encoding asked, counted as the whole one's.
-    std::vector<Generation*> asked{&g};
-    if (&d != &g) asked.push_back(&d);
-    auto sync = [&] {
-      for (Generation* x : asked)
-        if (x != &g) {
-          g.questions += x->questions;
-          x->questions = 0;
-          if (g.stopped.empty()) g.stopped = x->stopped;
-        }
-      return g.stopped.empty();
-    };
+    auto sync = [&] { return absorb(d); };
     z3::expr_vector d_sol(d.z3);  // the solution, where d does not read it as constants
     if (&d == &g) d_sol = copy(at_sol);
     std::optional<z3::model> model;
@@ -482,8 +263,9 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       }
     }
     if (!sync() || !model) return ListOutcome::Stopped;
-    // The table's values drawn one element at a time, in a random order: the first value of
-    // a random order the clues allow (a value the last model has needs no question; after
+    // The table's values drawn one element at a time, in a random order: blank where the
+    // clues allow it, else the first value of a random order they allow (a value the last
+    // model has needs no question; after
     // three values not allowed, one question asks whether the model's is the only one). Each choice
     // depends on the seed and on what is allowed, not on the solver's history: a seed gives
     // the same puzzle alone or in a run of several.
@@ -498,8 +280,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         shuffle(vs, rng);
         // Blank first: a value no instance given needs stays blank (step 4 has less to tidy),
         // the others the first of their random order.
-        std::rotate(vs.begin(), std::find(vs.begin(), vs.end(), d.blank),
-                    std::find(vs.begin(), vs.end(), d.blank) + 1);
+        const auto blank = std::find(vs.begin(), vs.end(), d.blank);
+        std::rotate(vs.begin(), blank, blank + 1);
         int tried = 0;
         for (uint32_t v : vs) {
           const uint32_t now = Generation::values(*model, {t})[0];
@@ -556,9 +338,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         }
         q.push_back(*f->another);
         const z3::check_result r = h.ask(q);
-        asked.push_back(&h);
-        sync();
-        asked.pop_back();
+        absorb(h);
         return r;
       }
       z3::expr_vector q(z3_);
@@ -571,8 +351,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
     cur.full_givens = size_t(std::count(kept.begin(), kept.end(), true));
     say(fmt::format("  seed {} attempt {}: {} clue instances given in full ({:.1f} s)", seed, attempt,
                     cur.full_givens, g.elapsed()));
-    std::unique_ptr<FixedTable> full_table = fixed_table(table, sol_values);
     // --full: the entry of every instance given, none dropped (step 5 says whether it is unique).
+    std::unique_ptr<FixedTable> full_table = go.full ? nullptr : fixed_table(table, sol_values);
     const z3::check_result full = go.full ? z3::unsat : second(table, kept, full_table.get());
     if (full == z3::unknown) return ListOutcome::Stopped;
     if (full == z3::sat) {
@@ -581,15 +361,14 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       return ListOutcome::Again;
     }
     // 3.
-    std::vector<size_t> order;
-    for (size_t f = 0; f < prop.clues.size(); ++f) {
+    std::vector<size_t> order;  // none under --full
+    for (size_t f = 0; f < prop.clues.size() && !go.full; ++f) {
       std::vector<size_t> mine;
       for (size_t i = 0; i < n; ++i)
         if (family[i] == f && kept[i] && g.removable[i]) mine.push_back(i);
       shuffle(mine, rng);
       order.insert(order.end(), mine.begin(), mine.end());
     }
-    if (go.full) order.clear();
     for (size_t i : order) {
       std::vector<bool> trial = kept;
       trial[i] = false;
@@ -650,7 +429,6 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       if (r == z3::sat) t = trial;
     }
     if (!sync()) return ListOutcome::Stopped;
-    asked.resize(1);  // d's figures are counted (it lives on until the attempt returns)
     // 5.
     const std::vector<bool> all(n, true);
     auto check = [&](const std::vector<uint32_t>& e) {
@@ -715,14 +493,8 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       Generation& g1 = set_only ? *set_only->e->g : g;
       z3::expr_vector fixed(g1.z3);
       if (grid) g.fix_table(empty, fixed);
-      auto sync1 = [&] {
-        if (&g1 == &g) return;
-        g.questions += g1.questions;
-        g1.questions = 0;
-        if (g.stopped.empty()) g.stopped = g1.stopped;
-      };
       if (g1.ask(fixed) != z3::sat) {
-        sync1();
+        absorb(g1);
         if (!g.stopped.empty()) break;
         throw std::invalid_argument(fmt::format("puzzle '{}' has no solution", prop.name));
       }
@@ -749,14 +521,14 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
         }
         if (!g1.stopped.empty()) break;
       }
-      sync1();
+      absorb(g1);
       if (!g.stopped.empty()) break;
       if (g1.ask(fixed) != z3::sat) {
-        sync1();
+        absorb(g1);
         break;
       }
       const std::vector<uint32_t> sol = Generation::values(g1.solver.get_model(), g1.state);
-      sync1();
+      absorb(g1);
       last.reset();
       say(fmt::format("  seed {} attempt {}: a solution drawn ({:.1f} s, {} questions so far)", seed, attempt,
                       g.elapsed(), g.questions));
@@ -940,12 +712,12 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
       }
       if (rank(out) == std::pair<bool, size_t>(true, criteria.size()) || go.full) break;
     }
-    if (!have && g.stopped.empty())
-      throw std::invalid_argument(fmt::format("puzzle '{}': seed {}: in each of {} attempts, every clue of the "
-                                              "solution drawn allowed another board",
-                                              prop.name, seed, std::max(1, go.attempts)));
     out.seed = seed;
     out.stopped = g.stopped;
+    // A seed that makes nothing says why; the other seeds of the run go on (and keep theirs).
+    if (!have && g.stopped.empty())
+      out.stopped = fmt::format("in each of {} attempts, every clue of the solution drawn allowed another board",
+                                std::max(1, go.attempts));
     if (have) {
       // The entry as a data file's lines: one row of cells each, `.` for the blank; a
       // list's values as the file's first entry lays them out (else 16 a line).

@@ -279,6 +279,15 @@ class Verifier {
   /// and its integers as bit-vectors (int_bits.h) when every one of `conds` has that form;
   /// empty when one has not (the general solver then, with the one-hot sums).
   std::function<z3::expr(const z3::expr&)> sat_form(const std::vector<z3::expr>& conds, bool arith);
+  /// What a puzzle's solver is given besides `parts` (solve and generation): the facts of
+  /// counts of components where a part reads one (the facts of other counts would leave
+  /// their values free, each model a round of cuts), and sat_form over the parts and those.
+  struct PuzzleForm {
+    bool counted = false;
+    std::vector<z3::expr> count_facts;
+    std::function<z3::expr(const z3::expr&)> form;  ///< empty: the general solver
+  };
+  PuzzleForm puzzle_form(const std::vector<Part>& parts);
   /// The setup (index of p_.setups) a puzzle generation leaves free, or -1 (puzzle_generate.cpp).
   int symbolic_setup_ = -1;
   /// A generation's encoding: the set, the solution and every clue instance of a puzzle in

@@ -64,9 +64,12 @@ check "cages: the clues named as the entry gives them" 8 \
 check "cages: the entry laid out as the data file's first" 11 "$(sed -n '/^# clues/,/^$/p' "$work/cages.txt" | sed -n '2,12p' | grep -c '^[0-9]* [0-9]* [0-9]*$')"
 # Three cages of at most three cells never pin a Latin square: with --clue cage alone,
 # each of the 10 attempts gives the 3 cages only, and no puzzle is made (exit 1).
-"$rb" puzzle $dir/cages_4x4.rules --clue cage --seed 1 --no-times >/dev/null 2>"$work/cages_only.err"
+"$rb" puzzle $dir/cages_4x4.rules --clue cage --seed 1 --no-times >"$work/cages_only.out" 2>"$work/cages_only.err"
 check "cages, --clue cage: only the cages given, no puzzle" "1 10" \
   "$? $(grep -c 'attempt [0-9]*: 3 clue instances given in full' "$work/cages_only.err")"
+check "cages, --clue cage: says why" \
+  "puzzle latin, seed 1: none generated (in each of 10 attempts, every clue of the solution drawn allowed another board)" \
+  "$(cat "$work/cages_only.out")"
 "$rb" puzzle $dir/cages_4x4.rules --clue nothing --seed 1 >/dev/null 2>"$work/clue.err"
 check "--clue of no clue: exit 1, said" "1 1" "$? $(grep -c "declares no clue 'nothing'" "$work/clue.err")"
 # --full: every clue instance the solution gives, none dropped, uniqueness said not required
