@@ -41,6 +41,11 @@ int open_program(const std::string& path, OpenedGame& out) {
 int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out,
               const compiler::plan::PassSwitches& passes) {
   if (int code = open_program(path, out); code != kExitOk) return code;
+  return open_engine(path, engine_kind, out, passes);
+}
+
+int open_engine(const std::string& path, const std::string& engine_kind, OpenedGame& out,
+                const compiler::plan::PassSwitches& passes) {
   if (engine_kind == "interp") {
     out.engine = std::make_unique<compiler::Interpreter>(*out.program, out.sources);
     out.engine_note = "interpreter";

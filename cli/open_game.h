@@ -32,6 +32,10 @@ int open_program(const std::string& path, OpenedGame& out);
 int open_game(const std::string& path, const std::string& engine_kind, OpenedGame& out,
               const compiler::plan::PassSwitches& passes = {});
 
+/// The engine of a program open_program loaded (as open_game makes it).
+int open_engine(const std::string& path, const std::string& engine_kind, OpenedGame& out,
+                const compiler::plan::PassSwitches& passes = {});
+
 /// Adds `--no-pass NAME` (repeatable) to a verb: the engine plan's passes to switch off.
 void add_no_pass_option(CLI::App* cmd, std::vector<std::string>& names);
 /// The switches `--no-pass` asked for; an unknown name is printed and gives kExitUsage.

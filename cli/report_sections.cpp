@@ -175,6 +175,7 @@ Section proofs_section(const OpenedGame& game, const ReportPlan& plan, render::A
   vo.candidates_last = true;  // the file's verdicts stay those of a run without them
   vo.progress = [&plan](const std::string& line) { fmt::print(stderr, "report: {} {}\n", plan.label, line); };
   vo.stop = stop;
+  vo.play_engine = game.engine.get();
   std::vector<verifier::Result> results = verifier::verify(p, game.sources, vo);
   const compiler::Interpreter interpreter(p, game.sources);
   if (!(stop && stop->load())) verifier::reach_boards(interpreter, results, {plan.prove_reach_states, stop});

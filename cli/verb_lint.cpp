@@ -82,6 +82,7 @@ std::vector<explorer::Alert> lint_proofs(const LintOptions& opt, const OpenedGam
   vo.rlimit = opt.rlimit;
   vo.timeout_seconds = 600;  // a safety net: the resource limit decides
   vo.stop = stop;
+  vo.play_engine = game.engine.get();
   std::vector<verifier::Result> results = verifier::verify(*game.program, game.sources, vo);
   verifier::reach_boards(interpreter, results, {opt.reach_budget, stop});
   return verifier::proof_alerts(results, *game.program);

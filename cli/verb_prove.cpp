@@ -1,4 +1,5 @@
 // `rulebook prove FILE`: checks the file's properties with Z3 and prints what was shown.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ struct ProveOptions {
   uint64_t invariant_rlimit = 3000000;
   bool invariants_last = false;
   uint64_t reach_budget = 2000;
+  uint64_t play_states = 20000000;
 };
 
 nlohmann::json board_json(const verifier::Board& b) {
@@ -53,7 +55,16 @@ int run_prove(const ProveOptions& opt) {
   }
   engine::Setup setup;
   if (int code = checked_setup_args(opt.file, *game.program, opt.setups, setup); code != kExitOk) return code;
+  // Properties over play are searched in play, on the compiled engine.
+  const bool play = std::any_of(game.program->properties.begin(), game.program->properties.end(), [&](const ir::Property& p) {
+    return p.over_play && (opt.properties.empty() ||
+                           std::find(opt.properties.begin(), opt.properties.end(), p.name) != opt.properties.end());
+  });
+  if (play)
+    if (int code = open_engine(opt.file, "compiled", game); code != kExitOk) return code;
   verifier::Options vo;
+  vo.play_engine = game.engine.get();
+  vo.play_states = opt.play_states;
   vo.setup = setup.values;
   vo.timeout_seconds = opt.timeout;
   vo.symmetry = !opt.no_symmetry;
@@ -178,6 +189,10 @@ void add_prove(CLI::App& app, int& result) {
                   "Search for a line of play reaching each board shown, storing at most this many positions "
                   "(0: no search)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--play-states", opt->play_states,
+                  "Properties over play: the most states of play each search stores (a count: the same verdicts "
+                  "on any machine)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_flag("--no-times", opt->no_times, "Leave out the times (byte-identical output)");
   cmd->add_flag("--no-symmetry", opt->no_symmetry,

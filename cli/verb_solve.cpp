@@ -64,7 +64,7 @@ nlohmann::json board_json(const ir::Program& p, const verifier::Board& b) {
 std::vector<verifier::Result> setup_properties(const OpenedGame& game, const verifier::Options& base) {
   verifier::Options o = base;
   for (const ir::Property& p : game.program->properties) {
-    if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves ||
+    if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves || p.over_play ||
         !p.setup.empty())
       continue;
     for (const std::string& s : verifier::setups_read(*game.program, p))

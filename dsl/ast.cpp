@@ -87,7 +87,7 @@ bool same(const Transition& a, const Transition& b) {
 }
 
 bool same(const PropertySet& a, const PropertySet& b) {
-  return a.moves == b.moves && a.reachable == b.reachable && same(a.phase, b.phase) && same(a.move_names, b.move_names) &&
+  return a.moves == b.moves && a.reachable == b.reachable && a.play == b.play && same(a.phase, b.phase) && same(a.move_names, b.move_names) &&
          same(a.setups, b.setups) && same(a.where, b.where);
 }
 

@@ -291,10 +291,12 @@ inline const char* property_keyword(PropertyKind k) {
   return kWords[static_cast<int>(k)];
 }
 
-struct PropertySet {  // boards [of phase] [where e] | moves [m, n] [where e]
+struct PropertySet {  // boards | reachable | play [of phase] [where e] | moves [m, n] [where e]
   bool moves = false;
   /// `over reachable`: the boards where every board rule and every proved invariant holds
   bool reachable = false;
+  /// `over play`: the states play reaches from the setup (searched by the explorer)
+  bool play = false;
   Ident phase;               ///< boards of PHASE; empty name when absent
   std::vector<Ident> move_names;
   /// `with NAME = K, ...`: data-file setups fixed to entry K in this set

@@ -47,6 +47,11 @@ void Checker::check_property(const Property& p) {
   }
   push_scope();
   const PropertySet& over = p.over;
+  if (over.play && p.kind == PropertyKind::Lemma) {
+    error(p.name.span, fmt::format("a lemma over play: the verifier's other questions range over boards, where "
+                                   "lemma '{}' is not known to hold", p.name.name))
+        .hint = "state it with 'prove ... over play', or as a lemma over boards";
+  }
   if (!over.moves && !over.phase.name.empty() && !game_.phase(over.phase.name)) {
     unknown("phase", over.phase.name, over.phase.span, phase_names());
   }
@@ -111,7 +116,10 @@ void Checker::check_property(const Property& p) {
     } else if (p.kind == PropertyKind::Derive) {
       // The verifier derives one value of a finite type at a time, not a collection.
       const TypeRef t = check(*p.expr);
-      if (!is_error(t) && (t->is(TypeTag::Set) || t->is(TypeTag::Seq) || t->is(TypeTag::Map) || t->is(TypeTag::Tuple)))
+      if (over.play && !is_error(t) && !t->is(TypeTag::Int) && !t->is(TypeTag::Bool))
+        error(p.expr->span, fmt::format("derive over play needs a number or a truth value, found {}", to_string(t)))
+            .hint = "derive a number of it ('x(c)', 'if e == v then 1 else 0'), or derive it over boards";
+      else if (!is_error(t) && (t->is(TypeTag::Set) || t->is(TypeTag::Seq) || t->is(TypeTag::Map) || t->is(TypeTag::Tuple)))
         error(p.expr->span, fmt::format("derive needs a single value, found {}", to_string(t))).hint =
             "derive its size ('size(...)'), or one derive per element ('x in ...') or key";
     } else {

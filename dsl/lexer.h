@@ -57,7 +57,8 @@ namespace rulebook::dsl {
   K(Lowest, "lowest", Contextual) K(Over, "over", Contextual) K(Boards, "boards", Contextual) \
   K(Moves, "moves", Contextual) K(At, "at", Contextual) K(Swap, "swap", Contextual)           \
   K(Set, "set", Contextual) K(Seq, "seq", Contextual) K(Property, "property", Contextual)    \
-  K(Reachable, "reachable", Contextual) K(Solution, "solution", Contextual) K(Clue, "clue", Contextual)
+  K(Reachable, "reachable", Contextual) K(Solution, "solution", Contextual) K(Clue, "clue", Contextual) \
+  K(Play, "play", Contextual)
 
 enum class TokenKind : uint8_t {
   Eof,

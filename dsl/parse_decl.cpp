@@ -463,14 +463,15 @@ void Parser::parse_puzzle(Property& p) {
   }
 }
 
-/// set = ( ( "boards" | "reachable" ) [ "of" IDENT ] | [ "reachable" ] "moves" [ IDENT { "," IDENT } ] )
+/// set = ( ( "boards" | "reachable" | "play" ) [ "of" IDENT ] | [ "reachable" ] "moves" [ IDENT { "," IDENT } ] )
 ///       [ "with" IDENT "=" expr { "," IDENT "=" expr } ] [ "where" expr ] ;
 PropertySet Parser::parse_property_set() {
   PropertySet s;
   Span start = peek().span;
   // `reachable` narrows the states (before a move) to those the proved invariants allow.
   s.reachable = accept(TokenKind::KwReachable);
-  if ((s.reachable && !at(TokenKind::KwMoves)) || accept(TokenKind::KwBoards)) {
+  if (!s.reachable) s.play = accept(TokenKind::KwPlay);
+  if ((s.reachable && !at(TokenKind::KwMoves)) || s.play || accept(TokenKind::KwBoards)) {
     if (accept(TokenKind::KwOf)) s.phase = expect_name("a phase name after 'of'");
   } else if (accept(TokenKind::KwMoves)) {
     s.moves = true;
@@ -480,7 +481,7 @@ PropertySet Parser::parse_property_set() {
       } while (accept(TokenKind::Comma));
     }
   } else {
-    fail_expected("'boards', 'reachable' or 'moves' after 'over'");
+    fail_expected("'boards', 'reachable', 'play' or 'moves' after 'over'");
   }
   if (accept(TokenKind::KwWith)) {
     do {

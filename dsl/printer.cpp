@@ -479,7 +479,7 @@ class FilePrinter {
         rest += (i == 0 ? " " : ", ") + s.move_names[i].name;
       }
     } else {
-      rest += s.reachable ? "reachable" : "boards";
+      rest += s.reachable ? "reachable" : s.play ? "play" : "boards";
       if (!s.phase.name.empty()) rest += " of " + s.phase.name;
     }
     for (size_t i = 0; i < s.setups.size(); ++i)

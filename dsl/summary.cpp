@@ -62,7 +62,10 @@ std::string params_text(const Game& g, const std::vector<ParamDecl>& params) {
 
 
 std::string over_text(const PropertySet& s) {
-  std::string text = s.moves ? (s.reachable ? "reachable moves" : "moves") : s.reachable ? "reachable" : "boards";
+  std::string text = s.moves       ? (s.reachable ? "reachable moves" : "moves")
+                     : s.reachable ? "reachable"
+                     : s.play      ? "play"
+                                   : "boards";
   if (!s.moves && !s.phase.name.empty()) text += " of " + s.phase.name;
   if (s.moves && !s.move_names.empty()) {
     std::vector<std::string> names;

@@ -193,7 +193,7 @@ Scope Verifier::start_scope(const ir::Property& prop) {
   return sc;
 }
 
-Scope Verifier::step_scope(const ir::Property& prop, int move, int stuck_phase) {
+Scope Verifier::step_scope(const ir::Property& prop, int move, int stuck_phase, bool assume) {
   // One move (or one phase's stuck block) from a state of the game not yet over, where
   // every board rule, the proved invariants and this one hold.
   ir::Property step;
@@ -222,7 +222,7 @@ Scope Verifier::step_scope(const ir::Property& prop, int move, int stuck_phase) 
   extra_reads_.clear();
   sc.parts.push_back(Part{enc_.selectors()[size_t(enc_.base_selector(ir::kVarOver, 0))].guard[0], -1, std::nullopt});
   assume_invariants(sc, nullptr);
-  {
+  if (assume) {
     enc_.use_overlay(-1);
     Encoder::Frame f(size_t(std::max(prop.locals, 1)), nullptr);
     auto [c, err] = enc_.condition(*prop.expr, f);
@@ -336,8 +336,7 @@ void Verifier::invariant(const ir::Property& prop, Result& r) {
       enc_.all_counts_as_changes = false;
       a = ask(sc, bad);
     }
-    const std::string what = move >= 0 ? "move " + p_.moves[size_t(move)].name
-                                       : "the stuck block of phase " + p_.phases[size_t(phase)].name;
+    const std::string what = step_name(move, phase);
     if (opt_.progress)
       opt_.progress(fmt::format("  {}: {}: {} after {:.1f} s ({} units)", prop.name, what,
                                 a.result == z3::unsat ? "kept" : a.result == z3::sat ? "broken" : "unknown",
@@ -362,13 +361,22 @@ void Verifier::invariant(const ir::Property& prop, Result& r) {
         what, step_after_text(*r.board, *a.model, sc, phase));
     return false;
   };
-  for (size_t m = 0; m < p_.moves.size(); ++m)
-    if (!step(int(m), -1)) return;
-  for (size_t ph = 0; ph < p_.phases.size(); ++ph)
-    if (p_.phases[ph].has_stuck && !step(-1, int(ph))) return;
+  if (!each_step(step)) return;
   r.verdict = Verdict::Proved;
   r.detail = fmt::format("true in every start state and kept by every move and stuck block ({} steps; induction)", steps);
   proved_invariants_.push_back(&prop);
+}
+
+bool Verifier::each_step(const std::function<bool(int, int)>& step) const {
+  for (size_t m = 0; m < p_.moves.size(); ++m)
+    if (!step(int(m), -1)) return false;
+  for (size_t ph = 0; ph < p_.phases.size(); ++ph)
+    if (p_.phases[ph].has_stuck && !step(-1, int(ph))) return false;
+  return true;
+}
+
+std::string Verifier::step_name(int move, int stuck_phase) const {
+  return move >= 0 ? "move " + p_.moves[size_t(move)].name : "the stuck block of phase " + p_.phases[size_t(stuck_phase)].name;
 }
 
 Board Verifier::start_board(const z3::model& m) {

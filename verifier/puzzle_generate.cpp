@@ -95,7 +95,7 @@ std::vector<GeneratedPuzzle> Verifier::generate_puzzles(const ir::Property& prop
   std::vector<Scope> crit_scopes;
   auto encode_criteria = [&] {
     for (const ir::Property& p : p_.properties) {
-      if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves ||
+      if ((p.kind != ir::PropertyKind::Prove && p.kind != ir::PropertyKind::Criterion) || p.over_moves || p.over_play ||
           !p.setup.empty())
         continue;
       const std::vector<size_t> reads = setups_read(p);

@@ -253,8 +253,7 @@ bool Verifier::ranking_decreases(const std::vector<const Measure*>& order, std::
       if (!b.is_false()) bad.push_back(ended[i].guard.is_true() ? b : ended[i].guard && b);
     }
     const Answer a = bad.empty() ? Answer{z3::unsat, std::nullopt, {}} : ask(sc, z3::mk_or(bad));
-    const std::string what = move >= 0 ? "move " + p_.moves[size_t(move)].name
-                                       : "the stuck block of phase " + p_.phases[size_t(phase)].name;
+    const std::string what = step_name(move, phase);
     if (a.result == z3::unsat) return true;
     // The messages name the options' limit; this search has a budget of its own.
     const std::string unknown = unknown_.rfind("resource limit", 0) == 0
@@ -263,11 +262,7 @@ bool Verifier::ranking_decreases(const std::vector<const Measure*>& order, std::
     why = a.result == z3::sat ? what + " does not lower it from some reachable-looking state" : what + ": " + unknown;
     return false;
   };
-  for (size_t m = 0; m < p_.moves.size(); ++m)
-    if (!step(int(m), -1)) return false;
-  for (size_t ph = 0; ph < p_.phases.size(); ++ph)
-    if (p_.phases[ph].has_stuck && !step(-1, int(ph))) return false;
-  return true;
+  return each_step(step);
 }
 
 int64_t Verifier::start_most(const Measure& m, int64_t seen) {

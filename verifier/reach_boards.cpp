@@ -24,6 +24,7 @@ bool start_of(const compiler::Interpreter& in, const Board& b, std::vector<uint8
 
 bool searched(const Result& r) {
   if (!r.board || r.found) return false;
+  if (r.reach && r.reach->reached) return false;  // a board of play (over play): its line is known
   if (r.violates && !r.violates->empty()) return false;
   // A not-inductive step starts anywhere the invariant holds: reaching it is not asked.
   return r.verdict != Verdict::NotInductive;

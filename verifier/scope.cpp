@@ -94,13 +94,26 @@ std::string Verifier::set_text(const ir::Property& prop) {
       list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
     out = "every legal " + list + " from a well-formed state (every board rule" +
           (prop.reachable ? " and every proved invariant holds)" : " holds)");
+  } else if (prop.over_play) {
+    // Set up as the engines do: given values (`--setup`, then the set's `with`), the rest
+    // as seed 1 makes them.
+    std::vector<std::pair<std::string, std::string>> given = opt_.setup;
+    for (const auto& v : prop.setup) {
+      auto it = std::find_if(given.begin(), given.end(), [&](const auto& g) { return g.first == v.first; });
+      if (it != given.end()) it->second = v.second;
+      else given.push_back(v);
+    }
+    out = "every state play reaches from the setup (seed 1";
+    for (const auto& [name, value] : given) out += fmt::format("; {} = {}", name, value);
+    out += ")";
+    if (prop.phase >= 0) out += " in phase " + p_.phases[size_t(prop.phase)].name;
   } else {
     out = prop.reachable ? "every state where every board rule and every proved invariant holds"
                          : "every state where every board rule holds";
     if (prop.phase >= 0) out += " in phase " + p_.phases[size_t(prop.phase)].name;
   }
   if (prop.where) out += " and " + std::string(sources_.text(prop.where->span));
-  if (std::string setups = setup_text(prop); !setups.empty()) out += "; " + setups;
+  if (std::string setups = prop.over_play ? "" : setup_text(prop); !setups.empty()) out += "; " + setups;
   return out;
 }
 
@@ -119,7 +132,7 @@ Scope Verifier::scope(const ir::Property& prop, int mi) {
     add_parts(sc, cond, int(i));
   };
   for (size_t i = 0; i < p_.rules.size(); ++i)
-    if (p_.rules[i].board_rule) add_rule(p_.rules[i].name, board_rule(i));
+    if (p_.rules[i].board_rule && rules_before_) add_rule(p_.rules[i].name, board_rule(i));
   entry_parts(prop, sc);
   if (prop.phase >= 0) {
     int s = enc_.base_selector(ir::kVarPhase, 0);
@@ -152,7 +165,7 @@ bool Verifier::step_could_split(int m) const {
   const ir::Move& mv = p_.moves[size_t(m)];
   size_t product = 1;
   for (const ir::MoveParam& q : mv.params) product *= p_.domains[size_t(q.domain)].size;
-  return !mv.params.empty() && product > kFewInstances && product <= std::min(kMaxInstances, max_instances_);
+  return !mv.params.empty() && product > kFewInstances && product <= std::min(split_limit_, max_instances_);
 }
 
 void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
@@ -187,6 +200,7 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
   sc.slice = slice_body(p_, mv.body, after, !symbolic_moves_ && keep_erring_);
   enc_.slice = &sc.slice;
   auto after_rules = [&](const z3::expr& g) {
+    if (!legal_after_) return;
     for (const ir::Rule& r : p_.rules) {
       if (!r.board_rule) continue;
       Encoder::Frame f(size_t(std::max(r.locals, 1)), nullptr);
@@ -194,9 +208,24 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
       add_rule(r.name, when(g, c && !err));
     }
   };
-  if (mv.params.empty() || product > std::min(kMaxInstances, max_instances_) ||
+  // split_params_ > 0: only the first parameters are split, the others stay selectors.
+  const size_t split = split_params_ > 0 ? std::min(split_params_, mv.params.size()) : mv.params.size();
+  size_t split_product = 1;
+  for (size_t i = 0; i < split; ++i) split_product *= p_.domains[size_t(mv.params[i].domain)].size;
+  if (split_params_ > 0 && split_steps_) product = split_product;
+  if (mv.params.empty() || product > std::min(split_limit_, max_instances_) ||
       (symbolic_moves_ && !split_steps_ && product > kFewInstances)) {
     for (const auto& r : mv.requires_) {
+      if (!legal_after_) {
+        // A superset of the moves is asked: a condition the encoding cannot read with
+        // symbolic parameters is left out.
+        try {
+          auto [c, err] = enc_.condition(*r, mf);
+          add_parts(sc, c && !err);
+        } catch (const Unsupported&) {
+        }
+        continue;
+      }
       auto [c, err] = enc_.condition(*r, mf);
       add_parts(sc, c && !err);
     }
@@ -225,15 +254,17 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
                                       "instances encoded)",
                                       budget_.seconds, mv.name, n, product));
     }
-    std::vector<int> index(mv.params.size());
+    // The parameters not split stay selectors (index -1).
+    const size_t fixed = split_params_ > 0 && split_steps_ ? split : mv.params.size();
+    std::vector<int> index(mv.params.size(), -1);
     size_t rest = n;
     z3::expr_vector gs(z3_);
-    for (size_t i = mv.params.size(); i-- > 0;) {
+    for (size_t i = fixed; i-- > 0;) {
       const uint32_t sz = p_.domains[size_t(mv.params[i].domain)].size;
       index[i] = int(rest % sz);
       rest /= sz;
     }
-    for (size_t i = 0; i < index.size(); ++i) {
+    for (size_t i = 0; i < fixed; ++i) {
       enc_.fix(sc.params[i], index[i]);
       gs.push_back(enc_.selectors()[size_t(sc.params[i])].guard[size_t(index[i])]);
     }
@@ -242,6 +273,19 @@ void Verifier::move_scope(const ir::Property& prop, Scope& sc, int mi,
     z3::expr_vector req(z3_);
     bool impossible = false;
     for (const auto& r : mv.requires_) {
+      if (!legal_after_ && fixed < mv.params.size()) {
+        // A superset of the moves: a condition not readable with the parameters left
+        // symbolic is left out (as for the symbolic instance above).
+        try {
+          auto [c, err] = enc_.condition(*r, mf);
+          z3::expr ok = (c && !err).simplify();
+          impossible = impossible || ok.is_false();
+          if (impossible) break;
+          if (!ok.is_true()) req.push_back(ok);
+        } catch (const Unsupported&) {
+        }
+        continue;
+      }
       auto [c, err] = enc_.condition(*r, mf);
       z3::expr ok = (c && !err).simplify();
       impossible = impossible || ok.is_false();

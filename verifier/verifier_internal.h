@@ -331,7 +331,13 @@ class Verifier {
   /// One move (move >= 0) or the stuck block of `stuck_phase`, from a state of a game not
   /// over where every board rule, every proved invariant and `prop` hold; the state after
   /// includes the engine's steps and any next player.
-  Scope step_scope(const ir::Property& prop, int move, int stuck_phase);
+  /// With `assume` false, `prop` is not assumed before (its value is only read).
+  Scope step_scope(const ir::Property& prop, int move, int stuck_phase, bool assume = true);
+  /// Calls `step` on every move (move, -1), then every phase's stuck block (-1, phase),
+  /// until one returns false; whether none did.
+  bool each_step(const std::function<bool(int move, int stuck_phase)>& step) const;
+  /// "move NAME" or "the stuck block of phase NAME".
+  std::string step_name(int move, int stuck_phase) const;
   /// Runs the engine's steps after the block on each instance of the set.
   void after_steps(Scope& sc);
   int steps_locals() const;
@@ -397,6 +403,18 @@ class Verifier {
   void settle_vacuity(const std::vector<const ir::Property*>& props, std::vector<Result>& out);
   void find(const ir::Property& prop, Result& r);
   void bound(const ir::Property& prop, Result& r);
+
+  // ---- sets over play (play.cpp)
+  /// A property over play: the explorer's search of the states play reaches from the
+  /// setup, read by Options::play_engine (else the interpreter).
+  void over_play(const ir::Property& prop, Result& r);
+  /// Whether the bound's value never improves along a move or stuck block (and, once it
+  /// can be evaluated, still can after it), from every state of `over reachable` not over:
+  /// true when proved; `detail` says what was shown otherwise.
+  bool monotone(const ir::Property& prop, std::string& detail);
+  /// Whether one move (or stuck block) can make the value of `prop` better (or err where it
+  /// did not): sat shows it can.
+  Answer step_answer(const ir::Property& prop, int move, int stuck_phase);
   /// A find's or bound's set over boards (symmetry.cpp): each map of the board under which
   /// the set's conditions and `values` (the terms the questions read) map onto themselves,
   /// checked on the encoding, adds a lex-leader constraint to the set. Sound: each
@@ -494,6 +512,17 @@ class Verifier {
   /// With symbolic_moves_: split the moves of up to kMaxInstances instances all the same
   /// (an invariant's step asked again when its symbolic instance was unknown).
   bool split_steps_ = false;
+  /// Moves of more parameter tuples than this are one symbolic instance (kMaxInstances;
+  /// more for a bound's monotonicity, whose instances are small: no board rule after).
+  size_t split_limit_ = kMaxInstances;
+  /// Whether a move's instances must leave every board rule holding (its legality); a
+  /// superset of the moves without it, which a proof over all of them may range over.
+  bool legal_after_ = true;
+  /// Whether the states of a set satisfy the board rules (false: any state of the
+  /// variables' types, a superset).
+  bool rules_before_ = true;
+  /// With split_steps_: split only the first this many parameters of a move (0: all).
+  size_t split_params_ = 0;
   /// Whether an invariant's step over move `m` is one symbolic instance that split_steps_
   /// would split.
   bool step_could_split(int m) const;

@@ -115,7 +115,12 @@ void Verifier::prove_like(const ir::Property& prop, Result& r) {
 }
 
 std::string Verifier::set_key(const ir::Property& prop) const {
-  std::string key = fmt::format("{}|{}|", prop.over_moves ? "moves" : prop.reachable ? "reachable" : "boards", prop.phase);
+  std::string key = fmt::format("{}|{}|",
+                                prop.over_moves  ? "moves"
+                                : prop.reachable ? "reachable"
+                                : prop.over_play ? "play"
+                                                 : "boards",
+                                prop.phase);
   if (prop.over_moves)
     for (int m : prop.moves) key += fmt::format("{},", m);
   return key + "|" + (prop.where ? compiler::print_expr(p_, *prop.where) : "");
@@ -626,7 +631,8 @@ void Verifier::prove_invariants(const std::function<bool()>& start) {
 }
 
 void Verifier::one(const ir::Property& prop, Result& r) {
-  if (ir::proves(prop.kind)) prove_like(prop, r);
+  if (prop.over_play) over_play(prop, r);
+  else if (ir::proves(prop.kind)) prove_like(prop, r);
   else if (prop.kind == ir::PropertyKind::Invariant) invariant(prop, r);
   else if (prop.kind == ir::PropertyKind::Find) find(prop, r);
   else if (prop.kind == ir::PropertyKind::Bound) bound(prop, r);

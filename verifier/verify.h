@@ -131,6 +131,11 @@ struct Options {
   /// than it saves on small sets, and the report's and lint's boards stay those found
   /// without it. Which maps pass is decided within resource units, not seconds.
   bool symmetry = false;
+  /// Properties over play: the engine that plays and reads them (Engine::observe; the
+  /// verb passes the compiled one), else the interpreter; and the most states the search
+  /// stores per property (a count: the same verdict on every machine).
+  const engine::Engine* play_engine = nullptr;
+  uint64_t play_states = 20000000;
   /// Set (by another thread or a signal handler) to stop: Z3 is interrupted within a few
   /// milliseconds, the property being checked and those not reached are "interrupted",
   /// the verdicts already given stay.

@@ -470,6 +470,39 @@ void Emitter::abi_functions() {
   w_.close();
   w_.blank();
 
+  // The properties over play: whether a state is in the set, and the value there.
+  w_.open("int32_t abi_observe(const uint8_t* state, int32_t index, int32_t value_only, int32_t* in, int64_t* value, rb_error* err) {");
+  w_.line("RB_TRY");
+  w_.line("Last& last = t_last;");
+  w_.line("[[maybe_unused]] Game& g = open(last, state);");
+  w_.line("*in = 0;");
+  w_.line("*value = 0;");
+  w_.open("switch (index) {");
+  for (size_t i = 0; i < program_.properties.size(); ++i) {
+    const ir::Property& P = program_.properties[i];
+    if (!P.over_play || !P.expr) continue;
+    names_.begin_frame(P.locals);
+    w_.open(fmt::format("case {}: {{  // property {} - {}", i, P.name, names_.line_of(P.span)));
+    std::string in = "!value_only";
+    if (P.phase >= 0) in += fmt::format(" && {} == {}", names_.sys(ir::kVarPhase), P.phase);
+    w_.linef("*in = {};", in);
+    if (P.where) w_.linef("if (*in) *in = {};", names_.bare(exprs_.cond(*P.where)));
+    if (P.expr->type->domain == ir::kBoolDomain)
+      w_.linef("if (*in || value_only) *value = {} ? 1 : 0;", names_.bare(exprs_.cond(*P.expr)));
+    else
+      w_.linef("if (*in || value_only) *value = {};", names_.bare(exprs_.expr(*P.expr)));
+    w_.line("break;");
+    w_.close();
+  }
+  w_.line("default:");
+  w_.line("  return report(err, RB_BAD_CALL, \"not a property over play\");");
+  w_.close();
+  w_.line("last.valid = true;");
+  w_.line("return RB_OK;");
+  w_.line("RB_CATCH");
+  w_.close();
+  w_.blank();
+
   w_.open("int32_t abi_scores(const uint8_t* state, int64_t* out, rb_error* err) {");
   w_.line("RB_TRY");
   w_.line("Last& last = t_last;");
@@ -553,7 +586,7 @@ void Emitter::abi_footer(uint64_t hash, std::string& out) {
   f.linef("{}u,  // max moves", max_moves());
   f.line("kPlayerNames, kPhaseNames, kMoveNames, kMoveArity, kSetupNames, kSetupCounts, kMetricNames,");
   f.line("abi_setup, abi_legal_moves, abi_count_moves, abi_apply, abi_perft, abi_scores, abi_metric,");
-  f.line("abi_terminal, abi_phase, abi_to_move, abi_hash, abi_playout, abi_children,");
+  f.line("abi_terminal, abi_phase, abi_to_move, abi_hash, abi_playout, abi_children, abi_observe,");
   f.close("};");
   f.line("}  // namespace");
   f.blank();

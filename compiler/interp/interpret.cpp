@@ -536,4 +536,21 @@ engine::Status Interpreter::metric(const uint8_t* state, int index, bool& record
   });
 }
 
+engine::Status Interpreter::observe(const uint8_t* state, int index, bool value_only, bool& in,
+                                    int64_t& value) const {
+  in = false;
+  value = 0;
+  if (index < 0 || size_t(index) >= program_.properties.size() || !program_.properties[size_t(index)].over_play)
+    return engine::Status::Error(fmt::format("internal: property {} is not one over play", index));
+  const ir::Property& p = program_.properties[size_t(index)];
+  return guarded([&] {
+    Run r(*machine_, const_cast<uint8_t*>(state));
+    size_t saved = r.push_frame(p.locals);
+    in = !value_only && (p.phase < 0 || r.get(ir::kVarPhase) == p.phase) && (!p.where || r.truth(*p.where));
+    if (in || value_only)
+      value = p.expr->type->domain == ir::kBoolDomain ? int64_t(r.truth(*p.expr)) : r.scalar(*p.expr);
+    r.pop_frame(saved, p.locals);
+  });
+}
+
 }  // namespace rulebook::compiler

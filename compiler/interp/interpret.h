@@ -66,6 +66,7 @@ class Interpreter : public engine::Engine {
   /// Paths of exactly `depth` moves from `state` (the last ply counted, not played).
   engine::Status perft(const uint8_t* state, int depth, uint64_t& count) const override;
   engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const override;
+  engine::Status observe(const uint8_t* state, int index, bool value_only, bool& in, int64_t& value) const override;
 
   /// setup() and apply() counting into `coverage` (of this program) the statements that
   /// run, the `until`s that fire and how the game ends (compiler/interp/coverage.h).

@@ -306,6 +306,9 @@ struct Property {
   bool over_moves = false;
   /// `over reachable`: the proved invariants (declared and found) narrow the boards
   bool reachable = false;
+  /// `over play`: the states play reaches from the setup, searched by the explorer; every
+  /// engine evaluates its `where` and value (Engine::observe)
+  bool over_play = false;
   std::vector<int> moves;  ///< over moves: which (every move when the rules name none)
   int phase = -1;          ///< over boards of PHASE
   ExprPtr where;           ///< may be null

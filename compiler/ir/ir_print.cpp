@@ -355,7 +355,7 @@ std::string print_program(const ir::Program& p, const dsl::SourceSet& sources) {
         pr.names_.push_back(name);
       }
     } else if (prop.expr) {
-      out += fmt::format("    over boards{}\n", prop.phase >= 0 ? fmt::format(" of {}", p.phases[size_t(prop.phase)].name) : std::string());
+      out += fmt::format("    over {}{}\n", prop.over_play ? "play" : "boards", prop.phase >= 0 ? fmt::format(" of {}", p.phases[size_t(prop.phase)].name) : std::string());
     }
     if (prop.where) out += fmt::format("    where {}\n", pr.expr(*prop.where));
     if (prop.expr) out += fmt::format("    {}{}\n", prop.kind == ir::PropertyKind::Bound ? (prop.maximize ? "max " : "min ") : "", pr.expr(*prop.expr));

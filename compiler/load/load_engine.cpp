@@ -278,6 +278,21 @@ engine::Status CompiledEngine::metric(const uint8_t* state, int index, bool& rec
   return engine::Status::Ok();
 }
 
+engine::Status CompiledEngine::observe(const uint8_t* state, int index, bool value_only, bool& in,
+                                       int64_t& value) const {
+  rb_error err;
+  err.code = RB_OK;
+  err.message[0] = 0;
+  int32_t inside = 0;
+  in = false;
+  value = 0;
+  if (table_->observe(state, index, value_only ? 1 : 0, &inside, &value, &err) != RB_OK) {
+    return engine::Status::Error(error_text(err, files_));
+  }
+  in = inside != 0;
+  return engine::Status::Ok();
+}
+
 engine::Status CompiledEngine::count_moves(const uint8_t* state, uint64_t& count) const {
   rb_error err;
   err.code = RB_OK;

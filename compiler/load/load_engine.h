@@ -106,6 +106,7 @@ class CompiledEngine : public engine::Engine {
   engine::Status playout(uint8_t* state, uint64_t& rng, uint64_t max_plies, bool same_phase,
                          uint64_t& plies) const;
   engine::Status metric(const uint8_t* state, int index, bool& recorded, int64_t& value) const override;
+  engine::Status observe(const uint8_t* state, int index, bool value_only, bool& in, int64_t& value) const override;
   /// setup() with the overrides already resolved: one entry per setup variable, empty to
   /// compute it, else its element indices.
   engine::Status setup_indices(uint8_t* state, uint64_t seed,

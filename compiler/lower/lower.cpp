@@ -380,6 +380,7 @@ void Lowering::lower_properties() {
     if (has_set) {
       ip.over_moves = p->over.moves;
       ip.reachable = p->over.reachable;
+      ip.over_play = p->over.play;
       int params = 0;
       param_types_.clear();
       if (ip.over_moves) {

@@ -53,6 +53,11 @@ void walk_program(const ir::Program& p, const std::function<void(const ir::Expr&
     if (m.value) walk(*m.value, f);
     if (m.when) walk(*m.when, f);
   }
+  for (const ir::Property& q : p.properties) {
+    if (!q.over_play) continue;
+    if (q.where) walk(*q.where, f);
+    if (q.expr) walk(*q.expr, f);
+  }
 }
 
 void stores_of(const ir::Block& b, std::set<int>& vars) {

@@ -87,6 +87,18 @@ class Engine {
     return Status::Ok();
   }
 
+  /// Property `index` of the rules (declaration order), one declared `over play`, in
+  /// `state`: `in` tells whether the state is in its set (its phase and `where`); `value`
+  /// (1 or 0 for a condition) is computed only then. With `value_only`, the value alone,
+  /// wherever the state is (`in` is false): what a branch and bound reads on every state.
+  /// The explorer's search of a set over play (explorer/play_search.h) reads it.
+  virtual Status observe(const uint8_t* state, int index, bool value_only, bool& in, int64_t& value) const {
+    (void)state, (void)index, (void)value_only;
+    in = false;
+    value = 0;
+    return Status::Error("this engine does not evaluate properties over play");
+  }
+
   /// The legal moves of `state` (replacing `moves`) and the state each one leads to
   /// (replacing `states`: move i's at `i * state_bytes`). Engines answer it natively in one
   /// call; this default walks legal_moves and apply and says the same.

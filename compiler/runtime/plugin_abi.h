@@ -14,7 +14,7 @@ extern "C" {
 // begin of the ABI
 /// Bumped whenever the layout or meaning of anything below changes; the loader refuses an
 /// engine built against another version.
-#define RULEBOOK_ABI_VERSION 3
+#define RULEBOOK_ABI_VERSION 4
 
 /// The entry point of an engine is `const rb_engine* rulebook_engine_<hash>(void)`, where
 /// <hash> is the source hash in 16 lower-case hex digits.
@@ -106,6 +106,12 @@ typedef struct rb_engine {
   /// states as legal_moves, then apply on a copy of the state for each move.
   int32_t (*children)(const uint8_t* state, rb_move* out, uint8_t* states, uint32_t cap,
                       uint32_t* count, rb_error* err);
+  /// Property `index` (declaration order), one declared `over play`: `*in` is whether the
+  /// state is in its set (phase and `where`); `*value` (1 or 0 for a condition) is computed
+  /// only then. With `value_only`, the value alone (`*in` 0). Another property gives
+  /// RB_BAD_CALL.
+  int32_t (*observe)(const uint8_t* state, int32_t index, int32_t value_only, int32_t* in, int64_t* value,
+                     rb_error* err);
 } rb_engine;
 
 typedef const rb_engine* (*rb_entry_fn)(void);
