@@ -199,7 +199,10 @@ PlaySearchResult search_play(const engine::Engine& engine, const ir::Program& pr
   if (!visit(root.data(), nullptr, root_value)) return r;
   stack.emplace_back();
   if (!engine.terminal(root.data()) && !expand(root.data(), stack.back())) return r;
+  // The clock is read once per 256 steps of the search (a step expands or leaves a state).
+  uint64_t steps = 0;
   while (!stack.empty()) {
+    const bool look = (++steps & 0xff) == 0;
     if (stopped()) {
       r.end = End::Stopped;
       break;
@@ -208,12 +211,12 @@ PlaySearchResult search_play(const engine::Engine& engine, const ir::Program& pr
       r.end = End::Budget;
       break;
     }
-    if (o.max_seconds > 0 && (r.states & 0x3ff) == 0 &&
+    if (look && o.max_seconds > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > o.max_seconds) {
       r.end = End::Timeout;
       break;
     }
-    if (o.progress && (r.states & 0xffff) == 0) {
+    if (look && o.progress) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last >= std::chrono::seconds(1)) {
         last = now;
